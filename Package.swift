@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The layers, bottom to top; each module imports only the ones below it.
+//   1. C shims:   CLibUV, CLibPQ, COpenSSL (system libraries via pkg-config)
+//   2. GraphQL:   the engine, pure Swift, no I/O
+//   3. HuddleRuntime: event loop, HTTP, WebSocket, PostgreSQL client
+//   4. HuddleApp: schema binding, resolvers, loaders, auth
+//   5. huddle:    the command-line executable
+let package = Package(
+    name: "Huddle",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "huddle", targets: ["huddle"]),
+        .library(name: "GraphQL", targets: ["GraphQL"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV",
+            path: "Sources/CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "GraphQL"),
+        .target(
+            name: "HuddleRuntime",
+            dependencies: ["CLibUV", "CLibPQ", "COpenSSL", "GraphQL"]
+        ),
+        .target(
+            name: "HuddleApp",
+            dependencies: ["HuddleRuntime", "GraphQL"]
+        ),
+        .executableTarget(
+            name: "huddle",
+            dependencies: [
+                "HuddleApp",
+                "HuddleRuntime",
+                "GraphQL",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "GraphQLTests",
+            dependencies: ["GraphQL"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "HuddleTests",
+            dependencies: ["HuddleApp", "HuddleRuntime", "GraphQL", "CLibPQ"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,21 @@
+import CLibPQ
+import CLibUV
+import COpenSSL
+
+/// The versions of the C libraries the runtime is linked against, as the
+/// libraries themselves report them at run time (`huddle version`).
+public enum SystemLibraries {
+    public static var libuvVersion: String {
+        String(cString: uv_version_string())
+    }
+
+    /// libpq's version as `major.minor` (PQlibVersion gives major * 10000 + minor).
+    public static var libpqVersion: String {
+        let version = PQlibVersion()
+        return "\(version / 10000).\(version % 10000)"
+    }
+
+    public static var openSSLVersion: String {
+        String(cString: OpenSSL_version(OPENSSL_VERSION))
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Huddle: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "huddle",
+        abstract: "Huddle: one GraphQL back end for four social apps.",
+        subcommands: [Format.self, Version.self]
+    )
+}
