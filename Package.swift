@@ -61,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HuddleTests",
-            dependencies: ["HuddleApp", "HuddleRuntime", "GraphQL", "CLibPQ"]
+            dependencies: ["huddle", "HuddleApp", "HuddleRuntime", "GraphQL", "CLibPQ"]
         ),
     ],
     swiftLanguageModes: [.v6]

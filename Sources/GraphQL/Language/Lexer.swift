@@ -8,6 +8,9 @@ struct Lexer {
     let source: Source
     /// Where the next token scan begins.
     var position: Int = 0
+    /// Schema coordinates have a grammar of their own: no ignored tokens,
+    /// and `.` is a punctuator.
+    var readsSchemaCoordinate = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: Source) {
         self.bytes = bytes
@@ -44,6 +47,7 @@ struct Lexer {
 
     /// Reads the next significant token.
     mutating func next() throws(GraphQLError) -> Token {
+        if readsSchemaCoordinate { return try nextInSchemaCoordinate() }
         let count = bytes.count
         while position < count {
             let code = bytes[position]
@@ -101,6 +105,20 @@ struct Lexer {
             )
         }
         return Token(.endOfFile, count, count)
+    }
+
+    /// The tokens of a schema coordinate: names and `. ( ) : @`, nothing ignored.
+    private mutating func nextInSchemaCoordinate() throws(GraphQLError) -> Token {
+        guard position < bytes.count else { return Token(.endOfFile, bytes.count, bytes.count) }
+        switch bytes[position] {
+        case 0x2E: return punctuator(.dot)
+        case 0x28: return punctuator(.parenLeft)
+        case 0x29: return punctuator(.parenRight)
+        case 0x3A: return punctuator(.colon)
+        case 0x40: return punctuator(.at)
+        case let code where Self.isNameStart(code): return readName()
+        default: throw error(at: position, "Invalid character: \(describeCodePoint(at: position)).")
+        }
     }
 
     @inline(__always)

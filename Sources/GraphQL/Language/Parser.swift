@@ -64,6 +64,7 @@ struct Parser {
     static func run<Result>(
         _ source: Source,
         _ options: ParseOptions,
+        schemaCoordinate: Bool = false,
         _ body: (inout Parser) throws(GraphQLError) -> Result
     ) throws(GraphQLError) -> Result {
         var text = source.body
@@ -73,7 +74,9 @@ struct Parser {
             )
         }
         let outcome: Swift.Result<Result, GraphQLError> = text.withUTF8 { bytes in
-            var parser = Parser(lexer: Lexer(bytes: bytes, source: source), options: options)
+            var lexer = Lexer(bytes: bytes, source: source)
+            lexer.readsSchemaCoordinate = schemaCoordinate
+            var parser = Parser(lexer: lexer, options: options)
             do throws(GraphQLError) {
                 return .success(try body(&parser))
             } catch {
@@ -684,6 +687,33 @@ struct Parser {
             }
         }
         throw unexpected(keyword)
+    }
+
+    // MARK: - Schema coordinates
+
+    mutating func parseSchemaCoordinate() throws(GraphQLError) -> SchemaCoordinate {
+        try expect(.startOfFile)
+        let ofDirective = try expectOptional(.at)
+        let name = try parseName()
+        var memberName: Name? = nil
+        if !ofDirective, try expectOptional(.dot) {
+            memberName = try parseName()
+        }
+        var argumentName: Name? = nil
+        if ofDirective || memberName != nil, try expectOptional(.parenLeft) {
+            argumentName = try parseName()
+            try expect(.colon)
+            try expect(.parenRight)
+        }
+        try expect(.endOfFile)
+        switch (ofDirective, memberName, argumentName) {
+        case (true, _, nil): return .directive(name: name.value)
+        case (true, _, let argument?): return .directiveArgument(name: name.value, argument: argument.value)
+        case (false, nil, _): return .type(name: name.value)
+        case (false, let member?, nil): return .member(type: name.value, member: member.value)
+        case (false, let member?, let argument?):
+            return .argument(type: name.value, field: member.value, argument: argument.value)
+        }
     }
 
     // MARK: - Token helpers
