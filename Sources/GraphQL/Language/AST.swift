@@ -5,12 +5,16 @@
 /// The byte range a node spans in its source, from its first token's start
 /// to its last token's end.
 public struct Location: Sendable, Hashable {
-    public var start: Int
-    public var end: Int
+    // 32-bit offsets keep every node small; sources are far below 4 GiB.
+    private let startOffset: UInt32
+    private let endOffset: UInt32
+
+    public var start: Int { Int(startOffset) }
+    public var end: Int { Int(endOffset) }
 
     public init(start: Int, end: Int) {
-        self.start = start
-        self.end = end
+        startOffset = UInt32(truncatingIfNeeded: start)
+        endOffset = UInt32(truncatingIfNeeded: end)
     }
 
     /// The location of nodes parsed with `ParseOptions.recordsLocations` off.
@@ -171,7 +175,9 @@ public struct FragmentDefinition: Sendable, Hashable {
 
 // MARK: - Values
 
-public indirect enum Value: Sendable, Hashable {
+/// Not `indirect`: lists and objects already hold their members in arrays,
+/// so scalar values need no box of their own.
+public enum Value: Sendable, Hashable {
     case variable(Variable)
     case int(IntValue)
     case float(FloatValue)
@@ -261,10 +267,11 @@ public struct Directive: Sendable, Hashable {
 
 /// A reference to a type in a variable, field or argument definition
 /// (graphql-js calls this a TypeNode).
-public indirect enum TypeReference: Sendable, Hashable {
+public enum TypeReference: Sendable, Hashable {
     case named(NamedType)
-    case list(ListType)
-    case nonNull(NonNullType)
+    // Only the wrappers are boxed; a plain named type costs no allocation.
+    indirect case list(ListType)
+    indirect case nonNull(NonNullType)
 
     public var location: Location {
         switch self {

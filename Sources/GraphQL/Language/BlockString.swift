@@ -3,7 +3,7 @@
 enum BlockString {
     /// BlockStringValue(rawValue): remove the common indentation of every
     /// line but the first, drop leading and trailing blank lines, join with `\n`.
-    static func value(ofLines lines: [[UInt8]]) -> String {
+    static func value<Line: RandomAccessCollection<UInt8>>(ofLines lines: [Line]) -> String where Line.Index == Int {
         var commonIndent = Int.max
         var firstNonEmptyLine: Int? = nil
         var lastNonEmptyLine = -1
@@ -25,18 +25,18 @@ enum BlockString {
             if index == 0 {
                 result.append(contentsOf: line)
             } else if line.count > commonIndent {
-                result.append(contentsOf: line[commonIndent...])
+                result.append(contentsOf: line[(line.startIndex + commonIndent)...])
             }
         }
         return String(decoding: result, as: UTF8.self)
     }
 
-    private static func leadingWhitespace(_ line: [UInt8]) -> Int {
-        var index = 0
-        while index < line.count, line[index] == 0x20 || line[index] == 0x09 {
+    private static func leadingWhitespace<Line: RandomAccessCollection<UInt8>>(_ line: Line) -> Int where Line.Index == Int {
+        var index = line.startIndex
+        while index < line.endIndex, line[index] == 0x20 || line[index] == 0x09 {
             index += 1
         }
-        return index
+        return index - line.startIndex
     }
 
     /// printBlockString: the value between `"""` quotes, adding a leading and

@@ -11,6 +11,8 @@ struct Lexer {
     /// Schema coordinates have a grammar of their own: no ignored tokens,
     /// and `.` is a punctuator.
     var readsSchemaCoordinate = false
+    /// The cooked value of the last string or block string token read.
+    var stringValue = ""
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: Source) {
         self.bytes = bytes
@@ -208,7 +210,8 @@ struct Lexer {
                     value = String(decoding: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]), as: UTF8.self)
                 }
                 position += 1
-                return Token(.string, start, position, value: value)
+                stringValue = value
+                return Token(.string, start, position)
             }
             if code == 0x5C {  // \
                 var buffer = cooked ?? []
@@ -300,34 +303,54 @@ struct Lexer {
         let start = position
         let count = bytes.count
         position += 3
-        var chunkStart = position
-        var lines: [[UInt8]] = []
-        var currentLine: [UInt8] = []
+        var lines: [Range<Int>] = []
+        var lineStart = position
+        var hasEscapedQuotes = false
         while position < count {
             let code = bytes[position]
             if code == 0x22, byte(at: position + 1) == 0x22, byte(at: position + 2) == 0x22 {
-                currentLine.append(contentsOf: bytes[chunkStart..<position])
-                lines.append(currentLine)
+                lines.append(lineStart..<position)
                 position += 3
-                return Token(.blockString, start, position, value: BlockString.value(ofLines: lines))
+                if hasEscapedQuotes {
+                    stringValue = BlockString.value(ofLines: lines.map(unescapedLine))
+                } else {
+                    stringValue = BlockString.value(ofLines: lines.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
+                }
+                return Token(.blockString, start, position)
             }
             if code == 0x5C, byte(at: position + 1) == 0x22, byte(at: position + 2) == 0x22, byte(at: position + 3) == 0x22 {
-                currentLine.append(contentsOf: bytes[chunkStart..<position])
-                chunkStart = position + 1  // keep the quotes, drop the backslash
+                hasEscapedQuotes = true
                 position += 4
                 continue
             }
             if code == 0x0A || code == 0x0D {
-                currentLine.append(contentsOf: bytes[chunkStart..<position])
-                lines.append(currentLine)
-                currentLine.removeAll(keepingCapacity: true)
+                lines.append(lineStart..<position)
                 position += (code == 0x0D && byte(at: position + 1) == 0x0A) ? 2 : 1
-                chunkStart = position
+                lineStart = position
                 continue
             }
             position += 1
         }
         throw error(at: position, "Unterminated string.")
+    }
+
+    /// A raw block string line with each `\"""` turned into `"""`.
+    private func unescapedLine(_ range: Range<Int>) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(range.count)
+        var chunkStart = range.lowerBound
+        var index = range.lowerBound
+        while index + 3 < range.upperBound {
+            if bytes[index] == 0x5C, bytes[index + 1] == 0x22, bytes[index + 2] == 0x22, bytes[index + 3] == 0x22 {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<index]))
+                chunkStart = index + 1  // keep the quotes, drop the backslash
+                index += 4
+            } else {
+                index += 1
+            }
+        }
+        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<range.upperBound]))
+        return line
     }
 
     // MARK: - Describing characters

@@ -47,6 +47,8 @@ public func parseType(_ source: Source, options: ParseOptions = .default) throws
 struct Parser {
     private var lexer: Lexer
     private(set) var token: Token
+    /// The cooked value of `token` when it is a string.
+    private var tokenString = ""
     private var lastTokenEnd = 0
     private var tokenCount = 0
     private let options: ParseOptions
@@ -102,7 +104,7 @@ struct Parser {
             return .operation(try parseOperationDefinition())
         }
         let hasDescription = peekDescription()
-        let keyword = hasDescription ? try lookahead() : token
+        let keyword = hasDescription ? try lookahead().token : token
         if keyword.kind == .name {
             switch lexer.text(of: keyword) {
             case "schema": return .schema(try parseSchemaDefinition())
@@ -126,7 +128,7 @@ struct Parser {
         } else if hasDescription && keyword.kind == .braceLeft {
             throw error(at: token.start, "Unexpected description, descriptions are not supported on shorthand queries.")
         }
-        throw unexpected(keyword)
+        throw hasDescription ? unexpected(try lookahead()) : unexpected(token)
     }
 
     // MARK: - Operations
@@ -199,6 +201,8 @@ struct Parser {
         defer { selectionDepth -= 1 }
         try expect(.braceLeft)
         var selections: [Selection] = []
+        // Most selection sets are short; one right-sized allocation beats regrowing.
+        selections.reserveCapacity(6)
         repeat {
             selections.append(try peek(.spread) ? parseFragment() : .field(parseField()))
         } while try !expectOptional(.braceRight)
@@ -226,6 +230,7 @@ struct Parser {
     private mutating func parseArguments(isConst: Bool) throws(GraphQLError) -> [Argument] {
         guard try expectOptional(.parenLeft) else { return [] }
         var arguments: [Argument] = []
+        arguments.reserveCapacity(3)
         repeat {
             let start = token.start
             let name = try parseName()
@@ -286,6 +291,7 @@ struct Parser {
             defer { valueDepth -= 1 }
             try advance()
             var values: [Value] = []
+            values.reserveCapacity(4)
             while try !expectOptional(.bracketRight) {
                 values.append(try parseValueLiteral(isConst: isConst))
             }
@@ -295,6 +301,7 @@ struct Parser {
             defer { valueDepth -= 1 }
             try advance()
             var fields: [ObjectField] = []
+            fields.reserveCapacity(4)
             while try !expectOptional(.braceRight) {
                 let start = token.start
                 let name = try parseName()
@@ -346,10 +353,9 @@ struct Parser {
 
     private mutating func parseStringLiteral() throws(GraphQLError) -> StringValue {
         let current = token
+        let value = tokenString
         try advance()
-        return StringValue(
-            value: current.value ?? "", isBlock: current.kind == .blockString, location: location(from: current.start)
-        )
+        return StringValue(value: value, isBlock: current.kind == .blockString, location: location(from: current.start))
     }
 
     // MARK: - Directives
@@ -462,6 +468,7 @@ struct Parser {
     private mutating func parseFieldsDefinition() throws(GraphQLError) -> [FieldDefinition] {
         guard try expectOptional(.braceLeft) else { return [] }
         var fields: [FieldDefinition] = []
+        fields.reserveCapacity(8)
         repeat {
             let start = token.start
             let description = try parseDescription()
@@ -601,7 +608,8 @@ struct Parser {
     // MARK: - Type system extensions
 
     private mutating func parseTypeSystemExtension() throws(GraphQLError) -> Definition {
-        let keyword = try lookahead()
+        let next = try lookahead()
+        let keyword = next.token
         if keyword.kind == .name {
             let start = token.start
             switch lexer.text(of: keyword) {
@@ -686,7 +694,7 @@ struct Parser {
                 break
             }
         }
-        throw unexpected(keyword)
+        throw unexpected(next)
     }
 
     // MARK: - Schema coordinates
@@ -744,6 +752,9 @@ struct Parser {
     private mutating func advance() throws(GraphQLError) {
         lastTokenEnd = token.end
         token = try lexer.next()
+        if token.kind == .string || token.kind == .blockString {
+            tokenString = lexer.stringValue
+        }
         if let maxTokens = options.maxTokens, token.kind != .endOfFile {
             tokenCount += 1
             if tokenCount > maxTokens {
@@ -752,10 +763,12 @@ struct Parser {
         }
     }
 
-    private func lookahead() throws(GraphQLError) -> Token {
-        if token.kind == .endOfFile { return token }
+    /// The token after the current one, with its cooked value if it is a string.
+    private func lookahead() throws(GraphQLError) -> (token: Token, string: String) {
+        if token.kind == .endOfFile { return (token, "") }
         var copy = lexer
-        return try copy.next()
+        let next = try copy.next()
+        return (next, copy.stringValue)
     }
 
     @discardableResult
@@ -792,24 +805,29 @@ struct Parser {
     }
 
     /// A token's value as graphql-js has it: the text of names and numbers,
-    /// the cooked value of strings, nothing for punctuators.
-    private func tokenValue(_ token: Token) -> String? {
+    /// the cooked value of strings (`string`, for a token that is not the
+    /// current one), nothing for punctuators.
+    private func tokenValue(_ token: Token, string: String? = nil) -> String? {
         switch token.kind {
         case .name, .int, .float: lexer.text(of: token)
-        case .string, .blockString: token.value
+        case .string, .blockString: string ?? tokenString
         default: nil
         }
     }
 
     /// getTokenDesc: the kind, then the value in quotes when there is one.
-    private func describe(_ token: Token) -> String {
+    private func describe(_ token: Token, string: String? = nil) -> String {
         let kind = token.kind.isPunctuator ? "\"\(token.kind)\"" : token.kind.description
-        guard let value = tokenValue(token) else { return kind }
+        guard let value = tokenValue(token, string: string) else { return kind }
         return "\(kind) \"\(value)\""
     }
 
     private func unexpected(_ token: Token) -> GraphQLError {
         error(at: token.start, "Unexpected \(describe(token)).")
+    }
+
+    private func unexpected(_ lookahead: (token: Token, string: String)) -> GraphQLError {
+        error(at: lookahead.token.start, "Unexpected \(describe(lookahead.token, string: lookahead.string)).")
     }
 
     private func error(at offset: Int, _ description: String) -> GraphQLError {

@@ -65,18 +65,18 @@ public enum TokenKind: UInt8, Sendable, CustomStringConvertible {
     var expectation: String { isPunctuator ? "\"\(description)\"" : description }
 }
 
-/// One lexical token: its kind and byte range in the source. String tokens
-/// carry their cooked value; names and numbers are read from the range.
+/// One lexical token: its kind and byte range in the source. Names and
+/// numbers are read from the range; the cooked value of a string token is
+/// handed over separately (`Lexer.stringValue`), which keeps tokens plain
+/// values that cost nothing to copy.
 struct Token {
     var kind: TokenKind
     var start: Int
     var end: Int
-    var value: String?
 
-    init(_ kind: TokenKind, _ start: Int, _ end: Int, value: String? = nil) {
+    init(_ kind: TokenKind, _ start: Int, _ end: Int) {
         self.kind = kind
         self.start = start
         self.end = end
-        self.value = value
     }
 }
