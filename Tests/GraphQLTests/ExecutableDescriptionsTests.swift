@@ -74,21 +74,22 @@ import Testing
         #expect(Printer.print(try parse("\"Why\" query { a }")) == "\"Why\"\nquery {\n  a\n}")
     }
 
+    /// Elsewhere a description is an error, worded and placed as graphql-js 16 does.
     @Test func shorthandQueriesCannotHaveDescriptions() throws {
         let error = try #require(throws: GraphQLError.self) { try parse("\"desc\" { a }") }
-        #expect(error.message == "Syntax Error: Unexpected description, descriptions are not supported on shorthand queries.")
-        #expect(error.locations == [SourceLocation(line: 1, column: 1)])
+        #expect(error.message == "Syntax Error: Unexpected \"{\".")
+        #expect(error.locations == [SourceLocation(line: 1, column: 8)])
     }
 
     @Test func typeExtensionsCannotHaveDescriptions() throws {
         let error = try #require(throws: GraphQLError.self) { try parse("\"desc\" extend type A @d") }
-        #expect(error.message == "Syntax Error: Unexpected description, descriptions are not supported on type extensions.")
+        #expect(error.message == "Syntax Error: Unexpected description, descriptions are supported only on type definitions.")
         #expect(error.locations == [SourceLocation(line: 1, column: 1)])
     }
 
-    @Test func descriptionBeforeAnUnknownWordPointsAtTheWord() throws {
+    @Test func descriptionBeforeAnUnknownWordIsReportedAtTheDescription() throws {
         let error = try #require(throws: GraphQLError.self) { try parse("\"desc\" notAKeyword") }
-        #expect(error.message == "Syntax Error: Unexpected Name \"notAKeyword\".")
-        #expect(error.locations == [SourceLocation(line: 1, column: 8)])
+        #expect(error.message == "Syntax Error: Unexpected description, descriptions are supported only on type definitions.")
+        #expect(error.locations == [SourceLocation(line: 1, column: 1)])
     }
 }

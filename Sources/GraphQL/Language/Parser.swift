@@ -117,16 +117,16 @@ struct Parser {
             case "directive": return .directive(try parseDirectiveDefinition())
             case "query", "mutation", "subscription": return .operation(try parseOperationDefinition())
             case "fragment": return .fragment(try parseFragmentDefinition())
-            case "extend":
-                if hasDescription {
-                    throw error(at: token.start, "Unexpected description, descriptions are not supported on type extensions.")
-                }
-                return try parseTypeSystemExtension()
-            default:
-                break
+            default: break
             }
-        } else if hasDescription && keyword.kind == .braceLeft {
-            throw error(at: token.start, "Unexpected description, descriptions are not supported on shorthand queries.")
+            // graphql-js 16's message; of the rest, the September 2025 spec lets only
+            // operations and fragments (above) carry a description.
+            if hasDescription {
+                throw error(at: token.start, "Unexpected description, descriptions are supported only on type definitions.")
+            }
+            if lexer.token(keyword, is: "extend") {
+                return try parseTypeSystemExtension()
+            }
         }
         throw hasDescription ? unexpected(try lookahead()) : unexpected(token)
     }
