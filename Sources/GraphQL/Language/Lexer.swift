@@ -30,7 +30,13 @@ struct Lexer {
 
     /// The text of a token's range, as graphql-js slices it for names and numbers.
     func text(of token: Token) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
+        // Names and numbers are ASCII by construction, so the bytes are copied
+        // without the repair pass that `String(decoding:)` would make.
+        let slice = UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+        return String(unsafeUninitializedCapacity: slice.count) { buffer in
+            _ = buffer.initialize(from: slice)
+            return slice.count
+        }
     }
 
     /// Whether a name token spells exactly `keyword`, without building a String.

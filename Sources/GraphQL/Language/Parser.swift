@@ -93,6 +93,7 @@ struct Parser {
     mutating func parseDocument() throws(GraphQLError) -> Document {
         try expect(.startOfFile)
         var definitions: [Definition] = []
+        definitions.reserveCapacity(4)
         repeat {
             definitions.append(try parseDefinition())
         } while try !expectOptional(.endOfFile)
@@ -275,7 +276,7 @@ struct Parser {
     }
 
     private mutating func parseFragmentName() throws(GraphQLError) -> Name {
-        if tokenValue(token) == "on" {
+        if tokenHasValue("on") {
             throw unexpected(token)
         }
         return try parseName()
@@ -559,8 +560,7 @@ struct Parser {
         repeat {
             let start = token.start
             let description = try parseDescription()
-            let value = tokenValue(token)
-            if value == "true" || value == "false" || value == "null" {
+            if tokenHasValue("true") || tokenHasValue("false") || tokenHasValue("null") {
                 throw error(at: token.start, "\(describe(token)) is reserved and cannot be used for an enum value.")
             }
             let name = try parseName()
@@ -781,6 +781,7 @@ struct Parser {
         return current
     }
 
+    @inline(__always)
     private mutating func expectOptional(_ kind: TokenKind) throws(GraphQLError) -> Bool {
         guard token.kind == kind else { return false }
         try advance()
@@ -800,8 +801,19 @@ struct Parser {
         return true
     }
 
+    @inline(__always)
     private func location(from start: Int) -> Location {
         options.recordsLocations ? Location(start: start, end: lastTokenEnd) : .none
+    }
+
+    /// Whether the current token's value, as graphql-js compares it, is `value`:
+    /// a name spelled so, or a string whose cooked value is it.
+    private func tokenHasValue(_ value: StaticString) -> Bool {
+        switch token.kind {
+        case .name: lexer.token(token, is: value)
+        case .string, .blockString: tokenString == value.description
+        default: false
+        }
     }
 
     /// A token's value as graphql-js has it: the text of names and numbers,
