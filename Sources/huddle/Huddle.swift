@@ -5,6 +5,6 @@ struct Huddle: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle",
         abstract: "Huddle: one GraphQL back end for four social apps.",
-        subcommands: [Format.self, Bench.self, Version.self]
+        subcommands: [Format.self, SchemaCommand.self, Bench.self, Version.self]
     )
 }

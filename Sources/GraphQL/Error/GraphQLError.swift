@@ -3,6 +3,9 @@
 public struct GraphQLError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var locations: [SourceLocation]
+    /// The name of the source the first location is in, for messages such
+    /// as `Schema/users.graphql:3:5: ...` (not part of a GraphQL response).
+    public var sourceName: String?
 
     public init(message: String, locations: [SourceLocation] = []) {
         self.message = message

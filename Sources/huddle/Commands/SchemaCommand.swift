@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import GraphQL
+import HuddleApp
+
+/// Options that choose the schema: SDL files, or Huddle's own `Schema/`.
+struct SchemaOptions: ParsableArguments {
+    @Option(name: .customLong("schema"), help: "An SDL file; repeat for several. Default: Huddle's own Schema/*.graphql.")
+    var files: [String] = []
+
+    /// The SDL sources, or exit 2 with the reason on standard error.
+    func sources() throws -> [Source] {
+        if files.isEmpty {
+            guard let directory = SchemaDirectory.locate() else {
+                throw CommandFailure.usage("no --schema given and no Schema/ directory found")
+            }
+            return try directory.sources()
+        }
+        return try files.map { file in
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CommandFailure.usage("cannot read \(file)")
+            }
+            return Source(body: String(decoding: data, as: UTF8.self), name: file)
+        }
+    }
+
+    /// The built and validated schema, or exit 2 listing every problem.
+    func schema() throws -> GraphQLSchema {
+        let sources = try sources()
+        let schema: GraphQLSchema
+        do throws(SchemaBuildError) {
+            schema = try buildSchema(sources)
+        } catch {
+            throw CommandFailure.schema(error.errors)
+        }
+        let problems = validateSchema(schema)
+        if !problems.isEmpty { throw CommandFailure.schema(problems) }
+        return schema
+    }
+}
+
+/// A failure that ends a command with exit status 2 and a message on standard error.
+enum CommandFailure: Error {
+    case usage(String)
+    case schema([GraphQLError])
+
+    func report(command: String) -> ExitCode {
+        switch self {
+        case .usage(let message):
+            FileHandle.standardError.write(Data("huddle \(command): \(message)\n".utf8))
+        case .schema(let errors):
+            for error in errors {
+                let place = [error.sourceName, error.locations.first.map { "\($0.line):\($0.column)" }]
+                    .compactMap { $0 }.joined(separator: ":")
+                FileHandle.standardError.write(Data(((place.isEmpty ? "" : place + ": ") + error.message + "\n").utf8))
+            }
+        }
+        return ExitCode(2)
+    }
+}
+
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the schema as SDL, as graphql-js's printSchema would.",
+        discussion: "Exits 2, listing every problem on standard error, when the SDL does not make a valid schema."
+    )
+
+    @OptionGroup var options: SchemaOptions
+
+    func run() throws {
+        do {
+            let schema = try options.schema()
+            FileHandle.standardOutput.write(Data((printSchema(schema) + "\n").utf8))
+        } catch let failure as CommandFailure {
+            throw failure.report(command: "schema")
+        }
+    }
+}
