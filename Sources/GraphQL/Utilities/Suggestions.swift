@@ -26,7 +26,8 @@ enum Suggestions {
         let distance = LexicalDistance(input)
         let threshold = input.utf16.count * 2 / 5 + 1
         var found: [(option: String, distance: Int)] = []
-        for option in options {
+        var seen: Set<String> = []
+        for option in options where seen.insert(option).inserted {
             if let measured = distance.measure(option, threshold: threshold) {
                 found.append((option, measured))
             }

@@ -1,0 +1,384 @@
+/// Field Selection Merging (spec §5.3.2): fields that share a response name
+/// must be the same field with the same arguments, or be on object types
+/// that exclude each other, and in either case return shapes that merge.
+///
+/// This follows graphql-js's algorithm and messages. Where graphql-js compares
+/// every pair of same-named fields, which hostile documents turn quadratic
+/// (CVE-2023-26144, GHSA-fc86-6rv6-2jpm), structurally identical fields on
+/// the same parent type are compared once as a group: identical fields never
+/// conflict with each other, and they conflict with a third field exactly
+/// when their representative does.
+final class OverlappingFieldsCanBeMergedRule: ValidationRule {
+    private var comparedFragmentPairs = FragmentPairSet()
+    private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
+    private var groupKeys: [Location: String] = [:]
+
+    /// Lists longer than this are grouped before their pairs are compared.
+    private static let groupingThreshold = 8
+
+    override func enterSelectionSet(_ node: SelectionSet) -> VisitAction {
+        let conflicts = findConflictsWithinSelectionSet(parentType: context.typeInfo.parentType, node)
+        for conflict in conflicts {
+            context.report(
+                "Fields \"\(conflict.responseName)\" conflict because \(conflict.reason.message). Use different aliases on the fields to fetch both if this was intentional.",
+                (conflict.fields1 + conflict.fields2).map(\.location)
+            )
+            if context.isAborted { break }
+        }
+        return .continue
+    }
+
+    // MARK: - Data
+
+    struct FieldEntry {
+        var parentType: GraphQLNamedType?
+        var node: Field
+        var definition: GraphQLField?
+    }
+
+    /// Fields by response name, in the order the names first appear.
+    struct FieldMap {
+        var id: Location
+        var names: [String] = []
+        var fields: [String: [FieldEntry]] = [:]
+    }
+
+    typealias FieldsAndFragmentNames = (fieldMap: FieldMap, fragmentNames: [String])
+
+    indirect enum Reason {
+        case message(String)
+        case subfields([(String, Reason)])
+
+        var message: String {
+            switch self {
+            case .message(let text):
+                return text
+            case .subfields(let reasons):
+                return reasons.map { "subfields \"\($0.0)\" conflict because \($0.1.message)" }.joined(separator: " and ")
+            }
+        }
+    }
+
+    struct Conflict {
+        var responseName: String
+        var reason: Reason
+        var fields1: [Field]
+        var fields2: [Field]
+    }
+
+    /// The most conflicts worth collecting: past the error limit nothing more is reported.
+    private var conflictCap: Int { max(0, context.maxErrors - context.errors.count) + 1 }
+
+    // MARK: - Finding conflicts
+
+    private func findConflictsWithinSelectionSet(parentType: GraphQLNamedType?, _ selectionSet: SelectionSet) -> [Conflict] {
+        var conflicts: [Conflict] = []
+        let (fieldMap, fragmentNames) = fieldsAndFragmentNames(parentType, selectionSet)
+        collectConflictsWithin(&conflicts, fieldMap)
+        for (index, fragmentName) in fragmentNames.enumerated() {
+            collectConflictsBetweenFieldsAndFragment(&conflicts, false, fieldMap, fragmentName)
+            for other in fragmentNames[(index + 1)...] {
+                collectConflictsBetweenFragments(&conflicts, false, fragmentName, other)
+            }
+        }
+        return conflicts
+    }
+
+    private func collectConflictsBetweenFieldsAndFragment(
+        _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap: FieldMap, _ fragmentName: String
+    ) {
+        guard conflicts.count < conflictCap, let fragment = context.fragment(named: fragmentName) else { return }
+        let (fieldMap2, referencedFragmentNames) = referencedFieldsAndFragmentNames(fragment)
+        if fieldMap.id == fieldMap2.id && fieldMap.id != .none { return }
+        collectConflictsBetween(&conflicts, mutuallyExclusive, fieldMap, fieldMap2)
+        for referenced in referencedFragmentNames {
+            if comparedFragmentPairs.contains(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive) { continue }
+            comparedFragmentPairs.insert(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive)
+            collectConflictsBetweenFieldsAndFragment(&conflicts, mutuallyExclusive, fieldMap, referenced)
+        }
+    }
+
+    private func collectConflictsBetweenFragments(
+        _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ name1: String, _ name2: String
+    ) {
+        if name1 == name2 || conflicts.count >= conflictCap { return }
+        if comparedFragmentPairs.contains(name1, name2, mutuallyExclusive: mutuallyExclusive) { return }
+        comparedFragmentPairs.insert(name1, name2, mutuallyExclusive: mutuallyExclusive)
+        guard let fragment1 = context.fragment(named: name1), let fragment2 = context.fragment(named: name2) else { return }
+        let (fieldMap1, referenced1) = referencedFieldsAndFragmentNames(fragment1)
+        let (fieldMap2, referenced2) = referencedFieldsAndFragmentNames(fragment2)
+        collectConflictsBetween(&conflicts, mutuallyExclusive, fieldMap1, fieldMap2)
+        for name in referenced2 { collectConflictsBetweenFragments(&conflicts, mutuallyExclusive, name1, name) }
+        for name in referenced1 { collectConflictsBetweenFragments(&conflicts, mutuallyExclusive, name, name2) }
+    }
+
+    private func findConflictsBetweenSubSelectionSets(
+        _ mutuallyExclusive: Bool,
+        _ parentType1: GraphQLNamedType?, _ selectionSet1: SelectionSet,
+        _ parentType2: GraphQLNamedType?, _ selectionSet2: SelectionSet
+    ) -> [Conflict] {
+        var conflicts: [Conflict] = []
+        let (fieldMap1, fragmentNames1) = fieldsAndFragmentNames(parentType1, selectionSet1)
+        let (fieldMap2, fragmentNames2) = fieldsAndFragmentNames(parentType2, selectionSet2)
+        collectConflictsBetween(&conflicts, mutuallyExclusive, fieldMap1, fieldMap2)
+        for name in fragmentNames2 { collectConflictsBetweenFieldsAndFragment(&conflicts, mutuallyExclusive, fieldMap1, name) }
+        for name in fragmentNames1 { collectConflictsBetweenFieldsAndFragment(&conflicts, mutuallyExclusive, fieldMap2, name) }
+        for name1 in fragmentNames1 {
+            for name2 in fragmentNames2 { collectConflictsBetweenFragments(&conflicts, mutuallyExclusive, name1, name2) }
+        }
+        return conflicts
+    }
+
+    /// Same-named fields within one selection set, every pair once.
+    private func collectConflictsWithin(_ conflicts: inout [Conflict], _ fieldMap: FieldMap) {
+        for name in fieldMap.names {
+            let fields = fieldMap.fields[name]!
+            guard fields.count > 1 else { continue }
+            if fields.count <= Self.groupingThreshold {
+                for i in fields.indices {
+                    for j in (i + 1)..<fields.count {
+                        if conflicts.count >= conflictCap { return }
+                        if let conflict = findConflict(false, name, fields[i], fields[j]) { conflicts.append(conflict) }
+                    }
+                }
+                continue
+            }
+            let (groupOf, representatives) = group(fields)
+            let conflicting = conflictingGroups(name, representatives, representatives, symmetric: true)
+            guard conflicting.contains(true) else { continue }
+            let groupCount = representatives.count
+            for i in fields.indices {
+                for j in (i + 1)..<fields.count where conflicting[groupOf[i] * groupCount + groupOf[j]] {
+                    if conflicts.count >= conflictCap { return }
+                    if let conflict = findConflict(false, name, fields[i], fields[j]) { conflicts.append(conflict) }
+                }
+            }
+        }
+    }
+
+    /// Same-named fields of two selection sets, every pair across them.
+    private func collectConflictsBetween(
+        _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap1: FieldMap, _ fieldMap2: FieldMap
+    ) {
+        for name in fieldMap1.names {
+            guard let fields2 = fieldMap2.fields[name] else { continue }
+            let fields1 = fieldMap1.fields[name]!
+            if fields1.count * fields2.count <= Self.groupingThreshold * Self.groupingThreshold {
+                for field1 in fields1 {
+                    for field2 in fields2 {
+                        if conflicts.count >= conflictCap { return }
+                        if let conflict = findConflict(mutuallyExclusive, name, field1, field2) { conflicts.append(conflict) }
+                    }
+                }
+                continue
+            }
+            let (groupOf1, representatives1) = group(fields1)
+            let (groupOf2, representatives2) = group(fields2)
+            let conflicting = conflictingGroups(
+                name, representatives1, representatives2, symmetric: false, mutuallyExclusive: mutuallyExclusive
+            )
+            guard conflicting.contains(true) else { continue }
+            for (i, field1) in fields1.enumerated() {
+                for (j, field2) in fields2.enumerated()
+                where conflicting[groupOf1[i] * representatives2.count + groupOf2[j]] {
+                    if conflicts.count >= conflictCap { return }
+                    if let conflict = findConflict(mutuallyExclusive, name, field1, field2) { conflicts.append(conflict) }
+                }
+            }
+        }
+    }
+
+    /// Groups structurally identical fields on the same parent type.
+    private func group(_ fields: [FieldEntry]) -> (groupOf: [Int], representatives: [FieldEntry]) {
+        var groupOf: [Int] = []
+        var representatives: [FieldEntry] = []
+        var index: [String: Int] = [:]
+        for field in fields {
+            let key = groupKey(field)
+            if let existing = index[key] {
+                groupOf.append(existing)
+            } else {
+                index[key] = representatives.count
+                groupOf.append(representatives.count)
+                representatives.append(field)
+            }
+        }
+        return (groupOf, representatives)
+    }
+
+    private func groupKey(_ field: FieldEntry) -> String {
+        let location = field.node.location
+        if location != .none, let cached = groupKeys[location] { return (field.parentType?.name ?? "") + "\u{0}" + cached }
+        let printed = Printer.print(field.node)
+        if location != .none { groupKeys[location] = printed }
+        return (field.parentType?.name ?? "") + "\u{0}" + printed
+    }
+
+    /// Which pairs of groups conflict, judged by their representatives on a
+    /// copy of the fragment-pair memo, so that judging changes nothing.
+    private func conflictingGroups(
+        _ name: String, _ groups1: [FieldEntry], _ groups2: [FieldEntry], symmetric: Bool, mutuallyExclusive: Bool = false
+    ) -> [Bool] {
+        let savedPairs = comparedFragmentPairs
+        defer { comparedFragmentPairs = savedPairs }
+        var conflicting = [Bool](repeating: false, count: groups1.count * groups2.count)
+        for (g, first) in groups1.enumerated() {
+            for (h, second) in groups2.enumerated() {
+                if symmetric && h <= g { continue }
+                let conflict = findConflict(mutuallyExclusive, name, first, second) != nil
+                conflicting[g * groups2.count + h] = conflict
+                if symmetric { conflicting[h * groups2.count + g] = conflict }
+            }
+        }
+        return conflicting
+    }
+
+    /// Two fields with one response name: a conflict, or nil when they merge.
+    private func findConflict(
+        _ parentFieldsAreMutuallyExclusive: Bool, _ responseName: String, _ field1: FieldEntry, _ field2: FieldEntry
+    ) -> Conflict? {
+        let node1 = field1.node, node2 = field2.node
+        // Fields on different object types can never both apply to one object.
+        let areMutuallyExclusive = parentFieldsAreMutuallyExclusive
+            || (field1.parentType !== field2.parentType
+                && field1.parentType?.kind == .object && field2.parentType?.kind == .object)
+        if !areMutuallyExclusive {
+            if node1.name.value != node2.name.value {
+                return Conflict(
+                    responseName: responseName,
+                    reason: .message("\"\(node1.name.value)\" and \"\(node2.name.value)\" are different fields"),
+                    fields1: [node1], fields2: [node2]
+                )
+            }
+            if stringifyArguments(node1) != stringifyArguments(node2) {
+                return Conflict(
+                    responseName: responseName, reason: .message("they have differing arguments"),
+                    fields1: [node1], fields2: [node2]
+                )
+            }
+        }
+        let type1 = field1.definition?.type, type2 = field2.definition?.type
+        if let type1, let type2, doTypesConflict(type1, type2) {
+            return Conflict(
+                responseName: responseName,
+                reason: .message("they return conflicting types \"\(type1)\" and \"\(type2)\""),
+                fields1: [node1], fields2: [node2]
+            )
+        }
+        if let selectionSet1 = node1.selectionSet, let selectionSet2 = node2.selectionSet {
+            let conflicts = findConflictsBetweenSubSelectionSets(
+                areMutuallyExclusive, type1?.namedType, selectionSet1, type2?.namedType, selectionSet2
+            )
+            guard !conflicts.isEmpty else { return nil }
+            return Conflict(
+                responseName: responseName,
+                reason: .subfields(conflicts.map { ($0.responseName, $0.reason) }),
+                fields1: [node1] + conflicts.flatMap(\.fields1),
+                fields2: [node2] + conflicts.flatMap(\.fields2)
+            )
+        }
+        return nil
+    }
+
+    /// Arguments as one printed object with fields sorted by name, so order does not matter.
+    private func stringifyArguments(_ field: Field) -> String {
+        let object = ObjectValue(
+            fields: field.arguments.map { ObjectField(name: $0.name, value: $0.value, location: .none) },
+            location: .none
+        )
+        return Printer.print(sorted(.object(object)))
+    }
+
+    private func sorted(_ value: Value) -> Value {
+        switch value {
+        case .object(var object):
+            object.fields = object.fields
+                .map { ObjectField(name: $0.name, value: sorted($0.value), location: $0.location) }
+                .sorted { Suggestions.naturalOrder($0.name.value, $1.name.value) < 0 }
+            return .object(object)
+        case .list(var list):
+            list.values = list.values.map(sorted)
+            return .list(list)
+        default:
+            return value
+        }
+    }
+
+    /// Whether two types cannot be merged: lists against non-lists, non-null
+    /// against nullable, or two different leaf types.
+    private func doTypesConflict(_ type1: GraphQLType, _ type2: GraphQLType) -> Bool {
+        switch (type1, type2) {
+        case (.list(let inner1), .list(let inner2)): return doTypesConflict(inner1, inner2)
+        case (.list, _), (_, .list): return true
+        case (.nonNull(let inner1), .nonNull(let inner2)): return doTypesConflict(inner1, inner2)
+        case (.nonNull, _), (_, .nonNull): return true
+        case (.named(let named1), .named(let named2)):
+            if named1.isLeafType || named2.isLeafType { return named1 !== named2 }
+            return false
+        }
+    }
+
+    // MARK: - Collecting fields
+
+    private func fieldsAndFragmentNames(_ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet) -> FieldsAndFragmentNames {
+        let key = selectionSet.location
+        if key != .none, let cached = cachedFieldsAndFragmentNames[key] { return cached }
+        var fieldMap = FieldMap(id: key)
+        var fragmentNames: [String] = []
+        var seenFragments: Set<String> = []
+        collectFieldsAndFragmentNames(parentType, selectionSet, &fieldMap, &fragmentNames, &seenFragments)
+        let result = (fieldMap, fragmentNames)
+        if key != .none { cachedFieldsAndFragmentNames[key] = result }
+        return result
+    }
+
+    private func referencedFieldsAndFragmentNames(_ fragment: FragmentDefinition) -> FieldsAndFragmentNames {
+        let key = fragment.selectionSet.location
+        if key != .none, let cached = cachedFieldsAndFragmentNames[key] { return cached }
+        let fragmentType = context.schema.type(named: fragment.typeCondition.name.value)
+        return fieldsAndFragmentNames(fragmentType, fragment.selectionSet)
+    }
+
+    private func collectFieldsAndFragmentNames(
+        _ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet,
+        _ fieldMap: inout FieldMap, _ fragmentNames: inout [String], _ seenFragments: inout Set<String>
+    ) {
+        for selection in selectionSet.selections {
+            switch selection {
+            case .field(let field):
+                var definition: GraphQLField? = nil
+                if let parentType, parentType.kind == .object || parentType.kind == .interface {
+                    definition = parentType.field(named: field.name.value)
+                }
+                let responseName = field.responseKey
+                if fieldMap.fields[responseName] == nil {
+                    fieldMap.names.append(responseName)
+                    fieldMap.fields[responseName] = []
+                }
+                fieldMap.fields[responseName]!.append(FieldEntry(parentType: parentType, node: field, definition: definition))
+            case .fragmentSpread(let spread):
+                if seenFragments.insert(spread.name.value).inserted { fragmentNames.append(spread.name.value) }
+            case .inlineFragment(let inline):
+                let inlineType = inline.typeCondition.map { context.schema.type(named: $0.name.value) } ?? parentType
+                collectFieldsAndFragmentNames(inlineType, inline.selectionSet, &fieldMap, &fragmentNames, &seenFragments)
+            }
+        }
+    }
+}
+
+/// Pairs of fragment names already compared, and whether the comparison
+/// assumed their parents mutually exclusive (which covers fewer cases).
+struct FragmentPairSet {
+    private var data: [String: [String: Bool]] = [:]
+
+    func contains(_ a: String, _ b: String, mutuallyExclusive: Bool) -> Bool {
+        let (key1, key2) = a < b ? (a, b) : (b, a)
+        guard let stored = data[key1]?[key2] else { return false }
+        return mutuallyExclusive ? true : stored == mutuallyExclusive
+    }
+
+    mutating func insert(_ a: String, _ b: String, mutuallyExclusive: Bool) {
+        let (key1, key2) = a < b ? (a, b) : (b, a)
+        data[key1, default: [:]][key2] = mutuallyExclusive
+    }
+}

@@ -1,0 +1,18 @@
+/// Argument Uniqueness (spec §5.4.2).
+final class UniqueArgumentNamesRule: ValidationRule {
+    private func check(_ arguments: [Argument]) {
+        for (name, nodes) in groupedInOrder(arguments, by: { $0.name.value }) where nodes.count > 1 {
+            context.report("There can be only one argument named \"\(name)\".", nodes.map(\.name.location))
+        }
+    }
+
+    override func enterField(_ node: Field) -> VisitAction {
+        check(node.arguments)
+        return .continue
+    }
+
+    override func enterDirective(_ node: Directive, location: DirectiveLocation) -> VisitAction {
+        check(node.arguments)
+        return .continue
+    }
+}

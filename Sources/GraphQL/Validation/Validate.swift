@@ -1,0 +1,360 @@
+/// Validation (spec §5): every rule against a document, in one traversal,
+/// errors in the order graphql-js reports them. Stops after `maxErrors`
+/// with graphql-js's "Too many validation errors" error.
+public func validate(
+    schema: GraphQLSchema,
+    document: Document,
+    source: Source,
+    rules: [ValidationRule.Type] = specifiedRules,
+    maxErrors: Int = 100
+) -> [GraphQLError] {
+    let context = ValidationContext(schema: schema, document: document, source: source, maxErrors: maxErrors)
+    var walker = ValidationWalker(context: context, rules: rules.map { $0.init(context: context) })
+    walker.walk(document)
+    return context.errors
+}
+
+/// The rules of spec §5 in graphql-js's order, then the September 2025 additions.
+public let specifiedRules: [ValidationRule.Type] = [
+    ExecutableDefinitionsRule.self,
+    UniqueOperationNamesRule.self,
+    LoneAnonymousOperationRule.self,
+    SingleFieldSubscriptionsRule.self,
+    KnownTypeNamesRule.self,
+    FragmentsOnCompositeTypesRule.self,
+    VariablesAreInputTypesRule.self,
+    ScalarLeafsRule.self,
+    FieldsOnCorrectTypeRule.self,
+    UniqueFragmentNamesRule.self,
+    KnownFragmentNamesRule.self,
+    NoUnusedFragmentsRule.self,
+    PossibleFragmentSpreadsRule.self,
+    NoFragmentCyclesRule.self,
+    UniqueVariableNamesRule.self,
+    NoUndefinedVariablesRule.self,
+    NoUnusedVariablesRule.self,
+    KnownDirectivesRule.self,
+    UniqueDirectivesPerLocationRule.self,
+    KnownArgumentNamesRule.self,
+    UniqueArgumentNamesRule.self,
+    ValuesOfCorrectTypeRule.self,
+    ProvidedRequiredArgumentsRule.self,
+    VariablesInAllowedPositionRule.self,
+    OverlappingFieldsCanBeMergedRule.self,
+    UniqueInputFieldNamesRule.self,
+    KnownOperationTypesRule.self,
+]
+
+/// What a rule's enter hook asks of the traversal.
+public enum VisitAction {
+    case `continue`
+    /// Do not call this rule for the node's children (other rules still see them).
+    case skip
+}
+
+/// A validation rule: hooks called as the traversal enters and leaves each
+/// kind of node. Every hook does nothing unless the rule implements it.
+public class ValidationRule {
+    unowned let context: ValidationContext
+
+    required init(context: ValidationContext) {
+        self.context = context
+    }
+
+    func enterDocument(_ node: Document) -> VisitAction { .continue }
+    func leaveDocument(_ node: Document) {}
+    func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction { .continue }
+    func leaveOperationDefinition(_ node: OperationDefinition) {}
+    func enterVariableDefinition(_ node: VariableDefinition) -> VisitAction { .continue }
+    func leaveVariableDefinition(_ node: VariableDefinition) {}
+    func enterSelectionSet(_ node: SelectionSet) -> VisitAction { .continue }
+    func leaveSelectionSet(_ node: SelectionSet) {}
+    func enterField(_ node: Field) -> VisitAction { .continue }
+    func leaveField(_ node: Field) {}
+    func enterArgument(_ node: Argument) -> VisitAction { .continue }
+    func leaveArgument(_ node: Argument) {}
+    func enterFragmentSpread(_ node: FragmentSpread) -> VisitAction { .continue }
+    func enterInlineFragment(_ node: InlineFragment) -> VisitAction { .continue }
+    func leaveInlineFragment(_ node: InlineFragment) {}
+    func enterFragmentDefinition(_ node: FragmentDefinition) -> VisitAction { .continue }
+    func leaveFragmentDefinition(_ node: FragmentDefinition) {}
+    /// `location` is where the directive is applied.
+    func enterDirective(_ node: Directive, location: DirectiveLocation) -> VisitAction { .continue }
+    func leaveDirective(_ node: Directive) {}
+    /// `inTypeSystemDefinition`: the reference is part of SDL in the document.
+    func enterNamedType(_ node: NamedType, inTypeSystemDefinition: Bool) -> VisitAction { .continue }
+    func enterListValue(_ node: ListValue) -> VisitAction { .continue }
+    func leaveListValue(_ node: ListValue) {}
+    func enterObjectValue(_ node: ObjectValue) -> VisitAction { .continue }
+    func leaveObjectValue(_ node: ObjectValue) {}
+    func enterObjectField(_ node: ObjectField) -> VisitAction { .continue }
+    func leaveObjectField(_ node: ObjectField) {}
+    /// Int, Float, String, Boolean and enum literals.
+    func enterScalarValue(_ node: Value) -> VisitAction { .continue }
+    func enterNullValue(_ node: NullValue) -> VisitAction { .continue }
+}
+
+/// Walks a document in graphql-js's visiting order, keeping TypeInfo up to
+/// date and calling every rule at every node: TypeInfo first on the way in,
+/// last on the way out.
+struct ValidationWalker {
+    let context: ValidationContext
+    let rules: [ValidationRule]
+    /// For each rule, the depth of the node whose subtree it asked to skip.
+    private var skippingFrom: [Int?]
+    private var depth = 0
+
+    init(context: ValidationContext, rules: [ValidationRule]) {
+        self.context = context
+        self.rules = rules
+        skippingFrom = Array(repeating: nil, count: rules.count)
+    }
+
+    private mutating func enter(_ hook: (ValidationRule) -> VisitAction) {
+        depth += 1
+        for index in rules.indices where skippingFrom[index] == nil {
+            if hook(rules[index]) == .skip { skippingFrom[index] = depth }
+            if context.isAborted { return }
+        }
+    }
+
+    private mutating func leave(_ hook: (ValidationRule) -> Void) {
+        for index in rules.indices {
+            if skippingFrom[index] == nil {
+                if !context.isAborted { hook(rules[index]) }
+            } else if skippingFrom[index] == depth {
+                skippingFrom[index] = nil
+            }
+        }
+        depth -= 1
+    }
+
+    // MARK: Documents and definitions
+
+    mutating func walk(_ document: Document) {
+        enter { $0.enterDocument(document) }
+        for definition in document.definitions {
+            if context.isAborted { return }
+            switch definition {
+            case .operation(let node): walk(node)
+            case .fragment(let node): walk(node)
+            default: walkTypeSystem(definition)
+            }
+        }
+        leave { $0.leaveDocument(document) }
+    }
+
+    private mutating func walk(_ node: OperationDefinition) {
+        context.typeInfo.enterOperation(node)
+        enter { $0.enterOperationDefinition(node) }
+        for variable in node.variableDefinitions { walk(variable) }
+        walk(node.directives, location: DirectiveLocation(node.operation))
+        walk(node.selectionSet)
+        leave { $0.leaveOperationDefinition(node) }
+        context.typeInfo.leaveOperation()
+    }
+
+    private mutating func walk(_ node: VariableDefinition) {
+        context.typeInfo.enterVariableDefinition(node)
+        enter { $0.enterVariableDefinition(node) }
+        walk(node.type, inTypeSystemDefinition: false)
+        if let defaultValue = node.defaultValue { walk(defaultValue) }
+        walk(node.directives, location: .variableDefinition)
+        leave { $0.leaveVariableDefinition(node) }
+        context.typeInfo.leaveVariableDefinition()
+    }
+
+    private mutating func walk(_ node: FragmentDefinition) {
+        context.typeInfo.enterFragment(typeCondition: node.typeCondition)
+        enter { $0.enterFragmentDefinition(node) }
+        walk(.named(node.typeCondition), inTypeSystemDefinition: false)
+        walk(node.directives, location: .fragmentDefinition)
+        walk(node.selectionSet)
+        leave { $0.leaveFragmentDefinition(node) }
+        context.typeInfo.leaveFragment()
+    }
+
+    // MARK: Selections
+
+    private mutating func walk(_ node: SelectionSet) {
+        context.typeInfo.enterSelectionSet()
+        enter { $0.enterSelectionSet(node) }
+        for selection in node.selections {
+            if context.isAborted { break }
+            switch selection {
+            case .field(let field): walk(field)
+            case .fragmentSpread(let spread): walk(spread)
+            case .inlineFragment(let inline): walk(inline)
+            }
+        }
+        leave { $0.leaveSelectionSet(node) }
+        context.typeInfo.leaveSelectionSet()
+    }
+
+    private mutating func walk(_ node: Field) {
+        context.typeInfo.enterField(node)
+        enter { $0.enterField(node) }
+        walk(node.arguments)
+        walk(node.directives, location: .field)
+        if let selectionSet = node.selectionSet { walk(selectionSet) }
+        leave { $0.leaveField(node) }
+        context.typeInfo.leaveField()
+    }
+
+    private mutating func walk(_ node: FragmentSpread) {
+        enter { $0.enterFragmentSpread(node) }
+        walk(node.directives, location: .fragmentSpread)
+        leave { _ in }
+    }
+
+    private mutating func walk(_ node: InlineFragment) {
+        context.typeInfo.enterFragment(typeCondition: node.typeCondition)
+        enter { $0.enterInlineFragment(node) }
+        if let typeCondition = node.typeCondition { walk(.named(typeCondition), inTypeSystemDefinition: false) }
+        walk(node.directives, location: .inlineFragment)
+        walk(node.selectionSet)
+        leave { $0.leaveInlineFragment(node) }
+        context.typeInfo.leaveFragment()
+    }
+
+    private mutating func walk(_ nodes: [Argument]) {
+        for node in nodes {
+            context.typeInfo.enterArgument(node)
+            enter { $0.enterArgument(node) }
+            walk(node.value)
+            leave { $0.leaveArgument(node) }
+            context.typeInfo.leaveArgument()
+        }
+    }
+
+    private mutating func walk(_ nodes: [Directive], location: DirectiveLocation) {
+        for node in nodes {
+            context.typeInfo.enterDirective(node)
+            enter { $0.enterDirective(node, location: location) }
+            walk(node.arguments)
+            leave { $0.leaveDirective(node) }
+            context.typeInfo.leaveDirective()
+        }
+    }
+
+    // MARK: Values and types
+
+    private mutating func walk(_ node: Value) {
+        switch node {
+        case .variable:
+            enter { _ in .continue }
+            leave { _ in }
+        case .null(let null):
+            enter { $0.enterNullValue(null) }
+            leave { _ in }
+        case .enum(let enumValue):
+            context.typeInfo.enterEnumValue(enumValue)
+            enter { $0.enterScalarValue(node) }
+            leave { _ in }
+            context.typeInfo.leaveEnumValue()
+        case .int, .float, .string, .boolean:
+            enter { $0.enterScalarValue(node) }
+            leave { _ in }
+        case .list(let list):
+            context.typeInfo.enterListValue()
+            enter { $0.enterListValue(list) }
+            for item in list.values { walk(item) }
+            leave { $0.leaveListValue(list) }
+            context.typeInfo.leaveListValue()
+        case .object(let object):
+            enter { $0.enterObjectValue(object) }
+            for field in object.fields {
+                context.typeInfo.enterObjectField(field)
+                enter { $0.enterObjectField(field) }
+                walk(field.value)
+                leave { $0.leaveObjectField(field) }
+                context.typeInfo.leaveObjectField()
+            }
+            leave { $0.leaveObjectValue(object) }
+        }
+    }
+
+    private mutating func walk(_ node: TypeReference, inTypeSystemDefinition: Bool) {
+        switch node {
+        case .named(let named):
+            enter { $0.enterNamedType(named, inTypeSystemDefinition: inTypeSystemDefinition) }
+            leave { _ in }
+        case .list(let list):
+            walk(list.type, inTypeSystemDefinition: inTypeSystemDefinition)
+        case .nonNull(let nonNull):
+            walk(nonNull.type, inTypeSystemDefinition: inTypeSystemDefinition)
+        }
+    }
+
+    // MARK: Type-system definitions in an executable document
+
+    /// SDL in a request is reported by ExecutableDefinitions; its type
+    /// references and directives are still checked, as graphql-js checks them.
+    private mutating func walkTypeSystem(_ definition: Definition) {
+        func fields(_ fields: [FieldDefinition]) {
+            for field in fields {
+                inputValues(field.arguments, location: .argumentDefinition)
+                walk(field.type, inTypeSystemDefinition: true)
+                walk(field.directives, location: .fieldDefinition)
+            }
+        }
+        func inputValues(_ values: [InputValueDefinition], location: DirectiveLocation) {
+            for value in values {
+                walk(value.type, inTypeSystemDefinition: true)
+                if let defaultValue = value.defaultValue { walk(defaultValue) }
+                walk(value.directives, location: location)
+            }
+        }
+        func named(_ types: [NamedType]) {
+            for type in types { walk(.named(type), inTypeSystemDefinition: true) }
+        }
+        switch definition {
+        case .schema(let node):
+            walk(node.directives, location: .schema)
+            named(node.operationTypes.map(\.type))
+        case .schemaExtension(let node):
+            walk(node.directives, location: .schema)
+            named(node.operationTypes.map(\.type))
+        case .directive(let node):
+            inputValues(node.arguments, location: .argumentDefinition)
+        case .type(let type):
+            switch type {
+            case .scalar(let node): walk(node.directives, location: .scalar)
+            case .object(let node): named(node.interfaces); walk(node.directives, location: .object); fields(node.fields)
+            case .interface(let node): named(node.interfaces); walk(node.directives, location: .interface); fields(node.fields)
+            case .union(let node): walk(node.directives, location: .union); named(node.types)
+            case .enum(let node):
+                walk(node.directives, location: .enum)
+                for value in node.values { walk(value.directives, location: .enumValue) }
+            case .inputObject(let node):
+                walk(node.directives, location: .inputObject)
+                inputValues(node.fields, location: .inputFieldDefinition)
+            }
+        case .typeExtension(let type):
+            switch type {
+            case .scalar(let node): walk(node.directives, location: .scalar)
+            case .object(let node): named(node.interfaces); walk(node.directives, location: .object); fields(node.fields)
+            case .interface(let node): named(node.interfaces); walk(node.directives, location: .interface); fields(node.fields)
+            case .union(let node): walk(node.directives, location: .union); named(node.types)
+            case .enum(let node):
+                walk(node.directives, location: .enum)
+                for value in node.values { walk(value.directives, location: .enumValue) }
+            case .inputObject(let node):
+                walk(node.directives, location: .inputObject)
+                inputValues(node.fields, location: .inputFieldDefinition)
+            }
+        case .operation, .fragment:
+            break
+        }
+    }
+}
+
+extension DirectiveLocation {
+    init(_ operation: OperationType) {
+        switch operation {
+        case .query: self = .query
+        case .mutation: self = .mutation
+        case .subscription: self = .subscription
+        }
+    }
+}

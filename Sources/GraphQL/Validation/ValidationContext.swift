@@ -1,0 +1,199 @@
+/// What the validation rules share while one document is validated: the
+/// schema, the document, what TypeInfo knows at the current node, the errors
+/// so far, and lookups over fragments and variable uses.
+final class ValidationContext {
+    let schema: GraphQLSchema
+    let document: Document
+    let source: Source
+    let maxErrors: Int
+    var typeInfo: TypeInfo
+    private(set) var errors: [GraphQLError] = []
+    /// Set once `maxErrors` is passed: the traversal stops.
+    private(set) var isAborted = false
+
+    private var fragmentIndex: [String: FragmentDefinition]?
+    private var variableUsageCache: [String: [VariableUsage]] = [:]
+
+    init(schema: GraphQLSchema, document: Document, source: Source, maxErrors: Int) {
+        self.schema = schema
+        self.document = document
+        self.source = source
+        self.maxErrors = maxErrors
+        typeInfo = TypeInfo(schema: schema)
+    }
+
+    /// Records an error at the start of each node's location, as graphql-js does.
+    func report(_ message: String, _ locations: [Location]) {
+        guard !isAborted else { return }
+        if errors.count >= maxErrors {
+            errors.append(GraphQLError(message: "Too many validation errors, error limit reached. Validation aborted."))
+            isAborted = true
+            return
+        }
+        errors.append(GraphQLError(message: message, locations: locations.map { source.location(at: $0.start) }))
+    }
+
+    func report(_ message: String, _ location: Location) {
+        report(message, [location])
+    }
+
+    // MARK: Fragments
+
+    func fragment(named name: String) -> FragmentDefinition? {
+        if fragmentIndex == nil {
+            var index: [String: FragmentDefinition] = [:]
+            for case .fragment(let fragment) in document.definitions {
+                // The last of several same-named fragments wins, as in graphql-js's object.
+                index[fragment.name.value] = fragment
+            }
+            fragmentIndex = index
+        }
+        return fragmentIndex?[name]
+    }
+
+    /// The fragment spreads in a selection set, nested ones included, in
+    /// graphql-js's order (a stack of selection sets to visit).
+    func fragmentSpreads(in selectionSet: SelectionSet) -> [FragmentSpread] {
+        var spreads: [FragmentSpread] = []
+        var setsToVisit = [selectionSet]
+        while let set = setsToVisit.popLast() {
+            for selection in set.selections {
+                switch selection {
+                case .fragmentSpread(let spread): spreads.append(spread)
+                case .field(let field): if let nested = field.selectionSet { setsToVisit.append(nested) }
+                case .inlineFragment(let inline): setsToVisit.append(inline.selectionSet)
+                }
+            }
+        }
+        return spreads
+    }
+
+    /// Every fragment an operation uses, directly or through other fragments.
+    func recursivelyReferencedFragments(_ operation: OperationDefinition) -> [FragmentDefinition] {
+        var fragments: [FragmentDefinition] = []
+        var collected: Set<String> = []
+        var nodesToVisit = [operation.selectionSet]
+        while let node = nodesToVisit.popLast() {
+            for spread in fragmentSpreads(in: node) {
+                let name = spread.name.value
+                guard collected.insert(name).inserted, let fragment = fragment(named: name) else { continue }
+                fragments.append(fragment)
+                nodesToVisit.append(fragment.selectionSet)
+            }
+        }
+        return fragments
+    }
+
+    // MARK: Variables
+
+    struct VariableUsage {
+        var node: Variable
+        /// The input type expected where the variable is used, if known.
+        var type: GraphQLType?
+        /// Whether that position has a default value of its own.
+        var hasDefault: Bool
+    }
+
+    /// The variables an operation uses, in its own selections and in every
+    /// fragment it reaches.
+    func recursiveVariableUsages(_ operation: OperationDefinition) -> [VariableUsage] {
+        var usages = VariableUsageCollector(schema: schema, initialType: nil).collect(operation)
+        for fragment in recursivelyReferencedFragments(operation) {
+            if let cached = variableUsageCache[fragment.name.value] {
+                usages += cached
+                continue
+            }
+            let fragmentUsages = VariableUsageCollector(schema: schema, initialType: nil).collect(fragment)
+            variableUsageCache[fragment.name.value] = fragmentUsages
+            usages += fragmentUsages
+        }
+        return usages
+    }
+}
+
+/// Finds variable uses with the type expected at each, walking an operation
+/// or fragment with a TypeInfo of its own (variable definitions skipped).
+private struct VariableUsageCollector {
+    var typeInfo: TypeInfo
+    var usages: [ValidationContext.VariableUsage] = []
+
+    init(schema: GraphQLSchema, initialType: GraphQLType?) {
+        typeInfo = TypeInfo(schema: schema, initialType: initialType)
+    }
+
+    consuming func collect(_ operation: OperationDefinition) -> [ValidationContext.VariableUsage] {
+        typeInfo.enterOperation(operation)
+        directives(operation.directives)
+        selectionSet(operation.selectionSet)
+        typeInfo.leaveOperation()
+        return usages
+    }
+
+    consuming func collect(_ fragment: FragmentDefinition) -> [ValidationContext.VariableUsage] {
+        typeInfo.enterFragment(typeCondition: fragment.typeCondition)
+        directives(fragment.directives)
+        selectionSet(fragment.selectionSet)
+        typeInfo.leaveFragment()
+        return usages
+    }
+
+    private mutating func selectionSet(_ node: SelectionSet) {
+        typeInfo.enterSelectionSet()
+        for selection in node.selections {
+            switch selection {
+            case .field(let field):
+                typeInfo.enterField(field)
+                arguments(field.arguments)
+                directives(field.directives)
+                if let nested = field.selectionSet { selectionSet(nested) }
+                typeInfo.leaveField()
+            case .fragmentSpread(let spread):
+                directives(spread.directives)
+            case .inlineFragment(let inline):
+                typeInfo.enterFragment(typeCondition: inline.typeCondition)
+                directives(inline.directives)
+                selectionSet(inline.selectionSet)
+                typeInfo.leaveFragment()
+            }
+        }
+        typeInfo.leaveSelectionSet()
+    }
+
+    private mutating func directives(_ nodes: [Directive]) {
+        for directive in nodes {
+            typeInfo.enterDirective(directive)
+            arguments(directive.arguments)
+            typeInfo.leaveDirective()
+        }
+    }
+
+    private mutating func arguments(_ nodes: [Argument]) {
+        for argument in nodes {
+            typeInfo.enterArgument(argument)
+            value(argument.value)
+            typeInfo.leaveArgument()
+        }
+    }
+
+    private mutating func value(_ node: Value) {
+        switch node {
+        case .variable(let variable):
+            usages.append(.init(node: variable, type: typeInfo.inputType, hasDefault: typeInfo.defaultValue != nil))
+        case .list(let list):
+            typeInfo.enterListValue()
+            for item in list.values { value(item) }
+            typeInfo.leaveListValue()
+        case .object(let object):
+            for field in object.fields {
+                typeInfo.enterObjectField(field)
+                value(field.value)
+                typeInfo.leaveObjectField()
+            }
+        case .enum(let enumValue):
+            typeInfo.enterEnumValue(enumValue)
+            typeInfo.leaveEnumValue()
+        case .int, .float, .string, .boolean, .null:
+            break
+        }
+    }
+}

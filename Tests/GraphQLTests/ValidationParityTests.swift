@@ -1,0 +1,41 @@
+import Foundation
+import GraphQL
+import Testing
+
+/// A document and graphql-js 16's validation errors for it
+/// (scripts/graphql-js/make-validation-fixtures.js).
+struct ValidationCase: Decodable, CustomTestStringConvertible, Sendable {
+    var query: String
+    var errors: [ParseCase.ExpectedError]
+
+    var testDescription: String { String(reflecting: query.count > 100 ? String(query.prefix(100)) + "…" : query) }
+
+    static let all: [ValidationCase] = {
+        let url = Bundle.module.url(forResource: "validation-cases", withExtension: "json", subdirectory: "Fixtures")!
+        return try! JSONDecoder().decode([ValidationCase].self, from: Data(contentsOf: url))
+    }()
+}
+
+enum ValidationFixtures {
+    static let schema: GraphQLSchema = {
+        let url = Bundle.module.url(forResource: "validation-schema", withExtension: "graphql", subdirectory: "Fixtures")!
+        return try! buildSchema(String(contentsOf: url, encoding: .utf8))
+    }()
+
+    static func errors(_ query: String, maxErrors: Int = 100) throws -> [GraphQLError] {
+        let source = Source(body: query)
+        return validate(schema: schema, document: try parse(source), source: source, maxErrors: maxErrors)
+    }
+}
+
+@Suite struct ValidationParityTests {
+    @Test func fixtureSchemaIsValid() {
+        #expect(validateSchema(ValidationFixtures.schema).isEmpty)
+    }
+
+    @Test(arguments: ValidationCase.all)
+    func errorsMatchGraphQLJS(_ testCase: ValidationCase) throws {
+        let errors = try ValidationFixtures.errors(testCase.query)
+        #expect(errors.map(\.asTuple) == testCase.errors.map(\.asTuple))
+    }
+}
