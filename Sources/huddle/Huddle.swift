@@ -1,10 +1,27 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Huddle: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle",
         abstract: "Huddle: one GraphQL back end for four social apps.",
-        subcommands: [Format.self, SchemaCommand.self, Bench.self, Version.self]
+        subcommands: [Format.self, ValidateCommand.self, SchemaCommand.self, Bench.self, Version.self]
     )
+
+    /// As ArgumentParser's, except that usage errors exit 2 (not 64), the
+    /// status the commands document and scripts expect.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
