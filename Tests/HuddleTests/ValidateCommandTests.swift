@@ -21,7 +21,7 @@ import Testing
         let outcome = try HuddleCommand.run(["validate", "--schema", schemaPath, "-"], input: "query Q($x: ID) { me { nam } }")
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == #"""
-            {"errors":[{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","locations":[{"line":1,"column":25}]},{"message":"Variable \"$x\" is never used in operation \"Q\".","locations":[{"line":1,"column":9}]}]}
+            {"errors":[{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","locations":[{"line":1,"column":24}]},{"message":"Variable \"$x\" is never used in operation \"Q\".","locations":[{"line":1,"column":9}]}]}
 
             """#)
     }
