@@ -36,7 +36,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "GraphQL"),
+        .target(
+            name: "GraphQL",
+            // The engine's classes are only mutated while a schema is built or
+            // within one validation or execution, which owns them; the static
+            // exclusivity checks stay, the per-access run-time ones go.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+        ),
         .target(
             name: "HuddleRuntime",
             dependencies: ["CLibUV", "CLibPQ", "COpenSSL", "GraphQL"]

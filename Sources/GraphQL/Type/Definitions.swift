@@ -52,12 +52,23 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
         self.description = description
     }
 
+    /// Below this many members a scan beats hashing the name.
+    private static let scanLimit = 16
+
     public func field(named name: String) -> GraphQLField? {
-        fieldIndex[name].map { fields[$0] }
+        if fields.count <= Self.scanLimit {
+            for field in fields where field.name == name { return field }
+            return nil
+        }
+        return fieldIndex[name].map { fields[$0] }
     }
 
     public func inputField(named name: String) -> GraphQLInputValue? {
-        inputFieldIndex[name].map { inputFields[$0] }
+        if inputFields.count <= Self.scanLimit {
+            for field in inputFields where field.name == name { return field }
+            return nil
+        }
+        return inputFieldIndex[name].map { inputFields[$0] }
     }
 
     public func enumValue(named name: String) -> GraphQLEnumValue? {
@@ -113,16 +124,33 @@ public indirect enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+// Fields, arguments, enum values and directives are classes too: validation
+// and execution pass them around constantly, and a reference costs one
+// retain where a struct of strings and arrays costs a dozen.
+
 /// A field of an object or interface type.
-public struct GraphQLField: Sendable {
-    public var name: String
-    public var description: String?
-    public var type: GraphQLType
-    public var arguments: [GraphQLInputValue]
-    public var deprecationReason: String?
-    public var definition: FieldDefinition?
+public final class GraphQLField: @unchecked Sendable {
+    public let name: String
+    public internal(set) var description: String?
+    public internal(set) var type: GraphQLType
+    public internal(set) var arguments: [GraphQLInputValue]
+    public internal(set) var deprecationReason: String?
+    public internal(set) var definition: FieldDefinition?
     /// The source `definition` was parsed from.
-    public var source: Source?
+    public internal(set) var source: Source?
+
+    init(
+        name: String, description: String? = nil, type: GraphQLType, arguments: [GraphQLInputValue] = [],
+        deprecationReason: String? = nil, definition: FieldDefinition? = nil, source: Source? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.type = type
+        self.arguments = arguments
+        self.deprecationReason = deprecationReason
+        self.definition = definition
+        self.source = source
+    }
 
     public func argument(named name: String) -> GraphQLInputValue? {
         arguments.first { $0.name == name }
@@ -130,40 +158,77 @@ public struct GraphQLField: Sendable {
 }
 
 /// An argument of a field or directive, or a field of an input object.
-public struct GraphQLInputValue: Sendable {
-    public var name: String
-    public var description: String?
-    public var type: GraphQLType
+public final class GraphQLInputValue: @unchecked Sendable {
+    public let name: String
+    public internal(set) var description: String?
+    public internal(set) var type: GraphQLType
     /// The default value, already coerced to `type`; nil when there is none
     /// (or when the literal in the SDL does not fit the type, as graphql-js has it).
-    public var defaultValue: GraphQLValue?
-    public var deprecationReason: String?
-    public var definition: InputValueDefinition?
+    public internal(set) var defaultValue: GraphQLValue?
+    public internal(set) var deprecationReason: String?
+    public internal(set) var definition: InputValueDefinition?
     /// The source `definition` was parsed from.
-    public var source: Source?
+    public internal(set) var source: Source?
+
+    init(
+        name: String, description: String? = nil, type: GraphQLType, defaultValue: GraphQLValue? = nil,
+        deprecationReason: String? = nil, definition: InputValueDefinition? = nil, source: Source? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.type = type
+        self.defaultValue = defaultValue
+        self.deprecationReason = deprecationReason
+        self.definition = definition
+        self.source = source
+    }
 
     /// Required: non-null with no default value.
     public var isRequired: Bool { type.isNonNull && defaultValue == nil }
 }
 
-public struct GraphQLEnumValue: Sendable {
-    public var name: String
-    public var description: String?
-    public var deprecationReason: String?
-    public var definition: EnumValueDefinition?
+public final class GraphQLEnumValue: @unchecked Sendable {
+    public let name: String
+    public internal(set) var description: String?
+    public internal(set) var deprecationReason: String?
+    public internal(set) var definition: EnumValueDefinition?
     /// The source `definition` was parsed from.
-    public var source: Source?
+    public internal(set) var source: Source?
+
+    init(
+        name: String, description: String? = nil, deprecationReason: String? = nil,
+        definition: EnumValueDefinition? = nil, source: Source? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.deprecationReason = deprecationReason
+        self.definition = definition
+        self.source = source
+    }
 }
 
-public struct GraphQLDirective: Sendable {
-    public var name: String
-    public var description: String?
-    public var locations: [DirectiveLocation]
-    public var arguments: [GraphQLInputValue]
-    public var isRepeatable: Bool
-    public var definition: DirectiveDefinition?
+public final class GraphQLDirective: @unchecked Sendable {
+    public let name: String
+    public internal(set) var description: String?
+    public internal(set) var locations: [DirectiveLocation]
+    public internal(set) var arguments: [GraphQLInputValue]
+    public internal(set) var isRepeatable: Bool
+    public internal(set) var definition: DirectiveDefinition?
     /// The source `definition` was parsed from.
-    public var source: Source?
+    public internal(set) var source: Source?
+
+    init(
+        name: String, description: String? = nil, locations: [DirectiveLocation], arguments: [GraphQLInputValue] = [],
+        isRepeatable: Bool = false, definition: DirectiveDefinition? = nil, source: Source? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.locations = locations
+        self.arguments = arguments
+        self.isRepeatable = isRepeatable
+        self.definition = definition
+        self.source = source
+    }
 
     public func argument(named name: String) -> GraphQLInputValue? {
         arguments.first { $0.name == name }

@@ -168,10 +168,11 @@ struct SchemaBuilder {
             fill(type, from: definition, source: source)
         }
         var directives = directiveDefinitions.map { buildDirective($0.0, $0.1) }
+
         for builtin in builtins?.directives ?? [] where !directives.contains(where: { $0.name == builtin.name }) {
             directives.append(builtin)
         }
-        coerceDefaultValues(in: definedTypes, directives: &directives)
+        coerceDefaultValues(in: definedTypes, directives: directives)
         checkDirectiveUses(directives: directives)
         if builtins != nil { explicitRootTypes = rootOperationTypes() }
         if !errors.isEmpty { throw SchemaBuildError(errors: errors) }
@@ -394,32 +395,26 @@ struct SchemaBuilder {
         )
     }
 
-    /// Default values are coerced once every input type is complete, since an
-    /// input object's default may use another's field defaults.
-    private mutating func coerceDefaultValues(in types: [GraphQLNamedType], directives: inout [GraphQLDirective]) {
-        func coerce(_ value: inout GraphQLInputValue) {
+    /// Default values are coerced once every input type is complete, input
+    /// objects first (a field's type before the field), since an input
+    /// object's default may take in the defaults of its fields.
+    private func coerceDefaultValues(in types: [GraphQLNamedType], directives: [GraphQLDirective]) {
+        func coerce(_ value: GraphQLInputValue) {
             guard let literal = value.definition?.defaultValue else { return }
             value.defaultValue = valueFromAST(literal, value.type)
         }
-        // Input objects first, in an order where a field's type is done before it is used.
         var done: Set<GraphQLNamedType> = []
         func coerceInputObject(_ type: GraphQLNamedType) {
             guard type.kind == .inputObject, done.insert(type).inserted else { return }
-            var fields = type.inputFields
-            for field in fields { coerceInputObject(field.type.namedType) }
-            for index in fields.indices { coerce(&fields[index]) }
-            type.inputFields = fields
+            for field in type.inputFields { coerceInputObject(field.type.namedType) }
+            for field in type.inputFields { coerce(field) }
         }
         for type in types { coerceInputObject(type) }
         for type in types where type.kind == .object || type.kind == .interface {
-            var fields = type.fields
-            for index in fields.indices {
-                for argument in fields[index].arguments.indices { coerce(&fields[index].arguments[argument]) }
-            }
-            type.fields = fields
+            for field in type.fields { field.arguments.forEach(coerce) }
         }
-        for index in directives.indices where directives[index].definition != nil {
-            for argument in directives[index].arguments.indices { coerce(&directives[index].arguments[argument]) }
+        for directive in directives where directive.definition != nil {
+            directive.arguments.forEach(coerce)
         }
     }
 

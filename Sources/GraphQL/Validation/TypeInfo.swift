@@ -2,7 +2,8 @@
 /// node: the output type of the field, its parent type, the field and
 /// argument definitions, the expected input type of a value. Kept as
 /// graphql-js's TypeInfo keeps it, so the rules see exactly what its rules see.
-struct TypeInfo {
+/// A class, so that rules reading it through the context copy nothing.
+final class TypeInfo {
     let schema: GraphQLSchema
     private var typeStack: [GraphQLType?] = []
     private var parentTypeStack: [GraphQLNamedType?] = []
@@ -32,50 +33,50 @@ struct TypeInfo {
 
     // MARK: Entering and leaving nodes
 
-    mutating func enterSelectionSet() {
+    func enterSelectionSet() {
         let named = type?.namedType
         parentTypeStack.append(named.flatMap { $0.isCompositeType ? $0 : nil })
     }
 
-    mutating func leaveSelectionSet() { parentTypeStack.removeLast() }
+    func leaveSelectionSet() { parentTypeStack.removeLast() }
 
-    mutating func enterField(_ node: Field) {
+    func enterField(_ node: Field) {
         let definition = parentType.flatMap { schema.field(named: node.name.value, on: $0) }
         fieldDefinitionStack.append(definition)
         typeStack.append(definition.flatMap { $0.type.isOutputType ? $0.type : nil })
     }
 
-    mutating func leaveField() {
+    func leaveField() {
         fieldDefinitionStack.removeLast()
         typeStack.removeLast()
     }
 
-    mutating func enterDirective(_ node: Directive) { directive = schema.directive(named: node.name.value) }
-    mutating func leaveDirective() { directive = nil }
+    func enterDirective(_ node: Directive) { directive = schema.directive(named: node.name.value) }
+    func leaveDirective() { directive = nil }
 
-    mutating func enterOperation(_ node: OperationDefinition) {
+    func enterOperation(_ node: OperationDefinition) {
         let root = schema.rootType(for: node.operation)
         typeStack.append(root.flatMap { $0.kind == .object ? .named($0) : nil })
     }
 
-    mutating func leaveOperation() { typeStack.removeLast() }
+    func leaveOperation() { typeStack.removeLast() }
 
-    mutating func enterFragment(typeCondition: NamedType?) {
+    func enterFragment(typeCondition: NamedType?) {
         let outputType: GraphQLType? = typeCondition.map { typeFromAST(schema, .named($0)) }
             ?? type.map { .named($0.namedType) }
         typeStack.append(outputType.flatMap { $0.isOutputType ? $0 : nil })
     }
 
-    mutating func leaveFragment() { typeStack.removeLast() }
+    func leaveFragment() { typeStack.removeLast() }
 
-    mutating func enterVariableDefinition(_ node: VariableDefinition) {
+    func enterVariableDefinition(_ node: VariableDefinition) {
         let inputType = typeFromAST(schema, node.type)
         inputTypeStack.append(inputType.flatMap { $0.isInputType ? $0 : nil })
     }
 
-    mutating func leaveVariableDefinition() { inputTypeStack.removeLast() }
+    func leaveVariableDefinition() { inputTypeStack.removeLast() }
 
-    mutating func enterArgument(_ node: Argument) {
+    func enterArgument(_ node: Argument) {
         var definition: GraphQLInputValue? = nil
         if let directive {
             definition = directive.argument(named: node.name.value)
@@ -87,13 +88,13 @@ struct TypeInfo {
         inputTypeStack.append(definition.flatMap { $0.type.isInputType ? $0.type : nil })
     }
 
-    mutating func leaveArgument() {
+    func leaveArgument() {
         argument = nil
         defaultValueStack.removeLast()
         inputTypeStack.removeLast()
     }
 
-    mutating func enterListValue() {
+    func enterListValue() {
         let listType = inputType?.nullableType
         var itemType = listType
         if case .list(let inner) = listType { itemType = inner }
@@ -101,12 +102,12 @@ struct TypeInfo {
         inputTypeStack.append(itemType.flatMap { $0.isInputType ? $0 : nil })
     }
 
-    mutating func leaveListValue() {
+    func leaveListValue() {
         defaultValueStack.removeLast()
         inputTypeStack.removeLast()
     }
 
-    mutating func enterObjectField(_ node: ObjectField) {
+    func enterObjectField(_ node: ObjectField) {
         let objectType = inputType?.namedType
         var fieldType: GraphQLType? = nil
         if let objectType, objectType.kind == .inputObject {
@@ -119,17 +120,17 @@ struct TypeInfo {
         inputTypeStack.append(fieldType.flatMap { $0.isInputType ? $0 : nil })
     }
 
-    mutating func leaveObjectField() {
+    func leaveObjectField() {
         defaultValueStack.removeLast()
         inputTypeStack.removeLast()
     }
 
-    mutating func enterEnumValue(_ node: EnumValue) {
+    func enterEnumValue(_ node: EnumValue) {
         let enumType = inputType?.namedType
         enumValue = enumType.flatMap { $0.kind == .enum ? $0.enumValue(named: node.value) : nil }
     }
 
-    mutating func leaveEnumValue() { enumValue = nil }
+    func leaveEnumValue() { enumValue = nil }
 }
 
 extension GraphQLSchema {

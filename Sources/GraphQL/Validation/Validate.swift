@@ -52,14 +52,43 @@ public enum VisitAction {
     case skip
 }
 
+/// The kinds of node a rule has hooks for: the traversal calls a rule only
+/// at those, as graphql-js calls a visitor only for the kinds it names.
+public struct ValidationHooks: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let document = ValidationHooks(rawValue: 1 << 0)
+    public static let operationDefinition = ValidationHooks(rawValue: 1 << 1)
+    public static let variableDefinition = ValidationHooks(rawValue: 1 << 2)
+    public static let selectionSet = ValidationHooks(rawValue: 1 << 3)
+    public static let field = ValidationHooks(rawValue: 1 << 4)
+    public static let argument = ValidationHooks(rawValue: 1 << 5)
+    public static let fragmentSpread = ValidationHooks(rawValue: 1 << 6)
+    public static let inlineFragment = ValidationHooks(rawValue: 1 << 7)
+    public static let fragmentDefinition = ValidationHooks(rawValue: 1 << 8)
+    public static let directive = ValidationHooks(rawValue: 1 << 9)
+    public static let namedType = ValidationHooks(rawValue: 1 << 10)
+    public static let listValue = ValidationHooks(rawValue: 1 << 11)
+    public static let objectValue = ValidationHooks(rawValue: 1 << 12)
+    public static let objectField = ValidationHooks(rawValue: 1 << 13)
+    public static let scalarValue = ValidationHooks(rawValue: 1 << 14)
+    public static let nullValue = ValidationHooks(rawValue: 1 << 15)
+    static let count = 16
+}
+
 /// A validation rule: hooks called as the traversal enters and leaves each
-/// kind of node. Every hook does nothing unless the rule implements it.
+/// kind of node. Every hook does nothing unless the rule implements it; a
+/// rule lists the kinds it implements in `hooks`.
 public class ValidationRule {
     unowned let context: ValidationContext
 
     required init(context: ValidationContext) {
         self.context = context
     }
+
+    /// The kinds of node this rule has enter or leave hooks for.
+    class var hooks: ValidationHooks { [] }
 
     func enterDocument(_ node: Document) -> VisitAction { .continue }
     func leaveDocument(_ node: Document) {}
@@ -99,32 +128,52 @@ public class ValidationRule {
 /// last on the way out.
 struct ValidationWalker {
     let context: ValidationContext
-    let rules: [ValidationRule]
-    /// For each rule, the depth of the node whose subtree it asked to skip.
-    private var skippingFrom: [Int?]
+    private let rules: [ValidationRule]
+    /// For each kind of node, the indices of the rules with hooks for it, in rule order.
+    private let rulesByHook: [[Int]]
+    /// Whether each rule is skipping the subtree it asked to skip.
+    private var isSkipping: [Bool]
+    /// The rules skipping now, with the depth of the node they skip.
+    private var skipStack: [(rule: Int, depth: Int)] = []
     private var depth = 0
+    private var isInOperation = false
+    private var isInVariableDefinition = false
 
     init(context: ValidationContext, rules: [ValidationRule]) {
         self.context = context
         self.rules = rules
-        skippingFrom = Array(repeating: nil, count: rules.count)
+        var lists = [[Int]](repeating: [], count: ValidationHooks.count)
+        for (index, rule) in rules.enumerated() {
+            let hooks = type(of: rule).hooks
+            for bit in 0..<ValidationHooks.count where hooks.contains(ValidationHooks(rawValue: 1 << UInt32(bit))) {
+                lists[bit].append(index)
+            }
+        }
+        rulesByHook = lists
+        isSkipping = Array(repeating: false, count: rules.count)
     }
 
-    private mutating func enter(_ hook: (ValidationRule) -> VisitAction) {
+    private mutating func enter(_ kind: ValidationHooks, _ hook: (ValidationRule) -> VisitAction) {
         depth += 1
-        for index in rules.indices where skippingFrom[index] == nil {
-            if hook(rules[index]) == .skip { skippingFrom[index] = depth }
+        for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
+            if hook(rules[index]) == .skip {
+                isSkipping[index] = true
+                skipStack.append((index, depth))
+            }
             if context.isAborted { return }
         }
     }
 
-    private mutating func leave(_ hook: (ValidationRule) -> Void) {
-        for index in rules.indices {
-            if skippingFrom[index] == nil {
-                if !context.isAborted { hook(rules[index]) }
-            } else if skippingFrom[index] == depth {
-                skippingFrom[index] = nil
+    private mutating func leave(_ kind: ValidationHooks, _ hook: (ValidationRule) -> Void) {
+        if !context.isAborted {
+            for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
+                hook(rules[index])
             }
+        }
+        // A rule that skipped this node is called again from its next sibling on.
+        while let last = skipStack.last, last.depth == depth {
+            isSkipping[last.rule] = false
+            skipStack.removeLast()
         }
         depth -= 1
     }
@@ -132,7 +181,7 @@ struct ValidationWalker {
     // MARK: Documents and definitions
 
     mutating func walk(_ document: Document) {
-        enter { $0.enterDocument(document) }
+        enter(.document) { $0.enterDocument(document) }
         for definition in document.definitions {
             if context.isAborted { return }
             switch definition {
@@ -141,36 +190,42 @@ struct ValidationWalker {
             default: walkTypeSystem(definition)
             }
         }
-        leave { $0.leaveDocument(document) }
+        leave(.document) { $0.leaveDocument(document) }
     }
 
     private mutating func walk(_ node: OperationDefinition) {
         context.typeInfo.enterOperation(node)
-        enter { $0.enterOperationDefinition(node) }
+        context.beginOperation()
+        isInOperation = true
+        enter(.operationDefinition) { $0.enterOperationDefinition(node) }
         for variable in node.variableDefinitions { walk(variable) }
         walk(node.directives, location: DirectiveLocation(node.operation))
         walk(node.selectionSet)
-        leave { $0.leaveOperationDefinition(node) }
+        context.operationVariableUsagesAreComplete = true
+        leave(.operationDefinition) { $0.leaveOperationDefinition(node) }
+        isInOperation = false
         context.typeInfo.leaveOperation()
     }
 
     private mutating func walk(_ node: VariableDefinition) {
+        isInVariableDefinition = true
+        defer { isInVariableDefinition = false }
         context.typeInfo.enterVariableDefinition(node)
-        enter { $0.enterVariableDefinition(node) }
+        enter(.variableDefinition) { $0.enterVariableDefinition(node) }
         walk(node.type, inTypeSystemDefinition: false)
         if let defaultValue = node.defaultValue { walk(defaultValue) }
         walk(node.directives, location: .variableDefinition)
-        leave { $0.leaveVariableDefinition(node) }
+        leave(.variableDefinition) { $0.leaveVariableDefinition(node) }
         context.typeInfo.leaveVariableDefinition()
     }
 
     private mutating func walk(_ node: FragmentDefinition) {
         context.typeInfo.enterFragment(typeCondition: node.typeCondition)
-        enter { $0.enterFragmentDefinition(node) }
+        enter(.fragmentDefinition) { $0.enterFragmentDefinition(node) }
         walk(.named(node.typeCondition), inTypeSystemDefinition: false)
         walk(node.directives, location: .fragmentDefinition)
         walk(node.selectionSet)
-        leave { $0.leaveFragmentDefinition(node) }
+        leave(.fragmentDefinition) { $0.leaveFragmentDefinition(node) }
         context.typeInfo.leaveFragment()
     }
 
@@ -178,7 +233,7 @@ struct ValidationWalker {
 
     private mutating func walk(_ node: SelectionSet) {
         context.typeInfo.enterSelectionSet()
-        enter { $0.enterSelectionSet(node) }
+        enter(.selectionSet) { $0.enterSelectionSet(node) }
         for selection in node.selections {
             if context.isAborted { break }
             switch selection {
@@ -187,42 +242,42 @@ struct ValidationWalker {
             case .inlineFragment(let inline): walk(inline)
             }
         }
-        leave { $0.leaveSelectionSet(node) }
+        leave(.selectionSet) { $0.leaveSelectionSet(node) }
         context.typeInfo.leaveSelectionSet()
     }
 
     private mutating func walk(_ node: Field) {
         context.typeInfo.enterField(node)
-        enter { $0.enterField(node) }
+        enter(.field) { $0.enterField(node) }
         walk(node.arguments)
         walk(node.directives, location: .field)
         if let selectionSet = node.selectionSet { walk(selectionSet) }
-        leave { $0.leaveField(node) }
+        leave(.field) { $0.leaveField(node) }
         context.typeInfo.leaveField()
     }
 
     private mutating func walk(_ node: FragmentSpread) {
-        enter { $0.enterFragmentSpread(node) }
+        enter(.fragmentSpread) { $0.enterFragmentSpread(node) }
         walk(node.directives, location: .fragmentSpread)
-        leave { _ in }
+        leave(.fragmentSpread) { _ in }
     }
 
     private mutating func walk(_ node: InlineFragment) {
         context.typeInfo.enterFragment(typeCondition: node.typeCondition)
-        enter { $0.enterInlineFragment(node) }
+        enter(.inlineFragment) { $0.enterInlineFragment(node) }
         if let typeCondition = node.typeCondition { walk(.named(typeCondition), inTypeSystemDefinition: false) }
         walk(node.directives, location: .inlineFragment)
         walk(node.selectionSet)
-        leave { $0.leaveInlineFragment(node) }
+        leave(.inlineFragment) { $0.leaveInlineFragment(node) }
         context.typeInfo.leaveFragment()
     }
 
     private mutating func walk(_ nodes: [Argument]) {
         for node in nodes {
             context.typeInfo.enterArgument(node)
-            enter { $0.enterArgument(node) }
+            enter(.argument) { $0.enterArgument(node) }
             walk(node.value)
-            leave { $0.leaveArgument(node) }
+            leave(.argument) { $0.leaveArgument(node) }
             context.typeInfo.leaveArgument()
         }
     }
@@ -230,9 +285,9 @@ struct ValidationWalker {
     private mutating func walk(_ nodes: [Directive], location: DirectiveLocation) {
         for node in nodes {
             context.typeInfo.enterDirective(node)
-            enter { $0.enterDirective(node, location: location) }
+            enter(.directive) { $0.enterDirective(node, location: location) }
             walk(node.arguments)
-            leave { $0.leaveDirective(node) }
+            leave(.directive) { $0.leaveDirective(node) }
             context.typeInfo.leaveDirective()
         }
     }
@@ -241,44 +296,49 @@ struct ValidationWalker {
 
     private mutating func walk(_ node: Value) {
         switch node {
-        case .variable:
-            enter { _ in .continue }
-            leave { _ in }
+        case .variable(let variable):
+            // No rule has a hook for variables; the operation's uses are
+            // gathered here, so they need no walk of their own.
+            if isInOperation && !isInVariableDefinition {
+                context.operationVariableUsages.append(.init(
+                    node: variable, type: context.typeInfo.inputType, hasDefault: context.typeInfo.defaultValue != nil
+                ))
+            }
         case .null(let null):
-            enter { $0.enterNullValue(null) }
-            leave { _ in }
+            enter(.nullValue) { $0.enterNullValue(null) }
+            leave(.nullValue) { _ in }
         case .enum(let enumValue):
             context.typeInfo.enterEnumValue(enumValue)
-            enter { $0.enterScalarValue(node) }
-            leave { _ in }
+            enter(.scalarValue) { $0.enterScalarValue(node) }
+            leave(.scalarValue) { _ in }
             context.typeInfo.leaveEnumValue()
         case .int, .float, .string, .boolean:
-            enter { $0.enterScalarValue(node) }
-            leave { _ in }
+            enter(.scalarValue) { $0.enterScalarValue(node) }
+            leave(.scalarValue) { _ in }
         case .list(let list):
             context.typeInfo.enterListValue()
-            enter { $0.enterListValue(list) }
+            enter(.listValue) { $0.enterListValue(list) }
             for item in list.values { walk(item) }
-            leave { $0.leaveListValue(list) }
+            leave(.listValue) { $0.leaveListValue(list) }
             context.typeInfo.leaveListValue()
         case .object(let object):
-            enter { $0.enterObjectValue(object) }
+            enter(.objectValue) { $0.enterObjectValue(object) }
             for field in object.fields {
                 context.typeInfo.enterObjectField(field)
-                enter { $0.enterObjectField(field) }
+                enter(.objectField) { $0.enterObjectField(field) }
                 walk(field.value)
-                leave { $0.leaveObjectField(field) }
+                leave(.objectField) { $0.leaveObjectField(field) }
                 context.typeInfo.leaveObjectField()
             }
-            leave { $0.leaveObjectValue(object) }
+            leave(.objectValue) { $0.leaveObjectValue(object) }
         }
     }
 
     private mutating func walk(_ node: TypeReference, inTypeSystemDefinition: Bool) {
         switch node {
         case .named(let named):
-            enter { $0.enterNamedType(named, inTypeSystemDefinition: inTypeSystemDefinition) }
-            leave { _ in }
+            enter(.namedType) { $0.enterNamedType(named, inTypeSystemDefinition: inTypeSystemDefinition) }
+            leave(.namedType) { _ in }
         case .list(let list):
             walk(list.type, inTypeSystemDefinition: inTypeSystemDefinition)
         case .nonNull(let nonNull):

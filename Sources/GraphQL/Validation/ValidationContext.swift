@@ -6,13 +6,24 @@ final class ValidationContext {
     let document: Document
     let source: Source
     let maxErrors: Int
-    var typeInfo: TypeInfo
+    let typeInfo: TypeInfo
     private(set) var errors: [GraphQLError] = []
     /// Set once `maxErrors` is passed: the traversal stops.
     private(set) var isAborted = false
 
     private var fragmentIndex: [String: FragmentDefinition]?
     private var variableUsageCache: [String: [VariableUsage]] = [:]
+    /// The current operation's own variable uses, gathered by the main walk
+    /// (complete once its selections are walked), and with those of its fragments.
+    var operationVariableUsages: [VariableUsage] = []
+    var operationVariableUsagesAreComplete = false
+    private var recursiveUsages: [VariableUsage]?
+
+    func beginOperation() {
+        operationVariableUsages = []
+        operationVariableUsagesAreComplete = false
+        recursiveUsages = nil
+    }
 
     init(schema: GraphQLSchema, document: Document, source: Source, maxErrors: Int) {
         self.schema = schema
@@ -97,7 +108,9 @@ final class ValidationContext {
     /// The variables an operation uses, in its own selections and in every
     /// fragment it reaches.
     func recursiveVariableUsages(_ operation: OperationDefinition) -> [VariableUsage] {
-        var usages = VariableUsageCollector(schema: schema, initialType: nil).collect(operation)
+        if let recursiveUsages { return recursiveUsages }
+        precondition(operationVariableUsagesAreComplete, "variable uses are asked for before the operation is walked")
+        var usages = operationVariableUsages
         for fragment in recursivelyReferencedFragments(operation) {
             if let cached = variableUsageCache[fragment.name.value] {
                 usages += cached
@@ -107,26 +120,19 @@ final class ValidationContext {
             variableUsageCache[fragment.name.value] = fragmentUsages
             usages += fragmentUsages
         }
+        recursiveUsages = usages
         return usages
     }
 }
 
-/// Finds variable uses with the type expected at each, walking an operation
-/// or fragment with a TypeInfo of its own (variable definitions skipped).
+/// Finds variable uses with the type expected at each, walking a fragment
+/// with a TypeInfo of its own, as if it stood alone.
 private struct VariableUsageCollector {
-    var typeInfo: TypeInfo
+    let typeInfo: TypeInfo
     var usages: [ValidationContext.VariableUsage] = []
 
     init(schema: GraphQLSchema, initialType: GraphQLType?) {
         typeInfo = TypeInfo(schema: schema, initialType: initialType)
-    }
-
-    consuming func collect(_ operation: OperationDefinition) -> [ValidationContext.VariableUsage] {
-        typeInfo.enterOperation(operation)
-        directives(operation.directives)
-        selectionSet(operation.selectionSet)
-        typeInfo.leaveOperation()
-        return usages
     }
 
     consuming func collect(_ fragment: FragmentDefinition) -> [ValidationContext.VariableUsage] {

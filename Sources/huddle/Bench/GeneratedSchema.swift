@@ -38,9 +38,10 @@ struct GeneratedSchema {
     }
 
     mutating func text(bytes target: Int) -> String {
-        var output = "scalar DateTime @specifiedBy(url: \"https://www.rfc-editor.org/rfc/rfc3339\")\n\n"
-        output += "directive @cost(weight: Int = 1, multipliers: [String!]) repeatable on FIELD_DEFINITION | OBJECT\n\n"
+        var output = "type Query {\n  node(id: ID!): ID\n}\n\nscalar DateTime @specifiedBy(url: \"https://www.rfc-editor.org/rfc/rfc3339\")\n\n"
+        output += "directive @cost(weight: Int = 1, multipliers: [String!]) repeatable on FIELD_DEFINITION | OBJECT | INTERFACE\n\n"
         var objects: [String] = []
+        var inputs: [String] = []
         var index = 0
         while output.utf8.count < target {
             index += 1
@@ -54,6 +55,7 @@ struct GeneratedSchema {
                 output += "}\n\n"
             case 1:
                 let inputName = name(index, capitalized: true) + "Input"
+                inputs.append(inputName)
                 output += "input \(inputName) {\n"
                 for field in 0..<(2 + next(6)) {
                     output += "  \(name(field, capitalized: false)): \(Self.scalars[next(Self.scalars.count)])"
@@ -62,7 +64,11 @@ struct GeneratedSchema {
                 output += "}\n\n"
             case 2 where objects.count > 3:
                 let unionName = name(index, capitalized: true) + "Result"
-                let members = (0..<3).map { _ in objects[next(objects.count)] }
+                var members: [String] = []
+                while members.count < 3 {
+                    let member = objects[next(objects.count)]
+                    if !members.contains(member) { members.append(member) }
+                }
                 output += "union \(unionName) = \(members.joined(separator: " | "))\n\n"
             default:
                 let objectName = name(index, capitalized: true)
@@ -77,7 +83,9 @@ struct GeneratedSchema {
                     }
                     output += "  \(name(field, capitalized: false))"
                     if next(3) == 0 {
-                        output += "(first: Int = 10, after: String, filter: \(name(field, capitalized: true))Filter)"
+                        output += inputs.isEmpty
+                            ? "(first: Int = 10, after: String)"
+                            : "(first: Int = 10, after: String, filter: \(inputs[next(inputs.count)]))"
                     }
                     output += ": \(typeReference(objects))"
                     output += next(8) == 0 ? " @deprecated(reason: \"Use another field.\")\n" : "\n"

@@ -9,7 +9,7 @@ import GraphQL
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the engine's benchmarks (build with -c release).",
-        subcommands: [Parse.self, GenerateSchema.self]
+        subcommands: [Parse.self, Validate.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self]
     )
 
     struct Parse: ParsableCommand {
@@ -91,5 +91,120 @@ enum Measurement {
     static func report(name: String, bytes: Int, nanoseconds: Double) {
         let megabytesPerSecond = Double(bytes) / nanoseconds * 1e9 / 1e6
         print("\(name)\t\(bytes)\t\(String(format: "%.0f", nanoseconds))\t\(String(format: "%.1f", megabytesPerSecond))")
+    }
+}
+
+extension Bench {
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate each FILE repeatedly against the schema and report the median time."
+        )
+
+        @Option(help: "The SDL file to validate against.")
+        var schema: String
+
+        @Option(help: "Timed rounds per file; the median is reported.")
+        var rounds = 15
+
+        @Option(help: "Minimum seconds per round.")
+        var roundSeconds = 0.2
+
+        @Option(help: "Validate each file exactly this many times and report nothing (for profilers).")
+        var iterations: Int?
+
+        @ArgumentParser.Argument(help: "GraphQL documents to validate.")
+        var files: [String]
+
+        func run() throws {
+            let built = try buildSchema([Source(body: try String(contentsOfFile: schema, encoding: .utf8), name: schema)])
+            for file in files {
+                let source = Source(body: try String(contentsOfFile: file, encoding: .utf8), name: file)
+                let document = try GraphQL.parse(source, options: .trusted)
+                if let iterations {
+                    for _ in 0..<iterations { _ = GraphQL.validate(schema: built, document: document, source: source) }
+                    continue
+                }
+                let errors = GraphQL.validate(schema: built, document: document, source: source)
+                let nanoseconds = Measurement.median(rounds: rounds, roundSeconds: roundSeconds) {
+                    _ = GraphQL.validate(schema: built, document: document, source: source)
+                }
+                Measurement.report(
+                    name: URL(fileURLWithPath: file).lastPathComponent + (errors.isEmpty ? "" : " (\(errors.count) errors)"),
+                    bytes: source.body.utf8.count, nanoseconds: nanoseconds
+                )
+            }
+        }
+    }
+
+    struct BuildSchema: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "build-schema",
+            abstract: "Parse and build each SDL FILE repeatedly and report the median time."
+        )
+
+        @Option(help: "Timed rounds per file; the median is reported.")
+        var rounds = 15
+
+        @Option(help: "Minimum seconds per round.")
+        var roundSeconds = 0.2
+
+        @ArgumentParser.Argument(help: "SDL files.")
+        var files: [String]
+
+        func run() throws {
+            for file in files {
+                let source = Source(body: try String(contentsOfFile: file, encoding: .utf8), name: file)
+                let nanoseconds = try Measurement.median(rounds: rounds, roundSeconds: roundSeconds) { () throws(SchemaBuildError) in
+                    _ = try GraphQL.buildSchema([source])
+                }
+                Measurement.report(name: URL(fileURLWithPath: file).lastPathComponent, bytes: source.body.utf8.count, nanoseconds: nanoseconds)
+            }
+        }
+    }
+
+    struct GenerateDocument: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate-document",
+            abstract: "Print a hostile document for the validation benchmark (against the validation schema).",
+            discussion: """
+                repeated-fields: { dog { name name ... } } with 5,000 repeats (CVE-2023-26144). \
+                nested-fragments: 200 inline fragments of 100 inline fragments with one response name \
+                (GHSA-fc86-6rv6-2jpm). fragment-chain: 200 fragments, each spreading the next twice, \
+                at two depths. fragment-cycle: 200 fragments spreading each other in a ring.
+                """
+        )
+
+        enum Shape: String, ExpressibleByArgument, CaseIterable {
+            case repeatedFields = "repeated-fields"
+            case nestedFragments = "nested-fragments"
+            case fragmentChain = "fragment-chain"
+            case fragmentCycle = "fragment-cycle"
+        }
+
+        @ArgumentParser.Argument(help: "repeated-fields, nested-fragments, fragment-chain or fragment-cycle.")
+        var shape: Shape
+
+        func run() {
+            switch shape {
+            case .repeatedFields:
+                print("{ dog { " + String(repeating: "name ", count: 5_000) + "} }")
+            case .nestedFragments:
+                let inner = String(repeating: "... on Dog { name } ", count: 100)
+                print("{ dog { " + String(repeating: "... on Dog { \(inner)} ", count: 200) + "} }")
+            case .fragmentChain:
+                var text = "{ dog { ...F0 } }\n"
+                for index in 0..<200 {
+                    let next = index < 199 ? "...F\(index + 1) " : ""
+                    text += "fragment F\(index) on Dog { name mother { \(next)name } \(next)}\n"
+                }
+                print(text, terminator: "")
+            case .fragmentCycle:
+                var text = "{ dog { ...F0 } }\n"
+                for index in 0..<200 {
+                    text += "fragment F\(index) on Dog { name ...F\((index + 1) % 200) mother { ...F\((index + 7) % 200) } }\n"
+                }
+                print(text, terminator: "")
+            }
+        }
     }
 }

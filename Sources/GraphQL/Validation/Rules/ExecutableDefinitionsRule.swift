@@ -1,5 +1,7 @@
 /// Executable Definitions (spec §5.1.1): a request holds only operations and fragments.
 final class ExecutableDefinitionsRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.document] }
+
     override func enterDocument(_ node: Document) -> VisitAction {
         for definition in node.definitions {
             let name: String

@@ -1,5 +1,7 @@
 /// Field Selections (spec §5.3.1): a field must exist on the type it is selected on.
 final class FieldsOnCorrectTypeRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.field] }
+
     override func enterField(_ node: Field) -> VisitAction {
         guard let parentType = context.typeInfo.parentType, context.typeInfo.fieldDefinition == nil else { return .continue }
         let name = node.name.value

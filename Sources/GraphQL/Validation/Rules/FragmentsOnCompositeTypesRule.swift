@@ -1,5 +1,7 @@
 /// Fragments On Composite Types (spec §5.5.1.3).
 final class FragmentsOnCompositeTypesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.inlineFragment, .fragmentDefinition] }
+
     override func enterInlineFragment(_ node: InlineFragment) -> VisitAction {
         if let condition = node.typeCondition, let type = context.schema.type(named: condition.name.value),
            !type.isCompositeType {

@@ -1,5 +1,7 @@
 /// Argument Names (spec §5.4.1): arguments must be defined by the field or directive.
 final class KnownArgumentNamesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.directive, .argument] }
+
     private lazy var directiveArguments: [String: [String]] = {
         var map: [String: [String]] = [:]
         for directive in context.schema.directives { map[directive.name] = directive.arguments.map(\.name) }

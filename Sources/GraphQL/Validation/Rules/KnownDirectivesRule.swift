@@ -1,5 +1,7 @@
 /// Directives Are Defined and In Valid Locations (spec §5.7.1, §5.7.2).
 final class KnownDirectivesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.directive] }
+
     private lazy var locations: [String: [DirectiveLocation]] = {
         var map: [String: [DirectiveLocation]] = [:]
         for directive in context.schema.directives { map[directive.name] = directive.locations }

@@ -1,6 +1,8 @@
 /// Fragment Spread Type Existence and Variable types (spec §5.5.1.2,
 /// §5.8.2): every type a document names exists in the schema.
 final class KnownTypeNamesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.namedType] }
+
     private lazy var definedTypes: Set<String> = {
         var names: Set<String> = []
         for case .type(let type) in context.document.definitions { names.insert(type.name.value) }

@@ -1,6 +1,8 @@
 /// Lone Anonymous Operation (spec §5.2.2.1): an operation without a name
 /// must be the only one in the document.
 final class LoneAnonymousOperationRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.document, .operationDefinition] }
+
     private var operationCount = 0
 
     override func enterDocument(_ node: Document) -> VisitAction {

@@ -1,6 +1,8 @@
 /// Fragment Spreads Must Not Form Cycles (spec §5.5.2.2). Each fragment is
 /// explored once, so the check is linear in the document's size.
 final class NoFragmentCyclesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
+
     private var visited: Set<String> = []
     private var spreadPath: [FragmentSpread] = []
     private var spreadPathIndexByName: [String: Int] = [:]

@@ -1,5 +1,7 @@
 /// All Variable Uses Defined (spec §5.8.3), through every fragment the operation uses.
 final class NoUndefinedVariablesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
+
     private var defined: Set<String> = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {

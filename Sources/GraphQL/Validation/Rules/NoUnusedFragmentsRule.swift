@@ -1,5 +1,7 @@
 /// Fragments Must Be Used (spec §5.5.1.4).
 final class NoUnusedFragmentsRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.document, .operationDefinition, .fragmentDefinition] }
+
     private var operations: [OperationDefinition] = []
     private var fragments: [FragmentDefinition] = []
 

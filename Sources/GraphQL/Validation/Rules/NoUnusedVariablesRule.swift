@@ -1,5 +1,7 @@
 /// All Variables Used (spec §5.8.4).
 final class NoUnusedVariablesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
+
     private var definitions: [VariableDefinition] = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {

@@ -9,6 +9,8 @@
 /// conflict with each other, and they conflict with a third field exactly
 /// when their representative does.
 final class OverlappingFieldsCanBeMergedRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.selectionSet] }
+
     private var comparedFragmentPairs = FragmentPairSet()
     private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
     private var groupKeys: [Location: String] = [:]
@@ -17,6 +19,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private static let groupingThreshold = 8
 
     override func enterSelectionSet(_ node: SelectionSet) -> VisitAction {
+        // Only fields, each under its own response name: nothing here can conflict.
+        if Self.hasOnlyDistinctFields(node) { return .continue }
         let conflicts = findConflictsWithinSelectionSet(parentType: context.typeInfo.parentType, node)
         for conflict in conflicts {
             context.report(
@@ -28,6 +32,20 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         return .continue
     }
 
+    private static func hasOnlyDistinctFields(_ selectionSet: SelectionSet) -> Bool {
+        let selections = selectionSet.selections
+        guard selections.count <= 32 else { return false }
+        var keys: [String] = []
+        keys.reserveCapacity(selections.count)
+        for selection in selections {
+            guard case .field(let field) = selection else { return false }
+            let key = field.responseKey
+            if keys.contains(key) { return false }
+            keys.append(key)
+        }
+        return true
+    }
+
     // MARK: - Data
 
     struct FieldEntry {
@@ -36,11 +54,43 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         var definition: GraphQLField?
     }
 
-    /// Fields by response name, in the order the names first appear.
+    /// Fields by response name, in the order the names first appear. Small
+    /// maps are searched by scanning; an index is built only for large ones.
     struct FieldMap {
         var id: Location
         var names: [String] = []
-        var fields: [String: [FieldEntry]] = [:]
+        var entries: [[FieldEntry]] = []
+        private var index: [String: Int]? = nil
+
+        init(id: Location) {
+            self.id = id
+        }
+
+        func fields(named name: String) -> [FieldEntry]? {
+            if let index { return index[name].map { entries[$0] } }
+            for (position, candidate) in names.enumerated() where candidate == name { return entries[position] }
+            return nil
+        }
+
+        mutating func append(_ entry: FieldEntry, as name: String) {
+            var position: Int? = nil
+            if let index {
+                position = index[name]
+            } else {
+                position = names.firstIndex(of: name)
+            }
+            if let position {
+                entries[position].append(entry)
+                return
+            }
+            names.append(name)
+            entries.append([entry])
+            if index != nil {
+                index![name] = names.count - 1
+            } else if names.count > 16 {
+                index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+            }
+        }
     }
 
     typealias FieldsAndFragmentNames = (fieldMap: FieldMap, fragmentNames: [String])
@@ -131,8 +181,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
 
     /// Same-named fields within one selection set, every pair once.
     private func collectConflictsWithin(_ conflicts: inout [Conflict], _ fieldMap: FieldMap) {
-        for name in fieldMap.names {
-            let fields = fieldMap.fields[name]!
+        for (name, fields) in zip(fieldMap.names, fieldMap.entries) {
             guard fields.count > 1 else { continue }
             if fields.count <= Self.groupingThreshold {
                 for i in fields.indices {
@@ -160,9 +209,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func collectConflictsBetween(
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap1: FieldMap, _ fieldMap2: FieldMap
     ) {
-        for name in fieldMap1.names {
-            guard let fields2 = fieldMap2.fields[name] else { continue }
-            let fields1 = fieldMap1.fields[name]!
+        for (name, fields1) in zip(fieldMap1.names, fieldMap1.entries) {
+            guard let fields2 = fieldMap2.fields(named: name) else { continue }
             if fields1.count * fields2.count <= Self.groupingThreshold * Self.groupingThreshold {
                 for field1 in fields1 {
                     for field2 in fields2 {
@@ -350,12 +398,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
                 if let parentType, parentType.kind == .object || parentType.kind == .interface {
                     definition = parentType.field(named: field.name.value)
                 }
-                let responseName = field.responseKey
-                if fieldMap.fields[responseName] == nil {
-                    fieldMap.names.append(responseName)
-                    fieldMap.fields[responseName] = []
-                }
-                fieldMap.fields[responseName]!.append(FieldEntry(parentType: parentType, node: field, definition: definition))
+                fieldMap.append(FieldEntry(parentType: parentType, node: field, definition: definition), as: field.responseKey)
             case .fragmentSpread(let spread):
                 if seenFragments.insert(spread.name.value).inserted { fragmentNames.append(spread.name.value) }
             case .inlineFragment(let inline):

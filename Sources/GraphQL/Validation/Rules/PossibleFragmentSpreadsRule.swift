@@ -1,6 +1,8 @@
 /// Fragment Spread Is Possible (spec §5.5.2.3): some object must be able to
 /// be of both the fragment's type and the type it is spread in.
 final class PossibleFragmentSpreadsRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.inlineFragment, .fragmentSpread] }
+
     override func enterInlineFragment(_ node: InlineFragment) -> VisitAction {
         guard let fragmentType = context.typeInfo.type?.namedType, fragmentType.isCompositeType,
               let parentType = context.typeInfo.parentType, parentType.isCompositeType,

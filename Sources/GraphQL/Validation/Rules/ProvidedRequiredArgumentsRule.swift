@@ -1,5 +1,7 @@
 /// Required Arguments (spec §5.4.2.1): non-null arguments without a default must be given.
 final class ProvidedRequiredArgumentsRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.field, .directive] }
+
     private lazy var requiredDirectiveArguments: [String: [(name: String, type: String)]] = {
         var map: [String: [(name: String, type: String)]] = [:]
         for directive in context.schema.directives {

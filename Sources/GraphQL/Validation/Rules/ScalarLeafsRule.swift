@@ -1,6 +1,8 @@
 /// Leaf Field Selections (spec §5.3.3): scalars and enums have no
 /// selections; objects, interfaces and unions need one.
 final class ScalarLeafsRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.field] }
+
     override func enterField(_ node: Field) -> VisitAction {
         guard let type = context.typeInfo.type else { return .continue }
         let name = node.name.value

@@ -2,6 +2,8 @@
 /// root field, not an introspection field, and, so that this holds whatever
 /// the variables, without `@skip` or `@include` in its root selection set.
 final class SingleFieldSubscriptionsRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition] }
+
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         guard node.operation == .subscription, let subscriptionType = context.schema.subscriptionType else {
             return .continue

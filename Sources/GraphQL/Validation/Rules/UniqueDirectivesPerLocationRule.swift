@@ -1,5 +1,7 @@
 /// Directives Are Unique Per Location (spec §5.7.3), unless repeatable.
 final class UniqueDirectivesPerLocationRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition, .field, .fragmentSpread, .inlineFragment, .fragmentDefinition] }
+
     private lazy var isUnique: [String: Bool] = {
         var map: [String: Bool] = [:]
         for directive in context.schema.directives { map[directive.name] = !directive.isRepeatable }

@@ -1,5 +1,7 @@
 /// Fragment Name Uniqueness (spec §5.5.1.1).
 final class UniqueFragmentNamesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
+
     private var known: [String: Name] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction { .skip }

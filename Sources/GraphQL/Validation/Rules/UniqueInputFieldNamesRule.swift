@@ -1,5 +1,7 @@
 /// Input Object Field Uniqueness (spec §5.6.3).
 final class UniqueInputFieldNamesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.objectValue, .objectField] }
+
     private var knownStack: [[String: Name]] = []
     private var known: [String: Name] = [:]
 

@@ -1,5 +1,7 @@
 /// Operation Name Uniqueness (spec §5.2.1.1).
 final class UniqueOperationNamesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
+
     private var known: [String: Name] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {

@@ -2,6 +2,8 @@
 /// expected where it stands, input objects have their required fields, and
 /// a `@oneOf` input object gets exactly one non-null field.
 final class ValuesOfCorrectTypeRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition, .listValue, .objectValue, .objectField, .nullValue, .scalarValue] }
+
     private var variableDefinitions: [String: VariableDefinition] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {

@@ -1,5 +1,7 @@
 /// Variables Are Input Types (spec §5.8.2).
 final class VariablesAreInputTypesRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.variableDefinition] }
+
     override func enterVariableDefinition(_ node: VariableDefinition) -> VisitAction {
         if let type = typeFromAST(context.schema, node.type), !type.isInputType {
             context.report(

@@ -2,6 +2,8 @@
 /// every position it is used in; a nullable variable may fill a non-null
 /// position only where a default value stands in for null.
 final class VariablesInAllowedPositionRule: ValidationRule {
+    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
+
     private var definitions: [String: VariableDefinition] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
