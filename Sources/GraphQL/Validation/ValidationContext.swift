@@ -48,6 +48,59 @@ final class ValidationContext {
         report(message, [location])
     }
 
+    // MARK: Directives
+
+    /// Directive definitions in the document itself (rare in requests), which
+    /// stand in for the schema's of the same name, as in graphql-js.
+    private lazy var documentDirectives: [String: DirectiveDefinition] = {
+        var definitions: [String: DirectiveDefinition] = [:]
+        for case .directive(let definition) in document.definitions { definitions[definition.name.value] = definition }
+        return definitions
+    }()
+
+    /// What a directive name refers to: a definition in the document, else the schema's directive.
+    func directive(named name: String) -> DirectiveReference? {
+        if !documentDirectives.isEmpty, let definition = documentDirectives[name] { return .document(definition) }
+        return schema.directive(named: name).map(DirectiveReference.schema)
+    }
+
+    enum DirectiveReference {
+        case schema(GraphQLDirective)
+        case document(DirectiveDefinition)
+
+        var locations: [DirectiveLocation] {
+            switch self {
+            case .schema(let directive): directive.locations
+            case .document(let definition): definition.locations.compactMap { DirectiveLocation(rawValue: $0.value) }
+            }
+        }
+
+        var isRepeatable: Bool {
+            switch self {
+            case .schema(let directive): directive.isRepeatable
+            case .document(let definition): definition.isRepeatable
+            }
+        }
+
+        var argumentNames: [String] {
+            switch self {
+            case .schema(let directive): directive.arguments.map(\.name)
+            case .document(let definition): definition.arguments.map(\.name.value)
+            }
+        }
+
+        /// Required arguments (non-null, no default) with their types as printed in messages.
+        var requiredArguments: [(name: String, type: String)] {
+            switch self {
+            case .schema(let directive):
+                return directive.arguments.filter(\.isRequired).map { ($0.name, $0.type.description) }
+            case .document(let definition):
+                return definition.arguments.filter { $0.type.isNonNullReference && $0.defaultValue == nil }
+                    .map { ($0.name.value, Printer.print($0.type)) }
+            }
+        }
+    }
+
     // MARK: Fragments
 
     func fragment(named name: String) -> FragmentDefinition? {

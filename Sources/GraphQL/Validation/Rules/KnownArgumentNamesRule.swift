@@ -2,18 +2,9 @@
 final class KnownArgumentNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.directive, .argument] }
 
-    private lazy var directiveArguments: [String: [String]] = {
-        var map: [String: [String]] = [:]
-        for directive in context.schema.directives { map[directive.name] = directive.arguments.map(\.name) }
-        for case .directive(let definition) in context.document.definitions {
-            map[definition.name.value] = definition.arguments.map(\.name.value)
-        }
-        return map
-    }()
-
     override func enterDirective(_ node: Directive, location: DirectiveLocation) -> VisitAction {
         let name = node.name.value
-        if let known = directiveArguments[name] {
+        if !node.arguments.isEmpty, let known = context.directive(named: name)?.argumentNames {
             for argument in node.arguments where !known.contains(argument.name.value) {
                 let suggestions = Suggestions.list(for: argument.name.value, from: known)
                 context.report(

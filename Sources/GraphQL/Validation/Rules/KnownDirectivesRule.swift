@@ -2,18 +2,9 @@
 final class KnownDirectivesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.directive] }
 
-    private lazy var locations: [String: [DirectiveLocation]] = {
-        var map: [String: [DirectiveLocation]] = [:]
-        for directive in context.schema.directives { map[directive.name] = directive.locations }
-        for case .directive(let definition) in context.document.definitions {
-            map[definition.name.value] = definition.locations.compactMap { DirectiveLocation(rawValue: $0.value) }
-        }
-        return map
-    }()
-
     override func enterDirective(_ node: Directive, location: DirectiveLocation) -> VisitAction {
         let name = node.name.value
-        guard let allowed = locations[name] else {
+        guard let allowed = context.directive(named: name)?.locations else {
             context.report("Unknown directive \"@\(name)\".", node.location)
             return .continue
         }

@@ -2,20 +2,6 @@
 final class ProvidedRequiredArgumentsRule: ValidationRule {
     override class var hooks: ValidationHooks { [.field, .directive] }
 
-    private lazy var requiredDirectiveArguments: [String: [(name: String, type: String)]] = {
-        var map: [String: [(name: String, type: String)]] = [:]
-        for directive in context.schema.directives {
-            map[directive.name] = directive.arguments.filter(\.isRequired).map { ($0.name, $0.type.description) }
-        }
-        for case .directive(let definition) in context.document.definitions {
-            map[definition.name.value] = definition.arguments.filter { argument in
-                if case .nonNull = argument.type { return argument.defaultValue == nil }
-                return false
-            }.map { ($0.name.value, Printer.print($0.type)) }
-        }
-        return map
-    }()
-
     override func leaveField(_ node: Field) {
         guard let field = context.typeInfo.fieldDefinition else { return }
         let provided = Set(node.arguments.map(\.name.value))
@@ -28,7 +14,7 @@ final class ProvidedRequiredArgumentsRule: ValidationRule {
     }
 
     override func leaveDirective(_ node: Directive) {
-        guard let required = requiredDirectiveArguments[node.name.value] else { return }
+        guard let required = context.directive(named: node.name.value)?.requiredArguments, !required.isEmpty else { return }
         let provided = Set(node.arguments.map(\.name.value))
         for argument in required where !provided.contains(argument.name) {
             context.report(

@@ -3,6 +3,7 @@ final class UniqueArgumentNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.field, .directive] }
 
     private func check(_ arguments: [Argument]) {
+        guard arguments.count > 1 else { return }
         for (name, nodes) in groupedInOrder(arguments, by: { $0.name.value }) where nodes.count > 1 {
             context.report("There can be only one argument named \"\(name)\".", nodes.map(\.name.location))
         }

@@ -2,18 +2,10 @@
 final class UniqueDirectivesPerLocationRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition, .field, .fragmentSpread, .inlineFragment, .fragmentDefinition] }
 
-    private lazy var isUnique: [String: Bool] = {
-        var map: [String: Bool] = [:]
-        for directive in context.schema.directives { map[directive.name] = !directive.isRepeatable }
-        for case .directive(let definition) in context.document.definitions {
-            map[definition.name.value] = !definition.isRepeatable
-        }
-        return map
-    }()
-
     private func check(_ directives: [Directive]) {
+        guard directives.count > 1 else { return }
         var seen: [String: Directive] = [:]
-        for directive in directives where isUnique[directive.name.value] == true {
+        for directive in directives where context.directive(named: directive.name.value)?.isRepeatable == false {
             let name = directive.name.value
             if let first = seen[name] {
                 context.report("The directive \"@\(name)\" can only be used once at this location.", [first.location, directive.location])

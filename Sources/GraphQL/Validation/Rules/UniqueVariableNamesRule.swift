@@ -3,6 +3,7 @@ final class UniqueVariableNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition] }
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
+        guard node.variableDefinitions.count > 1 else { return .continue }
         for (name, definitions) in groupedInOrder(node.variableDefinitions, by: { $0.variable.name.value }) where definitions.count > 1 {
             context.report("There can be only one variable named \"$\(name)\".", definitions.map(\.variable.name.location))
         }

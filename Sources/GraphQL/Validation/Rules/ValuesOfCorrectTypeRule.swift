@@ -97,12 +97,14 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
         }
     }
 
-    /// The message a scalar's or enum's parseLiteral gives for a literal it rejects.
+    /// The message a scalar's or enum's parseLiteral gives for a literal it
+    /// rejects; the literal is printed only when there is an error to report.
     private func literalError(_ node: Value, _ type: GraphQLNamedType) -> String? {
-        let printed = Printer.print(node)
+        var printed: String { Printer.print(node) }
         if type.kind == .enum {
-            let names = type.enumValues.map(\.name)
-            let hint = Suggestions.didYouMean(Suggestions.list(for: printed, from: names), subject: "the enum value")
+            var hint: String {
+                Suggestions.didYouMean(Suggestions.list(for: printed, from: type.enumValues.map(\.name)), subject: "the enum value")
+            }
             guard case .enum(let value) = node else {
                 return "Enum \"\(type.name)\" cannot represent non-enum value: \(printed)." + hint
             }
