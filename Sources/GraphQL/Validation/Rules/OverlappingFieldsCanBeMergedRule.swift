@@ -13,7 +13,13 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
 
     private var comparedFragmentPairs = FragmentPairSet()
     private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
-    private var groupKeys: [Location: String] = [:]
+    private var printedFields: [Location: String] = [:]
+
+    /// Identical fields: the same printed field on the same parent type.
+    private struct GroupKey: Hashable {
+        var parentType: ObjectIdentifier?
+        var printed: String
+    }
 
     /// Lists longer than this are grouped before their pairs are compared.
     private static let groupingThreshold = 8
@@ -240,9 +246,9 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func group(_ fields: [FieldEntry]) -> (groupOf: [Int], representatives: [FieldEntry]) {
         var groupOf: [Int] = []
         var representatives: [FieldEntry] = []
-        var index: [String: Int] = [:]
+        var index: [GroupKey: Int] = [:]
         for field in fields {
-            let key = groupKey(field)
+            let key = GroupKey(parentType: field.parentType.map(ObjectIdentifier.init), printed: printed(field.node))
             if let existing = index[key] {
                 groupOf.append(existing)
             } else {
@@ -254,12 +260,12 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         return (groupOf, representatives)
     }
 
-    private func groupKey(_ field: FieldEntry) -> String {
-        let location = field.node.location
-        if location != .none, let cached = groupKeys[location] { return (field.parentType?.name ?? "") + "\u{0}" + cached }
-        let printed = Printer.print(field.node)
-        if location != .none { groupKeys[location] = printed }
-        return (field.parentType?.name ?? "") + "\u{0}" + printed
+    private func printed(_ field: Field) -> String {
+        let location = field.location
+        if location != .none, let cached = printedFields[location] { return cached }
+        let text = Printer.print(field)
+        if location != .none { printedFields[location] = text }
+        return text
     }
 
     /// Which pairs of groups conflict, judged by their representatives on a
