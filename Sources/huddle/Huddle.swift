@@ -2,19 +2,23 @@ import ArgumentParser
 import Foundation
 
 @main
-struct Huddle: ParsableCommand {
+struct Huddle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle",
         abstract: "Huddle: one GraphQL back end for four social apps.",
-        subcommands: [Format.self, ValidateCommand.self, SchemaCommand.self, Bench.self, Version.self]
+        subcommands: [Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self, Bench.self, Version.self]
     )
 
     /// As ArgumentParser's, except that usage errors exit 2 (not 64), the
     /// status the commands document and scripts expect.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {

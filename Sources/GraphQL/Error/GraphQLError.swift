@@ -6,10 +6,24 @@ public struct GraphQLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name of the source the first location is in, for messages such
     /// as `Schema/users.graphql:3:5: ...` (not part of a GraphQL response).
     public var sourceName: String?
+    /// The response path of the field the error happened in, for field errors.
+    public var path: [PathComponent]?
+    /// Extra information for clients, such as `code`.
+    public var extensions: [GraphQLValue.Member] = []
 
-    public init(message: String, locations: [SourceLocation] = []) {
+    public init(
+        message: String, locations: [SourceLocation] = [], path: [PathComponent]? = nil,
+        extensions: [GraphQLValue.Member] = []
+    ) {
         self.message = message
         self.locations = locations
+        self.path = path
+        self.extensions = extensions
+    }
+
+    /// An error with a client-facing code in `extensions.code`, as resolvers raise them.
+    public static func coded(_ message: String, code: String) -> GraphQLError {
+        GraphQLError(message: message, extensions: [.init("code", .string(code))])
     }
 
     /// A syntax error at a byte offset of `source`, worded as graphql-js words it.

@@ -1,0 +1,99 @@
+/// A schema with its resolvers bound: what the executor runs against.
+///
+/// Every field is resolved by the resolver bound to `Type.field`, or, for the
+/// object types marked as reading their fields by name, by the default
+/// resolver (a JSON parent's member of the field's name, as graphql-js reads
+/// a property). Building checks that every field of every object type can be
+/// resolved, so nothing fails at request time with "no resolver".
+public struct ExecutableSchema: Sendable {
+    public let schema: GraphQLSchema
+    private let resolvers: [ObjectIdentifier: FieldResolver]
+    private let typeResolvers: [String: TypeResolver]
+    private let defaultResolved: Set<String>
+
+    func resolver(for field: GraphQLField) -> FieldResolver? {
+        resolvers[ObjectIdentifier(field)]
+    }
+
+    func typeResolver(for abstractType: GraphQLNamedType) -> TypeResolver? {
+        typeResolvers[abstractType.name]
+    }
+
+    func readsFieldsByName(_ type: GraphQLNamedType) -> Bool {
+        defaultResolved.contains(type.name)
+    }
+
+    /// Every object type reads its fields by name from JSON parents, and
+    /// abstract types take their object type from `__typename`: graphql-js's
+    /// default resolvers, as `huddle execute` uses them.
+    public static func readingFieldsByName(_ schema: GraphQLSchema) -> ExecutableSchema {
+        var builder = Builder(schema: schema)
+        for type in schema.types where type.kind == .object { builder.readFieldsByName(type.name) }
+        return try! builder.build()
+    }
+
+    public struct Builder {
+        public let schema: GraphQLSchema
+        private var resolvers: [ObjectIdentifier: FieldResolver] = [:]
+        private var typeResolvers: [String: TypeResolver] = [:]
+        private var defaultResolved: Set<String> = []
+        private var problems: [String] = []
+
+        public init(schema: GraphQLSchema) {
+            self.schema = schema
+        }
+
+        /// Binds the resolver of `typeName.fieldName`.
+        public mutating func resolve(_ typeName: String, _ fieldName: String, _ resolver: @escaping FieldResolver) {
+            guard let type = schema.type(named: typeName), type.kind == .object || type.kind == .interface else {
+                problems.append("Cannot bind a resolver to \"\(typeName).\(fieldName)\": there is no object type \"\(typeName)\".")
+                return
+            }
+            guard let field = type.field(named: fieldName) else {
+                problems.append("Cannot bind a resolver to \"\(typeName).\(fieldName)\": \"\(typeName)\" has no field \"\(fieldName)\".")
+                return
+            }
+            resolvers[ObjectIdentifier(field)] = resolver
+        }
+
+        /// Lets the fields of `typeName` without a resolver read the parent's member of their name.
+        public mutating func readFieldsByName(_ typeName: String) {
+            defaultResolved.insert(typeName)
+        }
+
+        /// Binds how an interface or union names the object type of a value.
+        public mutating func resolveType(_ typeName: String, _ resolver: @escaping TypeResolver) {
+            typeResolvers[typeName] = resolver
+        }
+
+        /// The executable schema, or every field that nothing could resolve.
+        public func build() throws(ExecutableSchemaError) -> ExecutableSchema {
+            var problems = self.problems
+            for type in schema.types where type.kind == .object && !type.name.hasPrefix("__") {
+                for field in type.fields where resolvers[ObjectIdentifier(field)] == nil && !defaultResolved.contains(type.name) {
+                    problems.append("Field \"\(type.name).\(field.name)\" has no resolver, and \"\(type.name)\" does not read fields by name.")
+                }
+            }
+            if !problems.isEmpty { throw ExecutableSchemaError(problems: problems) }
+            return ExecutableSchema(
+                schema: schema, resolvers: resolvers, typeResolvers: typeResolvers, defaultResolved: defaultResolved
+            )
+        }
+    }
+
+    private init(
+        schema: GraphQLSchema, resolvers: [ObjectIdentifier: FieldResolver], typeResolvers: [String: TypeResolver],
+        defaultResolved: Set<String>
+    ) {
+        self.schema = schema
+        self.resolvers = resolvers
+        self.typeResolvers = typeResolvers
+        self.defaultResolved = defaultResolved
+    }
+}
+
+/// Fields that no resolver covers, and resolvers bound to fields that do not exist.
+public struct ExecutableSchemaError: Error, Sendable, CustomStringConvertible {
+    public var problems: [String]
+    public var description: String { problems.joined(separator: "\n") }
+}

@@ -1,0 +1,460 @@
+/// Executes an operation (spec §6): selects it, coerces its variables, runs
+/// the resolvers and completes their values into the response.
+///
+/// Fields whose resolvers answer at once are completed at once, depth first,
+/// with no task and no waiting. Fields that must wait (`Resolved.async`)
+/// leave a placeholder and are run together, concurrently, once no ready
+/// work is left; their results are completed in the order the fields were
+/// met, which may start another round. A mutation's root fields run one
+/// after another, each with everything below it.
+public func execute(
+    schema: ExecutableSchema,
+    document: Document,
+    source: Source,
+    operationName: String? = nil,
+    variables: [GraphQLValue.Member] = [],
+    rootValue: Parent = .root,
+    context: any Sendable = ()
+) async -> ExecutionResult {
+    let operation: OperationDefinition
+    switch selectOperation(document, operationName) {
+    case .success(let selected): operation = selected
+    case .failure(let error): return ExecutionResult(data: nil, errors: [error])
+    }
+    let variableValues: [String: GraphQLValue]
+    switch VariableValues.coerce(
+        schema: schema.schema, definitions: operation.variableDefinitions, inputs: variables, source: source
+    ) {
+    case .success(let values): variableValues = values
+    case .failure(let failure): return ExecutionResult(data: nil, errors: failure.errors)
+    }
+    guard let rootType = schema.schema.rootType(for: operation.operation) else {
+        return ExecutionResult(data: nil, errors: [GraphQLError(
+            message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
+            locations: [source.location(at: operation.location.start)]
+        )])
+    }
+    let executor = Executor(
+        schema: schema, document: document, source: source, variableValues: variableValues, context: context
+    )
+    return await executor.run(operation, rootType: rootType, rootValue: rootValue)
+}
+
+/// GetOperation: the named operation, or the only one.
+func selectOperation(_ document: Document, _ name: String?) -> Result<OperationDefinition, GraphQLError> {
+    var found: OperationDefinition?
+    for case .operation(let operation) in document.definitions {
+        if let name {
+            if operation.name?.value == name { return .success(operation) }
+        } else {
+            if found != nil {
+                return .failure(GraphQLError(message: "Must provide operation name if query contains multiple operations."))
+            }
+            found = operation
+        }
+    }
+    if let found { return .success(found) }
+    return .failure(GraphQLError(message: name.map { "Unknown operation named \"\($0)\"." } ?? "Must provide an operation."))
+}
+
+/// Where a completed value goes: a slot of an object or list under construction.
+final class ResultContainer {
+    var slots: [Slot] = []
+    /// Response keys, for objects.
+    var keys: [String] = []
+    let isList: Bool
+    /// Nulled because a non-null value inside it failed.
+    var isNull = false
+    /// Where this container itself sits, nil for the root object.
+    let link: Link?
+
+    init(isList: Bool, link: Link?) {
+        self.isList = isList
+        self.link = link
+    }
+
+    enum Slot {
+        case null
+        case leaf(GraphQLValue)
+        case container(ResultContainer)
+        /// Waiting for an async field.
+        case pending
+    }
+
+    var response: ResponseValue {
+        if isNull { return .null }
+        func value(_ slot: Slot) -> ResponseValue {
+            switch slot {
+            case .null, .pending: .null
+            case .leaf(let leaf): .leaf(leaf)
+            case .container(let container): container.response
+            }
+        }
+        if isList { return .list(slots.map(value)) }
+        return .object(zip(keys, slots).map { ResponseValue.Member(key: $0, value: value($1)) })
+    }
+}
+
+/// A position in a container, and whether its type there is non-null.
+struct Link {
+    unowned let container: ResultContainer
+    let index: Int
+    let isNonNull: Bool
+}
+
+final class Executor {
+    let schema: ExecutableSchema
+    let document: Document
+    let source: Source
+    let variableValues: [String: GraphQLValue]
+    let context: any Sendable
+    let collector: FieldCollector
+    private(set) var errors: [GraphQLError] = []
+    /// The root object became null: a non-null root field failed.
+    private var dataIsNull = false
+    private var pending: [PendingField] = []
+
+    struct PendingField {
+        var work: @Sendable () async throws -> Resolved
+        var type: GraphQLType
+        var fieldNodes: [Field]
+        var info: ResolveInfo
+        var link: Link
+    }
+
+    init(
+        schema: ExecutableSchema, document: Document, source: Source,
+        variableValues: [String: GraphQLValue], context: any Sendable
+    ) {
+        self.schema = schema
+        self.document = document
+        self.source = source
+        self.variableValues = variableValues
+        self.context = context
+        collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues)
+    }
+
+    func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
+        let root = ResultContainer(isList: false, link: nil)
+        let fields = collector.collectFields(rootType, operation.selectionSet)
+        if operation.operation == .mutation {
+            for index in 0..<fields.count {
+                executeField(rootType, rootValue, fields.keys[index], fields.fields[index], path: [], into: root)
+                await drain()
+            }
+        } else {
+            executeFields(rootType, rootValue, fields, path: [], into: root)
+            await drain()
+        }
+        return ExecutionResult(data: dataIsNull ? .null : root.response, errors: errors)
+    }
+
+    /// Runs every waiting field, then completes them in order; repeats while
+    /// completing them leaves more waiting.
+    private func drain() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            let outcomes = await withTaskGroup(of: (Int, Result<Resolved, any Error>).self) { group in
+                for (index, item) in batch.enumerated() {
+                    let work = item.work
+                    group.addTask {
+                        do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
+                    }
+                }
+                var outcomes = [Result<Resolved, any Error>?](repeating: nil, count: batch.count)
+                for await (index, outcome) in group { outcomes[index] = outcome }
+                return outcomes
+            }
+            for (item, outcome) in zip(batch, outcomes) {
+                guard !isAbandoned(item.link) else { continue }
+                switch outcome! {
+                case .success(let resolved):
+                    if let slot = complete(resolved, item.type, item.fieldNodes, item.info, link: item.link) {
+                        item.link.container.slots[item.link.index] = slot
+                    }
+                case .failure(let error):
+                    fail(error, item.fieldNodes, item.info.path, at: item.link)
+                }
+            }
+        }
+    }
+
+    /// Whether a position's container, or one above it, was already nulled.
+    private func isAbandoned(_ link: Link) -> Bool {
+        var container: ResultContainer? = link.container
+        while let current = container {
+            if current.isNull { return true }
+            container = current.link?.container
+        }
+        return dataIsNull
+    }
+
+    // MARK: Fields
+
+    private func executeFields(
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: FieldCollector.GroupedFields,
+        path: [PathComponent], into container: ResultContainer
+    ) {
+        container.keys.reserveCapacity(fields.count)
+        container.slots.reserveCapacity(fields.count)
+        for index in 0..<fields.count {
+            let errorCount = errors.count
+            executeField(objectType, parent, fields.keys[index], fields.fields[index], path: path, into: container)
+            // As in graphql-js, a failure that nulls this object (or one above it)
+            // ends the work on it: its remaining fields are not resolved.
+            if errors.count != errorCount, container.isNull || dataIsNull || container.link.map(isAbandoned) == true { return }
+        }
+    }
+
+    /// ExecuteField: resolve, then complete, one field of one object.
+    private func executeField(
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ key: String, _ fieldNodes: [Field],
+        path: [PathComponent], into container: ResultContainer
+    ) {
+        let node = fieldNodes[0]
+        let fieldName = node.name.value
+        container.keys.append(key)
+        container.slots.append(.pending)
+        let index = container.slots.count - 1
+        let fieldPath = path + [.key(key)]
+        if fieldName == "__typename" {
+            container.slots[index] = .leaf(.string(objectType.name))
+            return
+        }
+        guard let field = schema.schema.field(named: fieldName, on: objectType) else {
+            // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
+            container.keys.removeLast()
+            container.slots.removeLast()
+            return
+        }
+        let link = Link(container: container, index: index, isNonNull: field.type.isNonNull)
+        let info = ResolveInfo(
+            fieldName: fieldName, parentType: objectType, returnType: field.type, path: fieldPath,
+            schema: schema.schema, variableValues: variableValues
+        )
+        let resolved: Resolved
+        do {
+            let arguments = try ArgumentValues.coerce(
+                definitions: field.arguments, arguments: node.arguments, variableValues: variableValues,
+                node: node.location, source: source
+            )
+            resolved = try resolve(field, objectType, parent, arguments, info)
+        } catch {
+            fail(error, fieldNodes, fieldPath, at: link)
+            return
+        }
+        if let slot = complete(resolved, field.type, fieldNodes, info, link: link) {
+            container.slots[index] = slot
+        }
+    }
+
+    private func resolve(
+        _ field: GraphQLField, _ objectType: GraphQLNamedType, _ parent: Parent,
+        _ arguments: [String: GraphQLValue], _ info: ResolveInfo
+    ) throws -> Resolved {
+        if objectType.name.hasPrefix("__") || field === MetaFields.schema || field === MetaFields.type {
+            return try Introspection.resolve(field, parent, arguments, schema.schema)
+        }
+        if let resolver = schema.resolver(for: field) {
+            return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
+        }
+        return Self.defaultResolve(parent, info.fieldName)
+    }
+
+    /// graphql-js's default resolver: the parent's property of the field's name.
+    static func defaultResolve(_ parent: Parent, _ name: String) -> Resolved {
+        if case .object(let object) = parent, let readable = object as? FieldReadable {
+            return readable.resolve(field: name)
+        }
+        guard let value = parent[member: name] else { return .null }
+        return .value(value)
+    }
+
+    // MARK: Completing values
+
+    /// CompleteValue: the resolved value as the field's type requires, or
+    /// nil when it failed (the failure already handled at `link`).
+    private func complete(
+        _ resolved: Resolved, _ type: GraphQLType, _ fieldNodes: [Field], _ info: ResolveInfo, link: Link
+    ) -> ResultContainer.Slot? {
+        if case .async(let work) = resolved {
+            pending.append(PendingField(work: work, type: type, fieldNodes: fieldNodes, info: info, link: link))
+            return .pending
+        }
+        switch type {
+        case .nonNull(let inner):
+            guard let slot = complete(resolved, inner, fieldNodes, info, link: link) else { return nil }
+            if case .null = slot {
+                fail(
+                    FieldFailure("Cannot return null for non-nullable field \(info.parentType.name).\(info.fieldName)."),
+                    fieldNodes, info.path, at: link
+                )
+                return nil
+            }
+            return slot
+        case .list(let itemType):
+            if case .null = resolved { return .null }
+            if case .value(.null) = resolved { return .null }
+            let items: [Resolved]
+            switch resolved {
+            case .list(let list): items = list
+            case .value(.list(let values)): items = values.map(Resolved.value)
+            default:
+                fail(
+                    GraphQLError(message: "Expected Iterable, but did not find one for field \"\(info.parentType.name).\(info.fieldName)\"."),
+                    fieldNodes, info.path, at: link
+                )
+                return nil
+            }
+            let list = ResultContainer(isList: true, link: link)
+            list.slots = Array(repeating: .pending, count: items.count)
+            for (index, item) in items.enumerated() {
+                var itemInfo = info
+                itemInfo = ResolveInfo(
+                    fieldName: info.fieldName, parentType: info.parentType, returnType: itemType,
+                    path: info.path + [.index(index)], schema: info.schema, variableValues: info.variableValues
+                )
+                let itemLink = Link(container: list, index: index, isNonNull: itemType.isNonNull)
+                if let slot = complete(item, itemType, fieldNodes, itemInfo, link: itemLink) {
+                    list.slots[index] = slot
+                }
+                if list.isNull { return nil }
+            }
+            return .container(list)
+        case .named(let named):
+            switch resolved {
+            case .null, .value(.null): return .null
+            default: break
+            }
+            switch named.kind {
+            case .scalar, .enum:
+                let value: GraphQLValue
+                switch resolved {
+                case .value(let leaf): value = leaf
+                default:
+                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), fieldNodes, info.path, at: link)
+                    return nil
+                }
+                switch ResultCoercion.serialize(value, named) {
+                case .success(let serialized): return .leaf(serialized)
+                case .failure(let error):
+                    fail(GraphQLError(message: error.message), fieldNodes, info.path, at: link)
+                    return nil
+                }
+            case .object:
+                return completeObject(named, resolved, fieldNodes, info, link: link)
+            case .interface, .union:
+                guard let objectType = resolveAbstractType(named, resolved, fieldNodes, info, link: link) else { return nil }
+                return completeObject(objectType, resolved, fieldNodes, info, link: link)
+            case .inputObject:
+                return nil
+            }
+        }
+    }
+
+    private func completeObject(
+        _ objectType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ info: ResolveInfo, link: Link
+    ) -> ResultContainer.Slot? {
+        let parent: Parent
+        switch resolved {
+        case .value(let value): parent = .value(value)
+        case .object(let object, _): parent = .object(object)
+        default: parent = .root
+        }
+        let object = ResultContainer(isList: false, link: link)
+        let fields = collector.collectSubfields(objectType, fieldNodes)
+        executeFields(objectType, parent, fields, path: info.path, into: object)
+        return object.isNull ? nil : .container(object)
+    }
+
+    /// ResolveAbstractType: the object type of a value of an interface or union.
+    private func resolveAbstractType(
+        _ abstractType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ info: ResolveInfo, link: Link
+    ) -> GraphQLNamedType? {
+        var typename: String?
+        switch resolved {
+        case .object(let object, let explicit):
+            typename = explicit ?? schema.typeResolver(for: abstractType)?(.object(object), info)
+        case .value(let value):
+            if let resolver = schema.typeResolver(for: abstractType) {
+                typename = resolver(.value(value), info)
+            } else if case .string(let name)? = value["__typename"] {
+                typename = name
+            }
+        default:
+            break
+        }
+        let schema = self.schema.schema
+        guard let typename else {
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(info.parentType.name).\(info.fieldName)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), fieldNodes, info.path, at: link)
+            return nil
+        }
+        guard let runtimeType = schema.type(named: typename) else {
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), fieldNodes, info.path, at: link)
+            return nil
+        }
+        guard runtimeType.kind == .object else {
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), fieldNodes, info.path, at: link)
+            return nil
+        }
+        guard schema.isSubType(abstractType, runtimeType) else {
+            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), fieldNodes, info.path, at: link)
+            return nil
+        }
+        return runtimeType
+    }
+
+    // MARK: Errors
+
+    /// A field error: reported once, with the field's locations and path;
+    /// then null at the position, or, where the position is non-null, at the
+    /// nearest nullable position above it.
+    private func fail(_ error: any Error, _ fieldNodes: [Field], _ path: [PathComponent], at link: Link) {
+        var located: GraphQLError
+        if let graphQLError = error as? GraphQLError {
+            located = graphQLError
+            if located.path == nil {
+                if located.locations.isEmpty {
+                    located.locations = fieldNodes.map { source.location(at: $0.location.start) }
+                }
+                located.path = path
+            }
+        } else if let failure = error as? FieldFailure {
+            located = GraphQLError(message: failure.message, locations: fieldNodes.map { source.location(at: $0.location.start) }, path: path)
+        } else {
+            located = GraphQLError(
+                message: String(describing: error), locations: fieldNodes.map { source.location(at: $0.location.start) }, path: path
+            )
+        }
+        errors.append(located)
+        propagateNull(from: link)
+    }
+
+    private func propagateNull(from link: Link) {
+        var current = link
+        while true {
+            if !current.isNonNull {
+                current.container.slots[current.index] = .null
+                return
+            }
+            current.container.isNull = true
+            guard let parent = current.container.link else {
+                dataIsNull = true
+                return
+            }
+            current = parent
+        }
+    }
+
+    struct FieldFailure: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+}
+
+/// A Swift value that answers for its fields by name, so that an object type
+/// reading fields by name can take it as a parent (as it takes JSON).
+public protocol FieldReadable: Sendable {
+    func resolve(field name: String) -> Resolved
+}

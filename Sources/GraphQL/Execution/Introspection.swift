@@ -1,0 +1,120 @@
+/// The resolvers of the introspection system (spec §4.2): `__schema`,
+/// `__type(name:)` and the fields of `__Schema`, `__Type`, `__Field`,
+/// `__InputValue`, `__EnumValue` and `__Directive`, read off the schema.
+enum Introspection {
+    static func resolve(
+        _ field: GraphQLField, _ parent: Parent, _ arguments: [String: GraphQLValue], _ schema: GraphQLSchema
+    ) throws -> Resolved {
+        if field === MetaFields.schema { return .object(schema) }
+        if field === MetaFields.type {
+            guard case .string(let name)? = arguments["name"], let type = schema.type(named: name) else { return .null }
+            return .object(GraphQLType.named(type))
+        }
+        guard case .object(let object) = parent else { return .null }
+        let includeDeprecated = arguments["includeDeprecated"] == .boolean(true)
+        let name = field.name
+        switch object {
+        case let schema as GraphQLSchema:
+            return schemaField(name, schema)
+        case let type as GraphQLType:
+            return typeField(name, type, includeDeprecated: includeDeprecated, schema: schema)
+        case let introspected as GraphQLField:
+            switch name {
+            case "name": return .value(.string(introspected.name))
+            case "description": return string(introspected.description)
+            case "args":
+                return .list(introspected.arguments.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
+            case "type": return .object(introspected.type)
+            case "isDeprecated": return .value(.boolean(introspected.deprecationReason != nil))
+            case "deprecationReason": return string(introspected.deprecationReason)
+            default: return .null
+            }
+        case let value as GraphQLInputValue:
+            switch name {
+            case "name": return .value(.string(value.name))
+            case "description": return string(value.description)
+            case "type": return .object(value.type)
+            case "defaultValue":
+                guard let defaultValue = value.defaultValue, let literal = astFromValue(defaultValue, value.type) else { return .null }
+                return .value(.string(Printer.print(literal)))
+            case "isDeprecated": return .value(.boolean(value.deprecationReason != nil))
+            case "deprecationReason": return string(value.deprecationReason)
+            default: return .null
+            }
+        case let value as GraphQLEnumValue:
+            switch name {
+            case "name": return .value(.string(value.name))
+            case "description": return string(value.description)
+            case "isDeprecated": return .value(.boolean(value.deprecationReason != nil))
+            case "deprecationReason": return string(value.deprecationReason)
+            default: return .null
+            }
+        case let directive as GraphQLDirective:
+            switch name {
+            case "name": return .value(.string(directive.name))
+            case "description": return string(directive.description)
+            case "isRepeatable": return .value(.boolean(directive.isRepeatable))
+            case "locations": return .list(directive.locations.map { .value(.enum($0.rawValue)) })
+            case "args":
+                return .list(directive.arguments.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
+            default: return .null
+            }
+        default:
+            return .null
+        }
+    }
+
+    private static func string(_ text: String?) -> Resolved {
+        text.map { .value(.string($0)) } ?? .null
+    }
+
+    private static func schemaField(_ name: String, _ schema: GraphQLSchema) -> Resolved {
+        switch name {
+        case "description": return string(schema.description)
+        case "types": return .list(schema.types.map { .object(GraphQLType.named($0)) })
+        case "queryType": return schema.queryType.map { .object(GraphQLType.named($0)) } ?? .null
+        case "mutationType": return schema.mutationType.map { .object(GraphQLType.named($0)) } ?? .null
+        case "subscriptionType": return schema.subscriptionType.map { .object(GraphQLType.named($0)) } ?? .null
+        case "directives": return .list(schema.directives.map { .object($0) })
+        default: return .null
+        }
+    }
+
+    private static func typeField(_ name: String, _ type: GraphQLType, includeDeprecated: Bool, schema: GraphQLSchema) -> Resolved {
+        switch type {
+        case .list(let inner), .nonNull(let inner):
+            switch name {
+            case "kind": return .value(.enum(type.isNonNull ? "NON_NULL" : "LIST"))
+            case "ofType": return .object(inner)
+            default: return .null
+            }
+        case .named(let named):
+            switch name {
+            case "kind": return .value(.enum(named.kind.rawValue))
+            case "name": return .value(.string(named.name))
+            case "description": return string(named.description)
+            case "specifiedByURL": return named.kind == .scalar ? string(named.specifiedByURL) : .null
+            case "fields":
+                guard named.kind == .object || named.kind == .interface else { return .null }
+                return .list(named.fields.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
+            case "interfaces":
+                guard named.kind == .object || named.kind == .interface else { return .null }
+                return .list(named.interfaces.map { .object(GraphQLType.named($0)) })
+            case "possibleTypes":
+                guard named.isAbstractType else { return .null }
+                return .list(schema.possibleTypes(of: named).map { .object(GraphQLType.named($0)) })
+            case "enumValues":
+                guard named.kind == .enum else { return .null }
+                return .list(named.enumValues.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
+            case "inputFields":
+                guard named.kind == .inputObject else { return .null }
+                return .list(named.inputFields.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
+            case "isOneOf":
+                return named.kind == .inputObject ? .value(.boolean(named.isOneOf)) : .null
+            default:
+                return .null
+            }
+        }
+    }
+
+}

@@ -1,0 +1,65 @@
+/// What a resolver hands back for a field: a value now, or one that needs waiting for.
+///
+/// A resolver that has its answer returns it directly; that costs the
+/// executor no task and no allocation beyond the value. Only `.async`
+/// suspends, and all the async fields of one level wait together.
+public enum Resolved: Sendable {
+    case null
+    /// A JSON-like value: a leaf for scalar and enum fields, or the parent of
+    /// an object field's selections, read by default resolvers by name.
+    case value(GraphQLValue)
+    /// A Swift value that becomes the parent of the object's selections.
+    /// `typename` names its object type where the field's type is abstract.
+    case object(any Sendable, typename: String? = nil)
+    /// The items of a list field.
+    case list([Resolved])
+    /// Work that waits (a database read, a call out); run with the other
+    /// waiting fields once no ready work is left.
+    case async(@Sendable () async throws -> Resolved)
+
+    /// Wraps a leaf or JSON value.
+    public static func scalar(_ value: GraphQLValue) -> Resolved { .value(value) }
+}
+
+/// The parent a field is resolved on.
+public enum Parent: Sendable {
+    /// The root of an operation with no root value.
+    case root
+    case value(GraphQLValue)
+    case object(any Sendable)
+
+    /// The named member of a JSON object parent, as graphql-js's default resolver reads a property.
+    public subscript(member name: String) -> GraphQLValue? {
+        guard case .value(let value) = self else { return nil }
+        return value[name]
+    }
+}
+
+/// Everything a resolver may need about the field it resolves.
+public struct ResolveInfo: Sendable {
+    public let fieldName: String
+    public let parentType: GraphQLNamedType
+    public let returnType: GraphQLType
+    /// The response path, keys and list indices, to this field.
+    public let path: [PathComponent]
+    public let schema: GraphQLSchema
+    public let variableValues: [String: GraphQLValue]
+}
+
+/// A resolver's inputs: the parent, the coerced arguments, the request's
+/// context (authentication, loaders, ...) and the field's info.
+public struct ResolverInput: Sendable {
+    public let parent: Parent
+    public let arguments: [String: GraphQLValue]
+    public let context: any Sendable
+    public let info: ResolveInfo
+
+    public func argument(_ name: String) -> GraphQLValue? { arguments[name] }
+}
+
+/// A field resolver. Throwing makes a field error: the field becomes null
+/// (or its nearest nullable parent does) and the error is reported with its path.
+public typealias FieldResolver = @Sendable (ResolverInput) throws -> Resolved
+
+/// Names the object type of a value where a field's type is an interface or union.
+public typealias TypeResolver = @Sendable (Parent, ResolveInfo) -> String?

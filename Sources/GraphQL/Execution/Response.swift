@@ -1,0 +1,124 @@
+/// The result of executing an operation: the data (absent when a request
+/// error stopped execution before it began) and the errors, in the order
+/// they happened.
+public struct ExecutionResult: Sendable {
+    public var data: ResponseValue?
+    public var errors: [GraphQLError]
+
+    public init(data: ResponseValue?, errors: [GraphQLError]) {
+        self.data = data
+        self.errors = errors
+    }
+
+    /// The response as JSON, keys in graphql-js's order: `errors` (when
+    /// there are any) before `data`.
+    public func json() -> String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.text
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.raw("{")
+        if !errors.isEmpty {
+            writer.raw("\"errors\":[")
+            for (index, error) in errors.enumerated() {
+                if index > 0 { writer.raw(",") }
+                error.write(to: &writer)
+            }
+            writer.raw("]")
+            if data != nil { writer.raw(",") }
+        }
+        if let data {
+            writer.raw("\"data\":")
+            data.write(to: &writer)
+        }
+        writer.raw("}")
+    }
+}
+
+/// A response value, members in selection order.
+public indirect enum ResponseValue: Sendable, Equatable {
+    case null
+    case leaf(GraphQLValue)
+    case object([Member])
+    case list([ResponseValue])
+
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var value: ResponseValue
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        switch self {
+        case .null:
+            writer.null()
+        case .leaf(let value):
+            writer.value(value)
+        case .object(let members):
+            writer.raw("{")
+            for (index, member) in members.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.string(member.key)
+                writer.raw(":")
+                member.value.write(to: &writer)
+            }
+            writer.raw("}")
+        case .list(let items):
+            writer.raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { writer.raw(",") }
+                item.write(to: &writer)
+            }
+            writer.raw("]")
+        }
+    }
+
+    public var json: String {
+        var writer = JSONWriter(capacity: 256)
+        write(to: &writer)
+        return writer.text
+    }
+}
+
+extension GraphQLError {
+    /// `{"message":…,"locations":[…],"path":[…],"extensions":{…}}`, as graphql-js's toJSON.
+    public func write(to writer: inout JSONWriter) {
+        writer.raw("{\"message\":")
+        writer.string(message)
+        if !locations.isEmpty {
+            writer.raw(",\"locations\":[")
+            for (index, location) in locations.enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.raw("{\"line\":")
+                writer.int(location.line)
+                writer.raw(",\"column\":")
+                writer.int(location.column)
+                writer.raw("}")
+            }
+            writer.raw("]")
+        }
+        if let path {
+            writer.raw(",\"path\":[")
+            for (index, component) in path.enumerated() {
+                if index > 0 { writer.raw(",") }
+                switch component {
+                case .key(let key): writer.string(key)
+                case .index(let position): writer.int(position)
+                }
+            }
+            writer.raw("]")
+        }
+        if !extensions.isEmpty {
+            writer.raw(",\"extensions\":")
+            writer.value(.object(extensions))
+        }
+        writer.raw("}")
+    }
+
+    public var json: String {
+        var writer = JSONWriter(capacity: 128)
+        write(to: &writer)
+        return writer.text
+    }
+}

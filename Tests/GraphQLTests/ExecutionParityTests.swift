@@ -1,0 +1,64 @@
+import Foundation
+import GraphQL
+import Testing
+
+/// One execution and graphql-js 16's response for it
+/// (scripts/graphql-js/make-execution-fixtures.js), with default resolvers.
+struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
+    var schema: String
+    var data: String
+    var query: String
+    var variables: String
+    var operationName: String?
+    var response: String
+
+    var testDescription: String {
+        String(reflecting: query.count > 90 ? String(query.prefix(90)) + "…" : query) + (operationName.map { " (\($0))" } ?? "")
+    }
+
+    static let all: [ExecutionCase] = {
+        let url = Bundle.module.url(forResource: "execution-cases", withExtension: "json", subdirectory: "Fixtures")!
+        return try! JSONDecoder().decode([ExecutionCase].self, from: Data(contentsOf: url))
+    }()
+
+    /// graphql(): parse, validate, then execute.
+    func run() async throws -> ExecutionResult {
+        let schema = try buildSchema(self.schema)
+        let source = Source(body: query)
+        let document: Document
+        do throws(GraphQLError) {
+            document = try parse(source)
+        } catch {
+            return ExecutionResult(data: nil, errors: [error])
+        }
+        let errors = validate(schema: schema, document: document, source: source)
+        if !errors.isEmpty { return ExecutionResult(data: nil, errors: errors) }
+        guard case .object(let variables) = try JSONReader().read(self.variables) else { throw GraphQLError(message: "variables") }
+        return await execute(
+            schema: .readingFieldsByName(schema), document: document, source: source, operationName: operationName,
+            variables: variables, rootValue: .value(try JSONReader().read(data))
+        )
+    }
+}
+
+@Suite struct ExecutionParityTests {
+    @Test(arguments: ExecutionCase.all)
+    func responseMatchesGraphQLJS(_ testCase: ExecutionCase) async throws {
+        let result = try await testCase.run()
+        #expect(Self.withoutSeptember2025Introspection(result.json()) == testCase.response)
+    }
+
+    /// The introspection graphql-js 16.6 predates: `__Type.isOneOf` and the
+    /// `@oneOf` directive. Everything else must match to the byte.
+    static func withoutSeptember2025Introspection(_ json: String) -> String {
+        var text = json.replacing(
+            #",{"name":"isOneOf","description":null,"args":[],"type":{"kind":"SCALAR","name":"Boolean","ofType":null},"isDeprecated":false,"deprecationReason":null}"#,
+            with: ""
+        )
+        if let start = text.range(of: #",{"name":"oneOf","description":"#) {
+            let end = text.range(of: #""args":[]}"#, range: start.upperBound..<text.endIndex)!
+            text.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        return text
+    }
+}
