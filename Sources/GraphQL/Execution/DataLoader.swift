@@ -1,0 +1,143 @@
+import Synchronization
+
+/// Batches and caches loads by key for one request (DataLoader semantics).
+///
+/// `load` is called while a resolver runs: it only records the key and
+/// returns a waiting field. The executor starts waiting fields once no ready
+/// work is left, so by then every key of the level has been recorded; the
+/// first of them to run calls the batch function with all the keys (split
+/// by `maxBatchSize`), and the rest wait for its answer. Each key is loaded
+/// at most once per loader, which lives as long as the request.
+public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    public typealias BatchFunction = @Sendable ([Key]) async throws -> [Result<Value, any Error>]
+
+    private let batch: BatchFunction
+    private let maxBatchSize: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var queue: [Key] = []
+        var entries: [Key: Entry] = [:]
+        /// How many times the batch function has been called, for tests and metrics.
+        var batchCount = 0
+    }
+
+    private enum Entry {
+        case waiting([CheckedContinuation<Result<Value, any Error>, Never>])
+        case done(Result<Value, any Error>)
+    }
+
+    public init(maxBatchSize: Int = 1_000, batch: @escaping BatchFunction) {
+        precondition(maxBatchSize > 0, "a batch holds at least one key")
+        self.maxBatchSize = maxBatchSize
+        self.batch = batch
+    }
+
+    /// How many times the batch function ran.
+    public var batchCount: Int { state.withLock { $0.batchCount } }
+
+    /// The field whose value is the key's, completed through `transform`.
+    public func load(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
+        let cached: Result<Value, any Error>? = state.withLock { state in
+            switch state.entries[key] {
+            case .done(let result)?:
+                return result
+            case .waiting?:
+                return nil
+            case nil:
+                state.entries[key] = .waiting([])
+                state.queue.append(key)
+                return nil
+            }
+        }
+        if let cached { return Resolved.fromResult(cached, transform) }
+        return .async { [self] in
+            try transform(try await self.value(for: key).get())
+        }
+    }
+
+    /// Loads many keys as one list field.
+    public func loadMany(_ keys: [Key], _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
+        .list(keys.map { load($0, transform) })
+    }
+
+    private func value(for key: Key) async -> Result<Value, any Error> {
+        await dispatchQueuedKeys()
+        return await withCheckedContinuation { continuation in
+            let ready: Result<Value, any Error>? = state.withLock { state in
+                switch state.entries[key] {
+                case .done(let result)?:
+                    return result
+                case .waiting(var continuations)?:
+                    continuations.append(continuation)
+                    state.entries[key] = .waiting(continuations)
+                    return nil
+                case nil:
+                    return .failure(DataLoaderError.missing)
+                }
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Runs the batch function over every recorded key, in batches of at most `maxBatchSize`.
+    private func dispatchQueuedKeys() async {
+        let keys: [Key] = state.withLock { state in
+            defer { state.queue = [] }
+            return state.queue
+        }
+        guard !keys.isEmpty else { return }
+        var start = 0
+        while start < keys.count {
+            let chunk = Array(keys[start..<min(start + maxBatchSize, keys.count)])
+            start += chunk.count
+            state.withLock { $0.batchCount += 1 }
+            var results: [Result<Value, any Error>]
+            do {
+                results = try await batch(chunk)
+                if results.count != chunk.count {
+                    let error = DataLoaderError.wrongResultCount(keys: chunk.count, results: results.count)
+                    results = Array(repeating: .failure(error), count: chunk.count)
+                }
+            } catch {
+                results = Array(repeating: .failure(error), count: chunk.count)
+            }
+            let waiters: [(CheckedContinuation<Result<Value, any Error>, Never>, Result<Value, any Error>)] = state.withLock { state in
+                var waiters: [(CheckedContinuation<Result<Value, any Error>, Never>, Result<Value, any Error>)] = []
+                for (key, result) in zip(chunk, results) {
+                    if case .waiting(let continuations)? = state.entries[key] {
+                        waiters += continuations.map { ($0, result) }
+                    }
+                    state.entries[key] = .done(result)
+                }
+                return waiters
+            }
+            for (continuation, result) in waiters { continuation.resume(returning: result) }
+        }
+    }
+}
+
+public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible {
+    case wrongResultCount(keys: Int, results: Int)
+    case missing
+
+    public var description: String {
+        switch self {
+        case .wrongResultCount(let keys, let results):
+            "The batch function must return one result per key: it was given \(keys) keys and returned \(results) results."
+        case .missing:
+            "The key was never loaded."
+        }
+    }
+}
+
+extension Resolved {
+    static func fromResult<Value>(_ result: Result<Value, any Error>, _ transform: (Value) throws -> Resolved) -> Resolved {
+        switch result {
+        case .success(let value):
+            do { return try transform(value) } catch { return .async { throw error } }
+        case .failure(let error):
+            return .async { throw error }
+        }
+    }
+}
