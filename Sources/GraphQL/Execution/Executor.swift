@@ -97,7 +97,9 @@ final class ResultContainer {
 
 /// A position in a container, and whether its type there is non-null.
 struct Link {
-    unowned let container: ResultContainer
+    // The tree holds every container until the execution ends, so links need
+    // no reference counting of their own.
+    unowned(unsafe) let container: ResultContainer
     let index: Int
     let isNonNull: Bool
 }
@@ -118,8 +120,14 @@ final class Executor {
         var work: @Sendable () async throws -> Resolved
         var type: GraphQLType
         var fieldNodes: [Field]
-        var info: ResolveInfo
+        var field: FieldIdentity
         var link: Link
+    }
+
+    /// The field a value completes, for messages: `Parent.field`.
+    struct FieldIdentity {
+        var parentType: GraphQLNamedType
+        var name: String
     }
 
     init(
@@ -136,17 +144,65 @@ final class Executor {
 
     func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
         let root = ResultContainer(isList: false, link: nil)
-        let fields = collector.collectFields(rootType, operation.selectionSet)
+        let fields = plan(rootType, collector.collectFields(rootType, operation.selectionSet))
         if operation.operation == .mutation {
-            for index in 0..<fields.count {
-                executeField(rootType, rootValue, fields.keys[index], fields.fields[index], path: [], into: root)
+            for field in fields {
+                executeField(rootType, rootValue, field, into: root)
                 await drain()
             }
         } else {
-            executeFields(rootType, rootValue, fields, path: [], into: root)
+            executeFields(rootType, rootValue, fields, into: root)
             await drain()
         }
-        return ExecutionResult(data: dataIsNull ? .null : root.response, errors: errors)
+        return ExecutionResult(tree: dataIsNull ? nil : root, errors: errors)
+    }
+
+    /// A field to execute on an object type: its response key, its nodes and
+    /// its definition (nil for `__typename` and for fields the type lacks).
+    /// A class, since every object of a list runs the same plan.
+    final class PlannedField {
+        let key: String
+        let nodes: [Field]
+        let definition: GraphQLField?
+        let isTypename: Bool
+
+        init(key: String, nodes: [Field], definition: GraphQLField?, isTypename: Bool) {
+            self.key = key
+            self.nodes = nodes
+            self.definition = definition
+            self.isTypename = isTypename
+        }
+    }
+
+    private struct PlanKey: Hashable {
+        var type: ObjectIdentifier
+        var location: Location
+    }
+
+    /// CollectSubfields is the same for every object of a list: it is
+    /// worked out once per type and selection.
+    private var plans: [PlanKey: [PlannedField]] = [:]
+
+    private func plan(_ type: GraphQLNamedType, _ grouped: FieldCollector.GroupedFields) -> [PlannedField] {
+        (0..<grouped.count).map { index in
+            let nodes = grouped.fields[index]
+            let name = nodes[0].name.value
+            return PlannedField(
+                key: grouped.keys[index], nodes: nodes,
+                definition: name == "__typename" ? nil : schema.schema.field(named: name, on: type),
+                isTypename: name == "__typename"
+            )
+        }
+    }
+
+    private func subfields(_ type: GraphQLNamedType, _ fieldNodes: [Field]) -> [PlannedField] {
+        let location = fieldNodes[0].selectionSet?.location ?? fieldNodes[0].location
+        guard location != .none else { return plan(type, collector.collectSubfields(type, fieldNodes)) }
+        let key = PlanKey(type: ObjectIdentifier(type), location: location)
+        if let cached = plans[key] { return cached }
+        let planned = plan(type, collector.collectSubfields(type, fieldNodes))
+        plans[key] = planned
+        return planned
     }
 
     /// Runs every waiting field, then completes them in order; repeats while
@@ -170,11 +226,11 @@ final class Executor {
                 guard !isAbandoned(item.link) else { continue }
                 switch outcome! {
                 case .success(let resolved):
-                    if let slot = complete(resolved, item.type, item.fieldNodes, item.info, link: item.link) {
+                    if let slot = complete(resolved, item.type, item.fieldNodes, item.field, link: item.link) {
                         item.link.container.slots[item.link.index] = slot
                     }
                 case .failure(let error):
-                    fail(error, item.fieldNodes, item.info.path, at: item.link)
+                    fail(error, item.fieldNodes, at: item.link)
                 }
             }
         }
@@ -193,14 +249,13 @@ final class Executor {
     // MARK: Fields
 
     private func executeFields(
-        _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: FieldCollector.GroupedFields,
-        path: [PathComponent], into container: ResultContainer
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField], into container: ResultContainer
     ) {
         container.keys.reserveCapacity(fields.count)
         container.slots.reserveCapacity(fields.count)
-        for index in 0..<fields.count {
+        for field in fields {
             let errorCount = errors.count
-            executeField(objectType, parent, fields.keys[index], fields.fields[index], path: path, into: container)
+            executeField(objectType, parent, field, into: container)
             // As in graphql-js, a failure that nulls this object (or one above it)
             // ends the work on it: its remaining fields are not resolved.
             if errors.count != errorCount, container.isNull || dataIsNull || container.link.map(isAbandoned) == true { return }
@@ -209,57 +264,66 @@ final class Executor {
 
     /// ExecuteField: resolve, then complete, one field of one object.
     private func executeField(
-        _ objectType: GraphQLNamedType, _ parent: Parent, _ key: String, _ fieldNodes: [Field],
-        path: [PathComponent], into container: ResultContainer
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, into container: ResultContainer
     ) {
-        let node = fieldNodes[0]
-        let fieldName = node.name.value
-        container.keys.append(key)
+        if planned.isTypename {
+            container.keys.append(planned.key)
+            container.slots.append(.leaf(.string(objectType.name)))
+            return
+        }
+        // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
+        guard let field = planned.definition else { return }
+        let node = planned.nodes[0]
+        container.keys.append(planned.key)
         container.slots.append(.pending)
         let index = container.slots.count - 1
-        let fieldPath = path + [.key(key)]
-        if fieldName == "__typename" {
-            container.slots[index] = .leaf(.string(objectType.name))
-            return
-        }
-        guard let field = schema.schema.field(named: fieldName, on: objectType) else {
-            // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
-            container.keys.removeLast()
-            container.slots.removeLast()
-            return
-        }
         let link = Link(container: container, index: index, isNonNull: field.type.isNonNull)
-        let info = ResolveInfo(
-            fieldName: fieldName, parentType: objectType, returnType: field.type, path: fieldPath,
-            schema: schema.schema, variableValues: variableValues
-        )
+        let identity = FieldIdentity(parentType: objectType, name: field.name)
         let resolved: Resolved
         do {
-            let arguments = try ArgumentValues.coerce(
-                definitions: field.arguments, arguments: node.arguments, variableValues: variableValues,
-                node: node.location, source: source
-            )
-            resolved = try resolve(field, objectType, parent, arguments, info)
+            let arguments = field.arguments.isEmpty && node.arguments.isEmpty
+                ? [:]
+                : try ArgumentValues.coerce(
+                    definitions: field.arguments, arguments: node.arguments, variableValues: variableValues,
+                    node: node.location, source: source
+                )
+            resolved = try resolve(field, objectType, parent, arguments, link)
         } catch {
-            fail(error, fieldNodes, fieldPath, at: link)
+            fail(error, planned.nodes, at: link)
             return
         }
-        if let slot = complete(resolved, field.type, fieldNodes, info, link: link) {
+        if let slot = complete(resolved, field.type, planned.nodes, identity, link: link) {
             container.slots[index] = slot
         }
     }
 
     private func resolve(
         _ field: GraphQLField, _ objectType: GraphQLNamedType, _ parent: Parent,
-        _ arguments: [String: GraphQLValue], _ info: ResolveInfo
+        _ arguments: [String: GraphQLValue], _ link: Link
     ) throws -> Resolved {
+        if let resolver = schema.resolver(for: field) {
+            let info = ResolveInfo(
+                fieldName: field.name, parentType: objectType, returnType: field.type, path: path(of: link),
+                schema: schema.schema, variableValues: variableValues
+            )
+            return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
+        }
         if objectType.name.hasPrefix("__") || field === MetaFields.schema || field === MetaFields.type {
             return try Introspection.resolve(field, parent, arguments, schema.schema)
         }
-        if let resolver = schema.resolver(for: field) {
-            return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
+        return Self.defaultResolve(parent, field.name)
+    }
+
+    /// The response path of a position: keys and list indices from the root.
+    private func path(of link: Link) -> [PathComponent] {
+        var components: [PathComponent] = []
+        var current: Link? = link
+        while let position = current {
+            let container = position.container
+            components.append(container.isList ? .index(position.index) : .key(container.keys[position.index]))
+            current = container.link
         }
-        return Self.defaultResolve(parent, info.fieldName)
+        return components.reversed()
     }
 
     /// graphql-js's default resolver: the parent's property of the field's name.
@@ -276,10 +340,10 @@ final class Executor {
     /// CompleteValue: the resolved value as the field's type requires, or
     /// nil when it failed (the failure already handled at `link`).
     private func complete(
-        _ resolved: Resolved, _ type: GraphQLType, _ fieldNodes: [Field], _ info: ResolveInfo, link: Link
+        _ resolved: Resolved, _ type: GraphQLType, _ fieldNodes: [Field], _ info: FieldIdentity, link: Link
     ) -> ResultContainer.Slot? {
         if case .async(let work) = resolved {
-            pending.append(PendingField(work: work, type: type, fieldNodes: fieldNodes, info: info, link: link))
+            pending.append(PendingField(work: work, type: type, fieldNodes: fieldNodes, field: info, link: link))
             return .pending
         }
         switch type {
@@ -287,8 +351,8 @@ final class Executor {
             guard let slot = complete(resolved, inner, fieldNodes, info, link: link) else { return nil }
             if case .null = slot {
                 fail(
-                    FieldFailure("Cannot return null for non-nullable field \(info.parentType.name).\(info.fieldName)."),
-                    fieldNodes, info.path, at: link
+                    FieldFailure("Cannot return null for non-nullable field \(info.parentType.name).\(info.name)."),
+                    fieldNodes, at: link
                 )
                 return nil
             }
@@ -302,21 +366,16 @@ final class Executor {
             case .value(.list(let values)): items = values.map(Resolved.value)
             default:
                 fail(
-                    GraphQLError(message: "Expected Iterable, but did not find one for field \"\(info.parentType.name).\(info.fieldName)\"."),
-                    fieldNodes, info.path, at: link
+                    GraphQLError(message: "Expected Iterable, but did not find one for field \"\(info.parentType.name).\(info.name)\"."),
+                    fieldNodes, at: link
                 )
                 return nil
             }
             let list = ResultContainer(isList: true, link: link)
             list.slots = Array(repeating: .pending, count: items.count)
             for (index, item) in items.enumerated() {
-                var itemInfo = info
-                itemInfo = ResolveInfo(
-                    fieldName: info.fieldName, parentType: info.parentType, returnType: itemType,
-                    path: info.path + [.index(index)], schema: info.schema, variableValues: info.variableValues
-                )
                 let itemLink = Link(container: list, index: index, isNonNull: itemType.isNonNull)
-                if let slot = complete(item, itemType, fieldNodes, itemInfo, link: itemLink) {
+                if let slot = complete(item, itemType, fieldNodes, info, link: itemLink) {
                     list.slots[index] = slot
                 }
                 if list.isNull { return nil }
@@ -333,13 +392,13 @@ final class Executor {
                 switch resolved {
                 case .value(let leaf): value = leaf
                 default:
-                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), fieldNodes, info.path, at: link)
+                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), fieldNodes, at: link)
                     return nil
                 }
                 switch ResultCoercion.serialize(value, named) {
                 case .success(let serialized): return .leaf(serialized)
                 case .failure(let error):
-                    fail(GraphQLError(message: error.message), fieldNodes, info.path, at: link)
+                    fail(GraphQLError(message: error.message), fieldNodes, at: link)
                     return nil
                 }
             case .object:
@@ -354,7 +413,7 @@ final class Executor {
     }
 
     private func completeObject(
-        _ objectType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ info: ResolveInfo, link: Link
+        _ objectType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ info: FieldIdentity, link: Link
     ) -> ResultContainer.Slot? {
         let parent: Parent
         switch resolved {
@@ -363,22 +422,28 @@ final class Executor {
         default: parent = .root
         }
         let object = ResultContainer(isList: false, link: link)
-        let fields = collector.collectSubfields(objectType, fieldNodes)
-        executeFields(objectType, parent, fields, path: info.path, into: object)
+        executeFields(objectType, parent, subfields(objectType, fieldNodes), into: object)
         return object.isNull ? nil : .container(object)
     }
 
     /// ResolveAbstractType: the object type of a value of an interface or union.
     private func resolveAbstractType(
-        _ abstractType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ info: ResolveInfo, link: Link
+        _ abstractType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ field: FieldIdentity, link: Link
     ) -> GraphQLNamedType? {
         var typename: String?
+        let typeResolver = schema.typeResolver(for: abstractType)
+        let info = typeResolver.map { _ in
+            ResolveInfo(
+                fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType), path: path(of: link),
+                schema: self.schema.schema, variableValues: variableValues
+            )
+        }
         switch resolved {
         case .object(let object, let explicit):
-            typename = explicit ?? schema.typeResolver(for: abstractType)?(.object(object), info)
+            typename = explicit ?? typeResolver.flatMap { $0(.object(object), info!) }
         case .value(let value):
-            if let resolver = schema.typeResolver(for: abstractType) {
-                typename = resolver(.value(value), info)
+            if let typeResolver {
+                typename = typeResolver(.value(value), info!)
             } else if case .string(let name)? = value["__typename"] {
                 typename = name
             }
@@ -387,19 +452,19 @@ final class Executor {
         }
         let schema = self.schema.schema
         guard let typename else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(info.parentType.name).\(info.fieldName)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), fieldNodes, info.path, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), fieldNodes, at: link)
             return nil
         }
         guard let runtimeType = schema.type(named: typename) else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), fieldNodes, info.path, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), fieldNodes, at: link)
             return nil
         }
         guard runtimeType.kind == .object else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), fieldNodes, info.path, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), fieldNodes, at: link)
             return nil
         }
         guard schema.isSubType(abstractType, runtimeType) else {
-            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), fieldNodes, info.path, at: link)
+            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), fieldNodes, at: link)
             return nil
         }
         return runtimeType
@@ -410,7 +475,8 @@ final class Executor {
     /// A field error: reported once, with the field's locations and path;
     /// then null at the position, or, where the position is non-null, at the
     /// nearest nullable position above it.
-    private func fail(_ error: any Error, _ fieldNodes: [Field], _ path: [PathComponent], at link: Link) {
+    private func fail(_ error: any Error, _ fieldNodes: [Field], at link: Link) {
+        let path = path(of: link)
         var located: GraphQLError
         if let graphQLError = error as? GraphQLError {
             located = graphQLError

@@ -2,12 +2,40 @@
 /// error stopped execution before it began) and the errors, in the order
 /// they happened.
 public struct ExecutionResult: Sendable {
-    public var data: ResponseValue?
     public var errors: [GraphQLError]
+    private var storage: Storage
+
+    /// Executions keep the tree they built and write JSON straight from it;
+    /// `data` converts it only when asked.
+    private enum Storage: @unchecked Sendable {
+        case none
+        case value(ResponseValue)
+        /// Built by one execution and never changed after it returned.
+        case tree(ResultContainer?)
+    }
 
     public init(data: ResponseValue?, errors: [GraphQLError]) {
-        self.data = data
         self.errors = errors
+        storage = data.map(Storage.value) ?? .none
+    }
+
+    init(tree: ResultContainer?, errors: [GraphQLError]) {
+        self.errors = errors
+        storage = .tree(tree)
+    }
+
+    /// The data: nil when a request error kept execution from starting.
+    public var data: ResponseValue? {
+        switch storage {
+        case .none: nil
+        case .value(let value): value
+        case .tree(let tree): tree?.response ?? .null
+        }
+    }
+
+    private var hasData: Bool {
+        if case .none = storage { return false }
+        return true
     }
 
     /// The response as JSON, keys in graphql-js's order: `errors` (when
@@ -27,13 +55,40 @@ public struct ExecutionResult: Sendable {
                 error.write(to: &writer)
             }
             writer.raw("]")
-            if data != nil { writer.raw(",") }
+            if hasData { writer.raw(",") }
         }
-        if let data {
+        switch storage {
+        case .none:
+            break
+        case .value(let value):
             writer.raw("\"data\":")
-            data.write(to: &writer)
+            value.write(to: &writer)
+        case .tree(let tree):
+            writer.raw("\"data\":")
+            if let tree { tree.write(to: &writer) } else { writer.null() }
         }
         writer.raw("}")
+    }
+}
+
+extension ResultContainer {
+    /// Writes the tree as JSON without building a ResponseValue first.
+    func write(to writer: inout JSONWriter) {
+        if isNull { return writer.null() }
+        writer.raw(isList ? "[" : "{")
+        for index in slots.indices {
+            if index > 0 { writer.raw(",") }
+            if !isList {
+                writer.string(keys[index])
+                writer.raw(":")
+            }
+            switch slots[index] {
+            case .null, .pending: writer.null()
+            case .leaf(let value): writer.value(value)
+            case .container(let container): container.write(to: &writer)
+            }
+        }
+        writer.raw(isList ? "]" : "}")
     }
 }
 

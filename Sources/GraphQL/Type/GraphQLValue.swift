@@ -41,6 +41,10 @@ enum JavaScriptNumber {
             // Exact integers print in full; Int covers all of them below 2^63.
             if abs(value) < 9.2e18 { return String(Int64(value)) }
         }
+        // Between 1e-4 and 1e16 Swift and JavaScript both write the shortest
+        // round-trip digits in plain decimal notation.
+        let magnitude = abs(value)
+        if magnitude >= 1e-4 && magnitude < 1e16 { return String(describing: value) }
         let negative = value < 0
         // Swift's description gives the shortest digits that round-trip, as JavaScript does.
         var text = String(describing: abs(value))

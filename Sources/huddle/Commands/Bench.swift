@@ -6,10 +6,10 @@ import GraphQL
 /// input: `name<TAB>bytes<TAB>ns per operation<TAB>MB/s`, the same format
 /// scripts/bench/*.js prints for graphql-js, so scripts/bench can set them
 /// side by side.
-struct Bench: ParsableCommand {
+struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the engine's benchmarks (build with -c release).",
-        subcommands: [Parse.self, Validate.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self]
+        subcommands: [Parse.self, Validate.self, Execute.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self, GenerateData.self]
     )
 
     struct Parse: ParsableCommand {
@@ -206,5 +206,111 @@ extension Bench {
                 print(text, terminator: "")
             }
         }
+    }
+}
+
+extension Bench {
+    struct Execute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Execute DOCUMENT over the JSON DATA repeatedly (default resolvers) and report the median time, response JSON included."
+        )
+
+        @Option(help: "The SDL file.")
+        var schema: String
+
+        @Option(help: "The JSON root value.")
+        var data: String?
+
+        @Option(help: "Timed rounds; the median is reported.")
+        var rounds = 15
+
+        @Option(help: "Minimum seconds per round.")
+        var roundSeconds = 0.2
+
+        @Option(help: "Execute exactly this many times and report nothing (for profilers).")
+        var iterations: Int?
+
+        @ArgumentParser.Argument(help: "The document to execute.")
+        var document: String
+
+        func run() async throws {
+            let built = try buildSchema([Source(body: try String(contentsOfFile: schema, encoding: .utf8), name: schema)])
+            let executable = ExecutableSchema.readingFieldsByName(built)
+            let root = try data.map { try JSONReader().read(try String(contentsOfFile: $0, encoding: .utf8)) } ?? .object([])
+            let source = Source(body: try String(contentsOfFile: document, encoding: .utf8), name: document)
+            let parsed = try GraphQL.parse(source, options: .trusted)
+            func once() async -> Int {
+                let result = await GraphQL.execute(schema: executable, document: parsed, source: source, rootValue: .value(root))
+                var writer = JSONWriter(capacity: 1 << 16)
+                result.write(to: &writer)
+                return writer.bytes.count
+            }
+            if let iterations {
+                for _ in 0..<iterations { _ = await once() }
+                return
+            }
+            let bytes = await once()
+            let nanoseconds = await Measurement.medianAsync(rounds: rounds, roundSeconds: roundSeconds) { _ = await once() }
+            Measurement.report(name: URL(fileURLWithPath: document).lastPathComponent, bytes: bytes, nanoseconds: nanoseconds)
+        }
+    }
+
+    struct GenerateData: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate-data",
+            abstract: "Print the execution benchmark's inputs: a schema, data and a query for SHAPE."
+        )
+
+        enum Shape: String, ExpressibleByArgument {
+            case list, nested
+        }
+
+        @ArgumentParser.Argument(help: "list (10,000 objects × 5 fields) or nested (100 lists of 100 objects).")
+        var shape: Shape
+
+        @Option(help: "Which part to print: schema, data or query.")
+        var part: String
+
+        func run() {
+            switch (shape, part) {
+            case (_, "schema"):
+                print("type Query { items: [Item!]! groups: [Group!]! }\ntype Group { name: String! items: [Item!]! }\ntype Item { a: Int b: String c: Float d: Boolean e: ID }")
+            case (.list, "query"):
+                print("{ items { a b c d e } }")
+            case (.nested, "query"):
+                print("{ groups { name items { a b c d e } } }")
+            case (.list, "data"):
+                print("{\"items\":[" + (0..<10_000).map(Self.item).joined(separator: ",") + "]}")
+            case (.nested, "data"):
+                let group = "[" + (0..<100).map(Self.item).joined(separator: ",") + "]"
+                print("{\"groups\":[" + (0..<100).map { "{\"name\":\"group \($0)\",\"items\":\(group)}" }.joined(separator: ",") + "]}")
+            default:
+                print("")
+            }
+        }
+
+        static func item(_ index: Int) -> String {
+            "{\"a\":\(index),\"b\":\"item \(index) \\\"quoted\\\"\",\"c\":\(Double(index) / 8),\"d\":\(index % 2 == 0),\"e\":\"id-\(index)\"}"
+        }
+    }
+}
+
+extension Measurement {
+    static func medianAsync(rounds: Int, roundSeconds: Double, _ body: () async -> Void) async -> Double {
+        func time(_ iterations: Int) async -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<iterations { await body() }
+            return Double(DispatchTime.now().uptimeNanoseconds - start)
+        }
+        var iterations = 1
+        while true {
+            let elapsed = await time(iterations)
+            if elapsed >= roundSeconds * 1e9 { break }
+            iterations = elapsed < 1e6 ? iterations * 10 : Int(Double(iterations) * roundSeconds * 1e9 / elapsed) + 1
+        }
+        var samples: [Double] = []
+        for _ in 0..<rounds { samples.append(await time(iterations) / Double(iterations)) }
+        samples.sort()
+        return samples[samples.count / 2]
     }
 }
