@@ -8,11 +8,16 @@
 public struct ExecutableSchema: Sendable {
     public let schema: GraphQLSchema
     private let resolvers: [ObjectIdentifier: FieldResolver]
+    private let subscribers: [ObjectIdentifier: SubscriptionSource]
     private let typeResolvers: [String: TypeResolver]
     private let defaultResolved: Set<String>
 
     func resolver(for field: GraphQLField) -> FieldResolver? {
         resolvers[ObjectIdentifier(field)]
+    }
+
+    func subscriber(for field: GraphQLField) -> SubscriptionSource? {
+        subscribers[ObjectIdentifier(field)]
     }
 
     func typeResolver(for abstractType: GraphQLNamedType) -> TypeResolver? {
@@ -35,6 +40,7 @@ public struct ExecutableSchema: Sendable {
     public struct Builder {
         public let schema: GraphQLSchema
         private var resolvers: [ObjectIdentifier: FieldResolver] = [:]
+        private var subscribers: [ObjectIdentifier: SubscriptionSource] = [:]
         private var typeResolvers: [String: TypeResolver] = [:]
         private var defaultResolved: Set<String> = []
         private var problems: [String] = []
@@ -54,6 +60,17 @@ public struct ExecutableSchema: Sendable {
                 return
             }
             resolvers[ObjectIdentifier(field)] = resolver
+        }
+
+        /// Binds the source event stream of a subscription root field: each
+        /// event becomes the parent the field (and the rest of the selection)
+        /// is executed on, as its own response.
+        public mutating func subscribe(_ typeName: String, _ fieldName: String, _ source: @escaping SubscriptionSource) {
+            guard let type = schema.subscriptionType, type.name == typeName, let field = type.field(named: fieldName) else {
+                problems.append("Cannot bind a subscription to \"\(typeName).\(fieldName)\": it is not a field of the subscription type.")
+                return
+            }
+            subscribers[ObjectIdentifier(field)] = source
         }
 
         /// Lets the fields of `typeName` without a resolver read the parent's member of their name.
@@ -76,17 +93,20 @@ public struct ExecutableSchema: Sendable {
             }
             if !problems.isEmpty { throw ExecutableSchemaError(problems: problems) }
             return ExecutableSchema(
-                schema: schema, resolvers: resolvers, typeResolvers: typeResolvers, defaultResolved: defaultResolved
+                schema: schema, resolvers: resolvers, subscribers: subscribers, typeResolvers: typeResolvers,
+                defaultResolved: defaultResolved
             )
         }
     }
 
     private init(
-        schema: GraphQLSchema, resolvers: [ObjectIdentifier: FieldResolver], typeResolvers: [String: TypeResolver],
+        schema: GraphQLSchema, resolvers: [ObjectIdentifier: FieldResolver],
+        subscribers: [ObjectIdentifier: SubscriptionSource], typeResolvers: [String: TypeResolver],
         defaultResolved: Set<String>
     ) {
         self.schema = schema
         self.resolvers = resolvers
+        self.subscribers = subscribers
         self.typeResolvers = typeResolvers
         self.defaultResolved = defaultResolved
     }

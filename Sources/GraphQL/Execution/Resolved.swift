@@ -63,3 +63,7 @@ public typealias FieldResolver = @Sendable (ResolverInput) throws -> Resolved
 
 /// Names the object type of a value where a field's type is an interface or union.
 public typealias TypeResolver = @Sendable (Parent, ResolveInfo) -> String?
+
+/// A subscription root field's source event stream (spec §6.2.3.1): the
+/// events, each the parent its response is executed on.
+public typealias SubscriptionSource = @Sendable (ResolverInput) async throws -> AsyncThrowingStream<Parent, any Error>

@@ -1,0 +1,92 @@
+/// Subscribe (spec §6.2.3): CreateSourceEventStream, then
+/// MapSourceToResponseEvent, each event executed as a response of its own.
+public enum SubscriptionResult: Sendable {
+    /// One response per event. Ending the iteration (or cancelling the task
+    /// that iterates) ends the source stream too.
+    case stream(AsyncStream<ExecutionResult>)
+    /// A request error, or the subscribe resolver's error: no stream.
+    case failure(ExecutionResult)
+}
+
+/// Subscribes to a subscription operation. `context` makes the context of
+/// each event's execution, so each gets loaders of its own.
+public func subscribe(
+    schema: ExecutableSchema,
+    document: Document,
+    source: Source,
+    operationName: String? = nil,
+    variables: [GraphQLValue.Member] = [],
+    context: @escaping @Sendable () -> any Sendable = { () }
+) async -> SubscriptionResult {
+    let operation: OperationDefinition
+    switch selectOperation(document, operationName) {
+    case .success(let selected): operation = selected
+    case .failure(let error): return .failure(ExecutionResult(data: nil, errors: [error]))
+    }
+    let variableValues: [String: GraphQLValue]
+    switch VariableValues.coerce(schema: schema.schema, definitions: operation.variableDefinitions, inputs: variables, source: source) {
+    case .success(let values): variableValues = values
+    case .failure(let failure): return .failure(ExecutionResult(data: nil, errors: failure.errors))
+    }
+    guard operation.operation == .subscription, let rootType = schema.schema.subscriptionType else {
+        return .failure(ExecutionResult(data: nil, errors: [GraphQLError(
+            message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
+            locations: [source.location(at: operation.location.start)]
+        )]))
+    }
+    // CreateSourceEventStream: the one root field's stream.
+    let collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues)
+    let fields = collector.collectFields(rootType, operation.selectionSet)
+    guard let key = fields.keys.first, let node = fields.fields.first?.first,
+          let field = rootType.field(named: node.name.value) else {
+        return .failure(ExecutionResult(data: nil, errors: [GraphQLError(
+            message: "The subscription field \"\(fields.fields.first?.first?.name.value ?? "")\" is not defined.",
+            locations: fields.fields.first.map { $0.map { source.location(at: $0.location.start) } } ?? []
+        )]))
+    }
+    let locations = fields.fields[0].map { source.location(at: $0.location.start) }
+    guard let subscriber = schema.subscriber(for: field) else {
+        return .failure(ExecutionResult(data: nil, errors: [GraphQLError(
+            message: "Subscription field \"\(rootType.name).\(field.name)\" has no source event stream.",
+            locations: locations, path: [.key(key)]
+        )]))
+    }
+    let events: AsyncThrowingStream<Parent, any Error>
+    do {
+        let arguments = try ArgumentValues.coerce(
+            definitions: field.arguments, arguments: node.arguments, variableValues: variableValues,
+            node: node.location, source: source
+        )
+        let info = ResolveInfo(
+            fieldName: field.name, parentType: rootType, returnType: field.type, path: [.key(key)],
+            schema: schema.schema, variableValues: variableValues
+        )
+        events = try await subscriber(ResolverInput(parent: .root, arguments: arguments, context: context(), info: info))
+    } catch {
+        var located = (error as? GraphQLError) ?? GraphQLError(message: String(describing: error))
+        if located.locations.isEmpty { located.locations = locations }
+        if located.path == nil { located.path = [.key(key)] }
+        return .failure(ExecutionResult(data: nil, errors: [located]))
+    }
+    // MapSourceToResponseEvent: every event executed as its own response.
+    let variablesCopy = variables
+    let responses = AsyncStream<ExecutionResult> { continuation in
+        let task = Task {
+            do {
+                for try await event in events {
+                    let result = await execute(
+                        schema: schema, document: document, source: source, operationName: operationName,
+                        variables: variablesCopy, rootValue: event, context: context()
+                    )
+                    continuation.yield(result)
+                }
+            } catch {
+                let message = (error as? GraphQLError)?.message ?? String(describing: error)
+                continuation.yield(ExecutionResult(data: nil, errors: [GraphQLError(message: message)]))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+    }
+    return .stream(responses)
+}
