@@ -69,8 +69,10 @@ enum ResultCoercion {
                 return .success(.string(JavaScriptNumber.format(double)))
             default: return .failure(SerializeError("ID cannot represent value: \(inspect(value))"))
             }
+        case DateTimeScalar.name:
+            return DateTimeScalar.serialize(value).mapError { SerializeError($0.message) }
         default:
-            // Custom scalars serialise as they come.
+            // Other custom scalars serialise as they come.
             return .success(value)
         }
     }

@@ -236,6 +236,8 @@ enum InputCoercion {
                 return .success(.string(JavaScriptNumber.format(double)))
             default: return .failure(ParseValueError("ID cannot represent value: \(inspect(input))"))
             }
+        case DateTimeScalar.name:
+            return DateTimeScalar.parseValue(input).mapError { ParseValueError($0.message) }
         default:
             return .success(input)
         }

@@ -96,6 +96,11 @@ func parseScalarLiteral(
         case .int(let int): return .string(int.value)
         default: return nil
         }
+    case DateTimeScalar.name:
+        guard case .string(let string) = literal, case .success(let value) = DateTimeScalar.parseValue(.string(string.value)) else {
+            return nil
+        }
+        return value
     default:
         return valueFromASTUntyped(literal, variables: variables)
     }

@@ -130,8 +130,12 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
             case .string, .int: return nil
             default: return "ID cannot represent a non-string and non-integer value: \(printed)"
             }
+        case DateTimeScalar.name:
+            guard case .string(let string) = node else { return "DateTime cannot represent a non string value: \(printed)" }
+            if case .failure(let invalid) = DateTimeScalar.parseValue(.string(string.value)) { return invalid.message }
+            return nil
         default:
-            // Custom scalars take any literal.
+            // Other custom scalars take any literal.
             return nil
         }
     }

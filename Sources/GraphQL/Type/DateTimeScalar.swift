@@ -1,0 +1,139 @@
+/// The `DateTime` scalar Huddle's schema declares: an instant as RFC 3339
+/// text with an offset, such as `2026-11-21T18:30:00+01:00`. Inputs are
+/// checked and kept as the instant; outputs are written in UTC with
+/// millisecond precision, `2026-11-21T17:30:00.000Z`. Resolvers may return
+/// the text or the milliseconds since 1970 as an Int.
+enum DateTimeScalar {
+    static let name = "DateTime"
+
+    /// Milliseconds since 1970-01-01T00:00:00Z, or nil for text that is not an RFC 3339 date-time.
+    static func parse(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int? {
+            guard index + digits <= bytes.count else { return nil }
+            var value = 0
+            for offset in 0..<digits {
+                let byte = bytes[index + offset]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: [UInt8]) -> Bool {
+            guard index < bytes.count, characters.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect([0x2D]), let month = number(2), expect([0x2D]), let day = number(2),
+              expect([0x54, 0x74, 0x20]), let hour = number(2), expect([0x3A]), let minute = number(2),
+              expect([0x3A]), let second = number(2) else { return nil }
+        var milliseconds = 0
+        if index < bytes.count, bytes[index] == 0x2E {
+            index += 1
+            var digits = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                if digits < 3 { milliseconds = milliseconds * 10 + Int(bytes[index] - 0x30) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            if digits < 3 {
+                for _ in digits..<3 { milliseconds *= 10 }
+            }
+        }
+        var offsetMinutes = 0
+        guard index < bytes.count else { return nil }
+        if bytes[index] == 0x5A || bytes[index] == 0x7A {
+            index += 1
+        } else {
+            let sign = bytes[index] == 0x2B ? 1 : bytes[index] == 0x2D ? -1 : 0
+            guard sign != 0 else { return nil }
+            index += 1
+            guard let offsetHour = number(2), expect([0x3A]), let offsetMinute = number(2),
+                  offsetHour < 24, offsetMinute < 60 else { return nil }
+            offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
+        }
+        guard index == bytes.count, (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let seconds = ((days * 24 + hour) * 60 + minute) * 60 + min(second, 59) - offsetMinutes * 60
+        return seconds * 1000 + milliseconds
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`
+    static func format(milliseconds: Int) -> String {
+        let totalSeconds = Int((Double(milliseconds) / 1000).rounded(.down))
+        let millis = milliseconds - totalSeconds * 1000
+        var days = totalSeconds / 86_400
+        var secondsOfDay = totalSeconds % 86_400
+        if secondsOfDay < 0 {
+            secondsOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civilFromDays(days)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(millis, 3))Z"
+    }
+
+    static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    // MARK: Coercion
+
+    /// An input (a variable's value or a string literal's) as the canonical UTC text.
+    static func parseValue(_ value: GraphQLValue) -> Result<GraphQLValue, Invalid> {
+        guard case .string(let text) = value else {
+            return .failure(Invalid("DateTime cannot represent a non string value: \(inspect(value))"))
+        }
+        guard let instant = parse(text) else {
+            return .failure(Invalid("DateTime cannot represent an invalid date-time string: \(text.json)."))
+        }
+        return .success(.string(format(milliseconds: instant)))
+    }
+
+    struct Invalid: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// A resolver's value: RFC 3339 text or milliseconds since 1970.
+    static func serialize(_ value: GraphQLValue) -> Result<GraphQLValue, Invalid> {
+        switch value {
+        case .int(let milliseconds): return .success(.string(format(milliseconds: milliseconds)))
+        case .string: return parseValue(value)
+        default: return .failure(Invalid("DateTime cannot represent value: \(inspect(value))"))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import GraphQL
+import Testing
+
+/// The DateTime scalar: RFC 3339 text in, UTC with milliseconds out.
+@Suite struct DateTimeTests {
+    static let schema = try! buildSchema("""
+        scalar DateTime
+        type Query { at(when: DateTime): DateTime next: DateTime }
+        """)
+
+    func run(_ query: String, variables: String = "{}", data: String = "{}") async throws -> String {
+        let source = Source(body: query)
+        let document = try parse(source)
+        let errors = validate(schema: Self.schema, document: document, source: source)
+        if !errors.isEmpty { return ExecutionResult(data: nil, errors: errors).json() }
+        var builder = ExecutableSchema.Builder(schema: Self.schema)
+        builder.resolve("Query", "at") { input in .value(input.argument("when") ?? .null) }
+        builder.resolve("Query", "next") { input in
+            guard case .value(let root) = input.parent, let next = root["next"] else { return .null }
+            return .value(next)
+        }
+        guard case .object(let variableMembers) = try JSONReader().read(variables) else { return "" }
+        return await execute(
+            schema: try builder.build(), document: document, source: source, variables: variableMembers,
+            rootValue: .value(try JSONReader().read(data))
+        ).json()
+    }
+
+    @Test(arguments: [
+        ("2026-11-21T18:30:00Z", "2026-11-21T18:30:00.000Z"),
+        ("2026-11-21T18:30:00+01:00", "2026-11-21T17:30:00.000Z"),
+        ("2026-11-21t18:30:00.1234-02:30", "2026-11-21T21:00:00.123Z"),
+        ("2024-02-29T23:59:59.9Z", "2024-02-29T23:59:59.900Z"),
+        ("1969-12-31T23:59:59.999Z", "1969-12-31T23:59:59.999Z"),
+    ])
+    func literalsAndVariablesAreNormalisedToUTC(_ input: String, _ output: String) async throws {
+        #expect(try await run("{ at(when: \"\(input)\") }") == #"{"data":{"at":"\#(output)"}}"#)
+        #expect(try await run("query ($w: DateTime) { at(when: $w) }", variables: #"{"w": "\#(input)"}"#) == #"{"data":{"at":"\#(output)"}}"#)
+    }
+
+    @Test(arguments: ["2026-02-30T00:00:00Z", "2026-11-21 18:30", "2026-11-21T18:30:00", "2026-13-01T00:00:00Z", "yesterday", "2026-11-21T25:00:00Z", "2026-11-21T18:30:00.Z"])
+    func invalidTextIsRejected(_ input: String) async throws {
+        #expect(try await run("{ at(when: \"\(input)\") }")
+            == #"{"errors":[{"message":"DateTime cannot represent an invalid date-time string: \"\#(input)\".","locations":[{"line":1,"column":12}]}]}"#)
+        let variable = try await run("query ($w: DateTime) { at(when: $w) }", variables: #"{"w": "\#(input)"}"#)
+        #expect(variable.contains("DateTime cannot represent an invalid date-time string"))
+        #expect(!variable.contains("\"data\""))
+    }
+
+    @Test func resolversMayReturnMillisecondsOrText() async throws {
+        #expect(try await run("{ next }", data: #"{"next": 1795285800000}"#) == #"{"data":{"next":"2026-11-21T18:30:00.000Z"}}"#)
+        #expect(try await run("{ next }", data: #"{"next": "2026-11-21T19:30:00+01:00"}"#) == #"{"data":{"next":"2026-11-21T18:30:00.000Z"}}"#)
+        #expect(try await run("{ next }", data: #"{"next": true}"#)
+            == #"{"errors":[{"message":"DateTime cannot represent value: true","locations":[{"line":1,"column":3}],"path":["next"]}],"data":{"next":null}}"#)
+    }
+}
