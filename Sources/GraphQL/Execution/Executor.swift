@@ -60,8 +60,9 @@ func selectOperation(_ document: Document, _ name: String?) -> Result<OperationD
 /// Where a completed value goes: a slot of an object or list under construction.
 final class ResultContainer {
     var slots: [Slot] = []
-    /// Response keys, for objects.
-    var keys: [String] = []
+    /// For objects: the planned fields, one per slot (shared by every object
+    /// of a list, so an object costs no keys of its own).
+    var fields: [Executor.PlannedField] = []
     let isList: Bool
     /// Nulled because a non-null value inside it failed.
     var isNull = false
@@ -79,19 +80,24 @@ final class ResultContainer {
         case container(ResultContainer)
         /// Waiting for an async field.
         case pending
+        /// A field the object's type does not have (an unvalidated document): left out.
+        case omitted
     }
 
     var response: ResponseValue {
         if isNull { return .null }
         func value(_ slot: Slot) -> ResponseValue {
             switch slot {
-            case .null, .pending: .null
+            case .null, .pending, .omitted: .null
             case .leaf(let leaf): .leaf(leaf)
             case .container(let container): container.response
             }
         }
         if isList { return .list(slots.map(value)) }
-        return .object(zip(keys, slots).map { ResponseValue.Member(key: $0, value: value($1)) })
+        return .object(zip(fields, slots).compactMap { field, slot in
+            if case .omitted = slot { return nil }
+            return ResponseValue.Member(key: field.key, value: value(slot))
+        })
     }
 }
 
@@ -146,6 +152,7 @@ final class Executor {
         let root = ResultContainer(isList: false, link: nil)
         let fields = plan(rootType, collector.collectFields(rootType, operation.selectionSet))
         if operation.operation == .mutation {
+            root.fields = fields
             for field in fields {
                 executeField(rootType, rootValue, field, into: root)
                 await drain()
@@ -166,11 +173,18 @@ final class Executor {
         let definition: GraphQLField?
         let isTypename: Bool
 
+        /// `"key":`, escaped once for every object that writes it.
+        let jsonKey: [UInt8]
+
         init(key: String, nodes: [Field], definition: GraphQLField?, isTypename: Bool) {
             self.key = key
             self.nodes = nodes
             self.definition = definition
             self.isTypename = isTypename
+            var writer = JSONWriter(capacity: key.utf8.count + 3)
+            writer.string(key)
+            writer.raw(":")
+            jsonKey = writer.bytes
         }
     }
 
@@ -251,7 +265,7 @@ final class Executor {
     private func executeFields(
         _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField], into container: ResultContainer
     ) {
-        container.keys.reserveCapacity(fields.count)
+        container.fields = fields
         container.slots.reserveCapacity(fields.count)
         for field in fields {
             let errorCount = errors.count
@@ -267,14 +281,15 @@ final class Executor {
         _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, into container: ResultContainer
     ) {
         if planned.isTypename {
-            container.keys.append(planned.key)
             container.slots.append(.leaf(.string(objectType.name)))
             return
         }
         // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
-        guard let field = planned.definition else { return }
+        guard let field = planned.definition else {
+            container.slots.append(.omitted)
+            return
+        }
         let node = planned.nodes[0]
-        container.keys.append(planned.key)
         container.slots.append(.pending)
         let index = container.slots.count - 1
         let link = Link(container: container, index: index, isNonNull: field.type.isNonNull)
@@ -320,7 +335,7 @@ final class Executor {
         var current: Link? = link
         while let position = current {
             let container = position.container
-            components.append(container.isList ? .index(position.index) : .key(container.keys[position.index]))
+            components.append(container.isList ? .index(position.index) : .key(container.fields[position.index].key))
             current = container.link
         }
         return components.reversed()

@@ -76,14 +76,15 @@ extension ResultContainer {
     func write(to writer: inout JSONWriter) {
         if isNull { return writer.null() }
         writer.raw(isList ? "[" : "{")
+        var first = true
         for index in slots.indices {
-            if index > 0 { writer.raw(",") }
-            if !isList {
-                writer.string(keys[index])
-                writer.raw(":")
-            }
-            switch slots[index] {
-            case .null, .pending: writer.null()
+            let slot = slots[index]
+            if case .omitted = slot { continue }
+            if !first { writer.raw(",") }
+            first = false
+            if !isList { writer.append(fields[index].jsonKey) }
+            switch slot {
+            case .null, .pending, .omitted: writer.null()
             case .leaf(let value): writer.value(value)
             case .container(let container): container.write(to: &writer)
             }

@@ -17,6 +17,11 @@ public struct JSONWriter {
 
     public mutating func null() { raw("null") }
 
+    /// Bytes that are already JSON.
+    public mutating func append(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
+    }
+
     public mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }
