@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GraphQL
+import HuddleRuntime
 
 /// Benchmarks of the engine, run in release builds. Each prints one line per
 /// input: `name<TAB>bytes<TAB>ns per operation<TAB>MB/s`, the same format
@@ -9,7 +10,7 @@ import GraphQL
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the engine's benchmarks (build with -c release).",
-        subcommands: [Parse.self, Validate.self, Execute.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self, GenerateData.self]
+        subcommands: [Parse.self, Validate.self, Execute.self, Loop.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self, GenerateData.self]
     )
 
     struct Parse: ParsableCommand {
@@ -312,5 +313,37 @@ extension Measurement {
         for _ in 0..<rounds { samples.append(await time(iterations) / Double(iterations)) }
         samples.sort()
         return samples[samples.count / 2]
+    }
+}
+
+extension Bench {
+    struct Loop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Suspend and resume a task on the libuv event loop COUNT times; report nanoseconds per switch.",
+            discussion: "Runs 1/10 of the count too, so the cost per switch shows whether it grows with the count."
+        )
+
+        @Option(help: "Suspend/resume cycles.")
+        var count = 1_000_000
+
+        func run() async throws {
+            let loop = EventLoop()
+            let thread = Thread { loop.run() }
+            thread.start()
+            for cycles in [count / 10, count] {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let resumed = await Task(executorPreference: loop) {
+                    var resumed = 0
+                    for _ in 0..<cycles {
+                        await Task.yield()
+                        resumed += 1
+                    }
+                    return resumed
+                }.value
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+                print("loop-switch-\(cycles)\t\(resumed)\t\(String(format: "%.1f", elapsed / Double(cycles)))")
+            }
+            loop.stop()
+        }
     }
 }
