@@ -5,6 +5,12 @@ import Testing
 
 /// The libuv loop as the executor of Swift tasks.
 @Suite struct EventLoopTests {
+    final class Log: Sendable {
+        private let entries = Mutex<[String]>([])
+        func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+        var all: [String] { entries.withLock { $0 } }
+    }
+
     /// A loop running on a thread of its own for the test.
     final class RunningLoop: Sendable {
         let loop = EventLoop()
@@ -88,6 +94,43 @@ import Testing
             return await group.reduce(0, +)
         }
         #expect(total == (0..<100).reduce(0, +))
+        await running.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func timersResumeTheirTaskOnTheLoop() async {
+        let running = RunningLoop()
+        let loop = running.loop
+        let order = await Task(executorPreference: loop) {
+            let log = Log()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask(executorPreference: loop) {
+                    await loop.sleep(for: .milliseconds(60))
+                    log.append("late")
+                }
+                group.addTask(executorPreference: loop) {
+                    await loop.sleep(for: .milliseconds(1))
+                    log.append("early")
+                }
+            }
+            return log.all.sorted() + [loop.inLoopThread ? "on loop" : "elsewhere"]
+        }.value
+        // Both timers fire and resume their tasks on the loop (their order is libuv's business).
+        #expect(order == ["early", "late", "on loop"])
+        await running.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func threadPoolWorkRunsOffTheLoopAndResumesOnIt() async {
+        let running = RunningLoop()
+        let loop = running.loop
+        let (workOnLoop, resumedOnLoop, sum) = await Task(executorPreference: loop) {
+            let (onLoop, sum) = await loop.runInThreadPool { (loop.inLoopThread, (1...1000).reduce(0, +)) }
+            return (onLoop, loop.inLoopThread, sum)
+        }.value
+        #expect(!workOnLoop)
+        #expect(resumedOnLoop)
+        #expect(sum == 500_500)
         await running.stop()
     }
 }

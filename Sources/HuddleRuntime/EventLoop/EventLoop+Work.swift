@@ -1,0 +1,88 @@
+import CLibUV
+
+extension EventLoop {
+    /// Suspends the calling task for `duration` with a libuv timer. Call it
+    /// from a task running on this loop.
+    public func sleep(for duration: Duration) async {
+        let milliseconds = UInt64(max(0, duration.components.seconds)) * 1000
+            + UInt64(max(0, duration.components.attoseconds / 1_000_000_000_000_000))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            checkIsolated()
+            let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+            uv_timer_init(uv, timer)
+            timer.pointee.data = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
+            uv_timer_start(timer, { timer in
+                let box = Unmanaged<ContinuationBox<Void>>.fromOpaque(timer!.pointee.data).takeRetainedValue()
+                uv_close(UnsafeMutableRawPointer(timer!).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+                    handle!.withMemoryRebound(to: uv_timer_t.self, capacity: 1) { $0.deallocate() }
+                }
+                box.continuation.resume()
+            }, milliseconds, 0)
+        }
+    }
+
+    /// Runs CPU-heavy `work` (password hashing, say) on libuv's thread pool,
+    /// so the loop keeps serving, and resumes on the loop with its result.
+    /// Call it from a task running on this loop.
+    public func runInThreadPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            checkIsolated()
+            let request = UnsafeMutablePointer<uv_work_t>.allocate(capacity: 1)
+            request.pointee.data = Unmanaged.passRetained(WorkBox(work: work, continuation: continuation)).toOpaque()
+            uv_queue_work(uv, request, { request in
+                // On a pool thread.
+                Unmanaged<AnyWorkBox>.fromOpaque(request!.pointee.data).takeUnretainedValue().perform()
+            }, { request, _ in
+                // Back on the loop thread.
+                let box = Unmanaged<AnyWorkBox>.fromOpaque(request!.pointee.data).takeRetainedValue()
+                request!.deallocate()
+                box.finish()
+            })
+        }
+    }
+
+    /// Calls `handler` on the loop thread each time the process receives
+    /// `signal` (SIGTERM, SIGINT, ...). Call it on the loop thread.
+    public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) {
+        checkIsolated()
+        let handle = UnsafeMutablePointer<uv_signal_t>.allocate(capacity: 1)
+        uv_signal_init(uv, handle)
+        handle.pointee.data = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
+        uv_signal_start(handle, { handle, _ in
+            Unmanaged<HandlerBox>.fromOpaque(handle!.pointee.data).takeUnretainedValue().handler()
+        }, signal)
+        // A signal watcher must not keep the loop alive on its own.
+        uv_unref(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self))
+    }
+}
+
+private final class ContinuationBox<Value> {
+    let continuation: CheckedContinuation<Value, Never>
+    init(_ continuation: CheckedContinuation<Value, Never>) { self.continuation = continuation }
+}
+
+private final class HandlerBox {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+}
+
+/// Thread-pool work with its result, type-erased for the C callbacks.
+private class AnyWorkBox {
+    func perform() {}
+    func finish() {}
+}
+
+private final class WorkBox<Result: Sendable>: AnyWorkBox, @unchecked Sendable {
+    let work: @Sendable () -> Result
+    let continuation: CheckedContinuation<Result, Never>
+    // Written on the pool thread, read on the loop thread after libuv's hand-over.
+    var result: Result?
+
+    init(work: @escaping @Sendable () -> Result, continuation: CheckedContinuation<Result, Never>) {
+        self.work = work
+        self.continuation = continuation
+    }
+
+    override func perform() { result = work() }
+    override func finish() { continuation.resume(returning: result!) }
+}
