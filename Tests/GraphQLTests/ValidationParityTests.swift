@@ -17,8 +17,13 @@ struct ValidationCase: Decodable, CustomTestStringConvertible, Sendable {
 }
 
 enum ValidationFixtures {
+    /// The repository's root, found from this file's place in it.
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// scripts/graphql-js/validation-schema.graphql, which graphql-js answered the fixtures against.
     static let schema: GraphQLSchema = {
-        let url = Bundle.module.url(forResource: "validation-schema", withExtension: "graphql", subdirectory: "Fixtures")!
+        let url = repository.appendingPathComponent("scripts/graphql-js/validation-schema.graphql")
         return try! buildSchema(String(contentsOf: url, encoding: .utf8))
     }()
 

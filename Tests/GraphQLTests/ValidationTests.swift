@@ -1,3 +1,4 @@
+import Foundation
 import GraphQL
 import Testing
 
@@ -132,34 +133,11 @@ import Testing
     }
 }
 
-/// The introspection query GraphiQL and codegen send, with every September 2025 field.
+/// The introspection query GraphiQL and codegen send, with every September
+/// 2025 field: scripts/bench/introspection.graphql, which the benchmark runs too.
 enum IntrospectionQuery {
-    static let text = """
-        query IntrospectionQuery {
-          __schema {
-            description
-            queryType { name }
-            mutationType { name }
-            subscriptionType { name }
-            types { ...FullType }
-            directives { name description isRepeatable locations args(includeDeprecated: true) { ...InputValue } }
-          }
-        }
-        fragment FullType on __Type {
-          kind name description specifiedByURL isOneOf
-          fields(includeDeprecated: true) {
-            name description args(includeDeprecated: true) { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason
-          }
-          inputFields(includeDeprecated: true) { ...InputValue }
-          interfaces { ...TypeRef }
-          enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
-          possibleTypes { ...TypeRef }
-        }
-        fragment InputValue on __InputValue {
-          name description type { ...TypeRef } defaultValue isDeprecated deprecationReason
-        }
-        fragment TypeRef on __Type {
-          kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }
-        }
-        """
+    static let text: String = {
+        let url = ValidationFixtures.repository.appendingPathComponent("scripts/bench/introspection.graphql")
+        return try! String(contentsOf: url, encoding: .utf8)
+    }()
 }

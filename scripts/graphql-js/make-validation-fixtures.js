@@ -19,7 +19,6 @@ const fixtures = cases.map((query) => {
   return { query, errors: errors.map((e) => ({ message: e.message, locations: e.locations || [] })) };
 });
 const fixturesDir = path.join(__dirname, '../../Tests/GraphQLTests/Fixtures');
-fs.writeFileSync(path.join(fixturesDir, 'validation-schema.graphql'), sdl);
 fs.writeFileSync(path.join(fixturesDir, 'validation-cases.json'), '[\n' + fixtures.map((f) => JSON.stringify(f)).join(',\n') + '\n]\n');
 const failing = fixtures.filter((f) => f.errors.length).length;
 console.log(`wrote ${fixtures.length} cases (${failing} with errors)`);

@@ -542,3 +542,116 @@ public struct InputObjectTypeExtension: Sendable, Hashable {
     public var fields: [InputValueDefinition]
     public var location: Location
 }
+
+// MARK: - The parts type definitions and extensions share
+
+/// What a type definition or extension declares, whatever its kind (empty
+/// for the parts its kind does not have), so that code that merges a
+/// definition with its extensions need not repeat itself per kind.
+public protocol TypeSystemParts {
+    var directives: [Directive] { get }
+    var fieldDefinitions: [FieldDefinition] { get }
+    var interfaces: [NamedType] { get }
+    var unionMembers: [NamedType] { get }
+    var enumValues: [EnumValueDefinition] { get }
+    var inputFields: [InputValueDefinition] { get }
+}
+
+extension TypeDefinition: TypeSystemParts {
+    public var descriptionValue: String? {
+        switch self {
+        case .scalar(let node): node.description?.value
+        case .object(let node): node.description?.value
+        case .interface(let node): node.description?.value
+        case .union(let node): node.description?.value
+        case .enum(let node): node.description?.value
+        case .inputObject(let node): node.description?.value
+        }
+    }
+
+    public var directives: [Directive] {
+        switch self {
+        case .scalar(let node): node.directives
+        case .object(let node): node.directives
+        case .interface(let node): node.directives
+        case .union(let node): node.directives
+        case .enum(let node): node.directives
+        case .inputObject(let node): node.directives
+        }
+    }
+
+    public var fieldDefinitions: [FieldDefinition] {
+        switch self {
+        case .object(let node): node.fields
+        case .interface(let node): node.fields
+        default: []
+        }
+    }
+
+    public var interfaces: [NamedType] {
+        switch self {
+        case .object(let node): node.interfaces
+        case .interface(let node): node.interfaces
+        default: []
+        }
+    }
+
+    public var unionMembers: [NamedType] {
+        if case .union(let node) = self { return node.types }
+        return []
+    }
+
+    public var enumValues: [EnumValueDefinition] {
+        if case .enum(let node) = self { return node.values }
+        return []
+    }
+
+    public var inputFields: [InputValueDefinition] {
+        if case .inputObject(let node) = self { return node.fields }
+        return []
+    }
+}
+
+extension TypeExtension: TypeSystemParts {
+    public var directives: [Directive] {
+        switch self {
+        case .scalar(let node): node.directives
+        case .object(let node): node.directives
+        case .interface(let node): node.directives
+        case .union(let node): node.directives
+        case .enum(let node): node.directives
+        case .inputObject(let node): node.directives
+        }
+    }
+
+    public var fieldDefinitions: [FieldDefinition] {
+        switch self {
+        case .object(let node): node.fields
+        case .interface(let node): node.fields
+        default: []
+        }
+    }
+
+    public var interfaces: [NamedType] {
+        switch self {
+        case .object(let node): node.interfaces
+        case .interface(let node): node.interfaces
+        default: []
+        }
+    }
+
+    public var unionMembers: [NamedType] {
+        if case .union(let node) = self { return node.types }
+        return []
+    }
+
+    public var enumValues: [EnumValueDefinition] {
+        if case .enum(let node) = self { return node.values }
+        return []
+    }
+
+    public var inputFields: [InputValueDefinition] {
+        if case .inputObject(let node) = self { return node.fields }
+        return []
+    }
+}

@@ -250,53 +250,23 @@ struct SchemaBuilder {
         let extensions = (typeExtensions[type.name] ?? []).filter { extensionKind($0.0) == type.kind }
         type.extensions = extensions.map(\.0)
         type.extensionSources = extensions.map(\.1)
-        switch definition {
-        case .scalar(let node):
-            type.description = node.description?.value
-            var directives = node.directives
-            for (extensionNode, _) in extensions {
-                if case .scalar(let e) = extensionNode { directives += e.directives }
-            }
-            type.specifiedByURL = stringArgument("specifiedBy", "url", in: directives)
-        case .object(let node):
-            type.description = node.description?.value
-            var fields = node.fields.map { ($0, source) }
-            var interfaces = node.interfaces.map { ($0, source) }
-            for (extensionNode, extensionSource) in extensions {
-                guard case .object(let e) = extensionNode else { continue }
-                fields += e.fields.map { ($0, extensionSource) }
-                interfaces += e.interfaces.map { ($0, extensionSource) }
-            }
-            type.fields = buildFields(fields, of: type)
-            type.interfaces = interfaces.compactMap { resolveNamed($0.0, $0.1) }
-        case .interface(let node):
-            type.description = node.description?.value
-            var fields = node.fields.map { ($0, source) }
-            var interfaces = node.interfaces.map { ($0, source) }
-            for (extensionNode, extensionSource) in extensions {
-                guard case .interface(let e) = extensionNode else { continue }
-                fields += e.fields.map { ($0, extensionSource) }
-                interfaces += e.interfaces.map { ($0, extensionSource) }
-            }
-            type.fields = buildFields(fields, of: type)
-            type.interfaces = interfaces.compactMap { resolveNamed($0.0, $0.1) }
-        case .union(let node):
-            type.description = node.description?.value
-            var members = node.types.map { ($0, source) }
-            for (extensionNode, extensionSource) in extensions {
-                guard case .union(let e) = extensionNode else { continue }
-                members += e.types.map { ($0, extensionSource) }
-            }
-            type.unionMembers = members.compactMap { resolveNamed($0.0, $0.1) }
-        case .enum(let node):
-            type.description = node.description?.value
-            var values = node.values.map { ($0, source) }
-            for (extensionNode, extensionSource) in extensions {
-                guard case .enum(let e) = extensionNode else { continue }
-                values += e.values.map { ($0, extensionSource) }
-            }
+        type.description = definition.descriptionValue
+        // The definition's parts, then each extension's, each with its source.
+        let parts: [(any TypeSystemParts, Source)] = [(definition, source)] + extensions.map { ($0.0, $0.1) }
+        func merged<Part>(_ part: (any TypeSystemParts) -> [Part]) -> [(Part, Source)] {
+            parts.flatMap { node, partSource in part(node).map { ($0, partSource) } }
+        }
+        switch type.kind {
+        case .scalar:
+            type.specifiedByURL = stringArgument("specifiedBy", "url", in: parts.flatMap { $0.0.directives })
+        case .object, .interface:
+            type.fields = buildFields(merged { $0.fieldDefinitions }, of: type)
+            type.interfaces = merged { $0.interfaces }.compactMap { resolveNamed($0.0, $0.1) }
+        case .union:
+            type.unionMembers = merged { $0.unionMembers }.compactMap { resolveNamed($0.0, $0.1) }
+        case .enum:
             var seen: [String: (EnumValueDefinition, Source)] = [:]
-            for (value, valueSource) in values {
+            for (value, valueSource) in merged({ $0.enumValues }) {
                 if let (first, firstSource) = seen[value.name.value] {
                     report(
                         "Enum value \"\(type.name).\(value.name.value)\" can only be defined once.",
@@ -310,17 +280,9 @@ struct SchemaBuilder {
                     deprecationReason: deprecationReason(value.directives), definition: value, source: valueSource
                 ))
             }
-        case .inputObject(let node):
-            type.description = node.description?.value
-            var fields = node.fields.map { ($0, source) }
-            var directives = node.directives
-            for (extensionNode, extensionSource) in extensions {
-                guard case .inputObject(let e) = extensionNode else { continue }
-                fields += e.fields.map { ($0, extensionSource) }
-                directives += e.directives
-            }
-            type.inputFields = buildInputValues(fields, owner: { "\(type.name).\($0)" }, isField: true)
-            type.isOneOf = directives.contains { $0.name.value == "oneOf" }
+        case .inputObject:
+            type.inputFields = buildInputValues(merged { $0.inputFields }, owner: { "\(type.name).\($0)" }, isField: true)
+            type.isOneOf = parts.contains { $0.0.directives.contains { $0.name.value == "oneOf" } }
         }
     }
 

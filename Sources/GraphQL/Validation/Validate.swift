@@ -348,16 +348,31 @@ struct ValidationWalker {
 
     // MARK: Type-system definitions in an executable document
 
+    /// A type definition's or extension's parts, in graphql-js's visiting order.
+    private mutating func typeSystemParts(_ parts: any TypeSystemParts, kind location: DirectiveLocation) {
+        for interface in parts.interfaces { walk(.named(interface), inTypeSystemDefinition: true) }
+        walk(parts.directives, location: location)
+        for field in parts.fieldDefinitions {
+            for argument in field.arguments {
+                walk(argument.type, inTypeSystemDefinition: true)
+                if let defaultValue = argument.defaultValue { walk(defaultValue) }
+                walk(argument.directives, location: .argumentDefinition)
+            }
+            walk(field.type, inTypeSystemDefinition: true)
+            walk(field.directives, location: .fieldDefinition)
+        }
+        for member in parts.unionMembers { walk(.named(member), inTypeSystemDefinition: true) }
+        for value in parts.enumValues { walk(value.directives, location: .enumValue) }
+        for field in parts.inputFields {
+            walk(field.type, inTypeSystemDefinition: true)
+            if let defaultValue = field.defaultValue { walk(defaultValue) }
+            walk(field.directives, location: .inputFieldDefinition)
+        }
+    }
+
     /// SDL in a request is reported by ExecutableDefinitions; its type
     /// references and directives are still checked, as graphql-js checks them.
     private mutating func walkTypeSystem(_ definition: Definition) {
-        func fields(_ fields: [FieldDefinition]) {
-            for field in fields {
-                inputValues(field.arguments, location: .argumentDefinition)
-                walk(field.type, inTypeSystemDefinition: true)
-                walk(field.directives, location: .fieldDefinition)
-            }
-        }
         func inputValues(_ values: [InputValueDefinition], location: DirectiveLocation) {
             for value in values {
                 walk(value.type, inTypeSystemDefinition: true)
@@ -378,31 +393,9 @@ struct ValidationWalker {
         case .directive(let node):
             inputValues(node.arguments, location: .argumentDefinition)
         case .type(let type):
-            switch type {
-            case .scalar(let node): walk(node.directives, location: .scalar)
-            case .object(let node): named(node.interfaces); walk(node.directives, location: .object); fields(node.fields)
-            case .interface(let node): named(node.interfaces); walk(node.directives, location: .interface); fields(node.fields)
-            case .union(let node): walk(node.directives, location: .union); named(node.types)
-            case .enum(let node):
-                walk(node.directives, location: .enum)
-                for value in node.values { walk(value.directives, location: .enumValue) }
-            case .inputObject(let node):
-                walk(node.directives, location: .inputObject)
-                inputValues(node.fields, location: .inputFieldDefinition)
-            }
+            typeSystemParts(type, kind: DirectiveLocation(type))
         case .typeExtension(let type):
-            switch type {
-            case .scalar(let node): walk(node.directives, location: .scalar)
-            case .object(let node): named(node.interfaces); walk(node.directives, location: .object); fields(node.fields)
-            case .interface(let node): named(node.interfaces); walk(node.directives, location: .interface); fields(node.fields)
-            case .union(let node): walk(node.directives, location: .union); named(node.types)
-            case .enum(let node):
-                walk(node.directives, location: .enum)
-                for value in node.values { walk(value.directives, location: .enumValue) }
-            case .inputObject(let node):
-                walk(node.directives, location: .inputObject)
-                inputValues(node.fields, location: .inputFieldDefinition)
-            }
+            typeSystemParts(type, kind: DirectiveLocation(type))
         case .operation, .fragment:
             break
         }
@@ -410,6 +403,29 @@ struct ValidationWalker {
 }
 
 extension DirectiveLocation {
+    /// Where a type definition's or extension's own directives stand.
+    init(_ type: TypeDefinition) {
+        switch type {
+        case .scalar: self = .scalar
+        case .object: self = .object
+        case .interface: self = .interface
+        case .union: self = .union
+        case .enum: self = .enum
+        case .inputObject: self = .inputObject
+        }
+    }
+
+    init(_ type: TypeExtension) {
+        switch type {
+        case .scalar: self = .scalar
+        case .object: self = .object
+        case .interface: self = .interface
+        case .union: self = .union
+        case .enum: self = .enum
+        case .inputObject: self = .inputObject
+        }
+    }
+
     init(_ operation: OperationType) {
         switch operation {
         case .query: self = .query

@@ -18,11 +18,7 @@ struct Bench: AsyncParsableCommand {
             abstract: "Parse each FILE repeatedly and report the median time per parse."
         )
 
-        @Option(help: "Timed rounds per file; the median is reported.")
-        var rounds = 15
-
-        @Option(help: "Minimum seconds per round.")
-        var roundSeconds = 0.2
+        @OptionGroup var timing: TimingOptions
 
         @Option(help: "Parse each file exactly this many times and report nothing (for profilers such as callgrind).")
         var iterations: Int?
@@ -38,7 +34,7 @@ struct Bench: AsyncParsableCommand {
                     for _ in 0..<iterations { _ = try GraphQL.parse(source, options: .trusted) }
                     continue
                 }
-                let nanoseconds = try Measurement.median(rounds: rounds, roundSeconds: roundSeconds) { () throws(GraphQLError) in
+                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { () throws(GraphQLError) in
                     _ = try GraphQL.parse(source, options: .trusted)
                 }
                 Measurement.report(name: URL(fileURLWithPath: file).lastPathComponent, bytes: text.utf8.count, nanoseconds: nanoseconds)
@@ -60,6 +56,15 @@ struct Bench: AsyncParsableCommand {
             print(generator.text(bytes: bytes), terminator: "")
         }
     }
+}
+
+/// How benchmarks time: the same method as scripts/bench/median.js.
+struct TimingOptions: ParsableArguments {
+    @Option(help: "Timed rounds; the median is reported.")
+    var rounds = 15
+
+    @Option(help: "Minimum seconds per round.")
+    var roundSeconds = 0.2
 }
 
 enum Measurement {
@@ -104,11 +109,7 @@ extension Bench {
         @Option(help: "The SDL file to validate against.")
         var schema: String
 
-        @Option(help: "Timed rounds per file; the median is reported.")
-        var rounds = 15
-
-        @Option(help: "Minimum seconds per round.")
-        var roundSeconds = 0.2
+        @OptionGroup var timing: TimingOptions
 
         @Option(help: "Validate each file exactly this many times and report nothing (for profilers).")
         var iterations: Int?
@@ -126,7 +127,7 @@ extension Bench {
                     continue
                 }
                 let errors = GraphQL.validate(schema: built, document: document, source: source)
-                let nanoseconds = Measurement.median(rounds: rounds, roundSeconds: roundSeconds) {
+                let nanoseconds = Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
                     _ = GraphQL.validate(schema: built, document: document, source: source)
                 }
                 Measurement.report(
@@ -143,11 +144,7 @@ extension Bench {
             abstract: "Parse and build each SDL FILE repeatedly and report the median time."
         )
 
-        @Option(help: "Timed rounds per file; the median is reported.")
-        var rounds = 15
-
-        @Option(help: "Minimum seconds per round.")
-        var roundSeconds = 0.2
+        @OptionGroup var timing: TimingOptions
 
         @ArgumentParser.Argument(help: "SDL files.")
         var files: [String]
@@ -155,7 +152,7 @@ extension Bench {
         func run() throws {
             for file in files {
                 let source = Source(body: try String(contentsOfFile: file, encoding: .utf8), name: file)
-                let nanoseconds = try Measurement.median(rounds: rounds, roundSeconds: roundSeconds) { () throws(SchemaBuildError) in
+                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { () throws(SchemaBuildError) in
                     _ = try GraphQL.buildSchema([source])
                 }
                 Measurement.report(name: URL(fileURLWithPath: file).lastPathComponent, bytes: source.body.utf8.count, nanoseconds: nanoseconds)
@@ -222,11 +219,7 @@ extension Bench {
         @Option(help: "The JSON root value.")
         var data: String?
 
-        @Option(help: "Timed rounds; the median is reported.")
-        var rounds = 15
-
-        @Option(help: "Minimum seconds per round.")
-        var roundSeconds = 0.2
+        @OptionGroup var timing: TimingOptions
 
         @Option(help: "Execute exactly this many times and report nothing (for profilers).")
         var iterations: Int?
@@ -251,7 +244,7 @@ extension Bench {
                 return
             }
             let bytes = await once()
-            let nanoseconds = await Measurement.medianAsync(rounds: rounds, roundSeconds: roundSeconds) { _ = await once() }
+            let nanoseconds = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { _ = await once() }
             Measurement.report(name: URL(fileURLWithPath: document).lastPathComponent, bytes: bytes, nanoseconds: nanoseconds)
         }
     }
