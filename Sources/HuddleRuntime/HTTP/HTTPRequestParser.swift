@@ -1,0 +1,321 @@
+/// Parses HTTP/1.1 requests (RFC 9112) from bytes as they arrive, several
+/// per connection (pipelining), strictly: whatever could let two parties
+/// read one stream as different requests (request smuggling) is refused
+/// with 400 and the connection closed.
+///
+/// Refused: both Content-Length and Transfer-Encoding; a repeated,
+/// list-valued or non-numeric Content-Length; a malformed chunk size;
+/// obs-fold; white space between a field name and its colon; a bare CR or
+/// LF; a missing or repeated Host. Over the limits: a request line longer
+/// than `maxTargetBytes` gets 414, a header block longer than
+/// `maxHeaderBytes` 431, a body longer than `maxBodyBytes` 413.
+public struct HTTPRequestParser {
+    public struct Limits: Sendable {
+        public var maxTargetBytes: Int
+        public var maxHeaderBytes: Int
+        public var maxBodyBytes: Int
+
+        public init(maxTargetBytes: Int = 8 * 1024, maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1 << 20) {
+            self.maxTargetBytes = maxTargetBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxBodyBytes = maxBodyBytes
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// A request's head is complete; its body may follow. A server
+        /// answers `Expect: 100-continue` now.
+        case head(HTTPRequestHead)
+        /// The request, body included, is complete.
+        case request(HTTPRequest)
+    }
+
+    public let limits: Limits
+    private var buffer: [UInt8] = []
+    private var state = State.requestLine
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var headerBytes = 0
+
+    private enum State: Equatable {
+        case requestLine
+        case headers
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case failed
+    }
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Consumes `bytes`; returns the events they complete, in order.
+    public mutating func feed(_ bytes: some Collection<UInt8>) throws(HTTPError) -> [Event] {
+        guard state != .failed else { throw HTTPError(400, "the connection already failed") }
+        buffer.append(contentsOf: bytes)
+        var events: [Event] = []
+        var position = 0
+        defer { buffer.removeFirst(position) }
+        do throws(HTTPError) {
+            while true {
+                switch state {
+                case .requestLine:
+                    guard let line = try nextLine(from: &position, limit: limits.maxTargetBytes + 64, status: 414) else {
+                        return events
+                    }
+                    // RFC 9112 §2.2: empty lines before a request line are ignored.
+                    if line.isEmpty { continue }
+                    head = try Self.parseRequestLine(line, limits: limits)
+                    headerBytes = line.count + 2
+                    state = .headers
+                case .headers:
+                    guard let line = try nextLine(from: &position, limit: limits.maxHeaderBytes, status: 431) else { return events }
+                    headerBytes += line.count + 2
+                    if headerBytes > limits.maxHeaderBytes { throw HTTPError(431, "header fields too large") }
+                    if !line.isEmpty {
+                        try head!.headers.append(Self.parseField(line))
+                        continue
+                    }
+                    let bodyLength = try finishHead()
+                    events.append(.head(head!))
+                    switch bodyLength {
+                    case .chunked: state = .chunkSize
+                    case .length(0): complete(into: &events)
+                    case .length(let length): state = .fixedBody(remaining: length)
+                    }
+                case .fixedBody(let remaining):
+                    let available = min(remaining, buffer.count - position)
+                    guard available > 0 else { return events }
+                    body.append(contentsOf: buffer[position..<(position + available)])
+                    position += available
+                    if remaining == available {
+                        complete(into: &events)
+                    } else {
+                        state = .fixedBody(remaining: remaining - available)
+                    }
+                case .chunkSize:
+                    guard let line = try nextLine(from: &position, limit: 1024, status: 400) else { return events }
+                    let size = try Self.parseChunkSize(line)
+                    if body.count + size > limits.maxBodyBytes { throw HTTPError(413, "body too large") }
+                    state = size == 0 ? .trailers : .chunkData(remaining: size)
+                case .chunkData(let remaining):
+                    let available = min(remaining, buffer.count - position)
+                    guard available > 0 else { return events }
+                    body.append(contentsOf: buffer[position..<(position + available)])
+                    position += available
+                    state = remaining == available ? .chunkDataEnd : .chunkData(remaining: remaining - available)
+                case .chunkDataEnd:
+                    guard buffer.count - position >= 2 else { return events }
+                    guard buffer[position] == 0x0D, buffer[position + 1] == 0x0A else {
+                        throw HTTPError(400, "chunk data not followed by CRLF")
+                    }
+                    position += 2
+                    state = .chunkSize
+                case .trailers:
+                    guard let line = try nextLine(from: &position, limit: limits.maxHeaderBytes, status: 431) else { return events }
+                    headerBytes += line.count + 2
+                    if headerBytes > limits.maxHeaderBytes { throw HTTPError(431, "trailer fields too large") }
+                    if line.isEmpty {
+                        complete(into: &events)
+                    } else {
+                        _ = try Self.parseField(line)
+                    }
+                case .failed:
+                    return events
+                }
+            }
+        } catch {
+            state = .failed
+            throw error
+        }
+    }
+
+    private mutating func complete(into events: inout [Event]) {
+        events.append(.request(HTTPRequest(head: head!, body: body)))
+        head = nil
+        body = []
+        headerBytes = 0
+        state = .requestLine
+    }
+
+    /// The next CRLF-terminated line, or nil when it has not all arrived.
+    /// A line longer than `limit` fails with `status`; a bare CR or LF with 400.
+    private func nextLine(from position: inout Int, limit: Int, status: Int) throws(HTTPError) -> ArraySlice<UInt8>? {
+        var index = position
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte == 0x0A { throw HTTPError(400, "bare LF") }
+            if byte == 0x0D {
+                guard index + 1 < buffer.count else { return nil }
+                guard buffer[index + 1] == 0x0A else { throw HTTPError(400, "bare CR") }
+                let line = buffer[position..<index]
+                position = index + 2
+                return line
+            }
+            index += 1
+            if index - position > limit { throw HTTPError(status, status == 414 ? "URI too long" : "line too long") }
+        }
+        return nil
+    }
+
+    private enum BodyLength {
+        case length(Int)
+        case chunked
+    }
+
+    /// Checks the head as a whole and works out how the body is framed.
+    private mutating func finishHead() throws(HTTPError) -> BodyLength {
+        let head = self.head!
+        let hosts = head.headers.filter { $0.name == "host" }
+        if hosts.count > 1 { throw HTTPError(400, "more than one Host") }
+        if hosts.isEmpty && head.version == .http11 { throw HTTPError(400, "no Host") }
+        let lengths = head.headers.filter { $0.name == "content-length" }
+        let encodings = head.headers.filter { $0.name == "transfer-encoding" }
+        if !lengths.isEmpty && !encodings.isEmpty { throw HTTPError(400, "both Content-Length and Transfer-Encoding") }
+        if !encodings.isEmpty {
+            guard head.version == .http11 else { throw HTTPError(400, "Transfer-Encoding in HTTP/1.0") }
+            let codings = encodings.flatMap { $0.value.split(separator: ",") }
+                .map { $0.trimmingSpaces().lowercased() }
+            guard codings == ["chunked"] else { throw HTTPError(501, "unsupported Transfer-Encoding") }
+            return .chunked
+        }
+        guard let length = lengths.first else { return .length(0) }
+        if lengths.count > 1 { throw HTTPError(400, "more than one Content-Length") }
+        let value = length.value
+        guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let count = Int(value) else { throw HTTPError(400, "malformed Content-Length") }
+        if count > limits.maxBodyBytes { throw HTTPError(413, "body too large") }
+        return .length(count)
+    }
+
+    // MARK: Pieces
+
+    static func parseRequestLine(_ line: ArraySlice<UInt8>, limits: Limits) throws(HTTPError) -> HTTPRequestHead {
+        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
+              parts[0].allSatisfy(isTokenCharacter) else { throw HTTPError(400, "malformed request line") }
+        if parts[1].count > limits.maxTargetBytes { throw HTTPError(414, "URI too long") }
+        guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPError(400, "malformed request target") }
+        let version: HTTPVersion
+        switch String(decoding: parts[2], as: UTF8.self) {
+        case "HTTP/1.1": version = .http11
+        case "HTTP/1.0": version = .http10
+        case let other where other.hasPrefix("HTTP/"): throw HTTPError(505, "HTTP version not supported")
+        default: throw HTTPError(400, "malformed request line")
+        }
+        return HTTPRequestHead(
+            method: String(decoding: parts[0], as: UTF8.self),
+            target: String(decoding: parts[1], as: UTF8.self),
+            version: version, headers: []
+        )
+    }
+
+    /// `name: value`, with optional white space around the value only.
+    static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> HTTPHeader {
+        guard let first = line.first else { throw HTTPError(400, "empty field") }
+        if first == 0x20 || first == 0x09 { throw HTTPError(400, "obs-fold") }
+        guard let colon = line.firstIndex(of: 0x3A) else { throw HTTPError(400, "field without a colon") }
+        let name = line[line.startIndex..<colon]
+        guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
+            throw HTTPError(400, "malformed field name")
+        }
+        var value = line[(colon + 1)...]
+        while let byte = value.first, byte == 0x20 || byte == 0x09 { value = value.dropFirst() }
+        while let byte = value.last, byte == 0x20 || byte == 0x09 { value = value.dropLast() }
+        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            throw HTTPError(400, "control character in field value")
+        }
+        return HTTPHeader(name: String(decoding: name, as: UTF8.self).lowercased(), value: String(decoding: value, as: UTF8.self))
+    }
+
+    /// `HEXDIG+ [; extensions]`, at most 15 hex digits so it cannot overflow.
+    static func parseChunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
+        let digits = line.prefix { $0 != 0x3B }
+        guard !digits.isEmpty, digits.count <= 15 else { throw HTTPError(400, "malformed chunk size") }
+        var size = 0
+        for byte in digits {
+            let digit: Int
+            switch byte {
+            case 0x30...0x39: digit = Int(byte) - 0x30
+            case 0x41...0x46: digit = Int(byte) - 0x37
+            case 0x61...0x66: digit = Int(byte) - 0x57
+            default: throw HTTPError(400, "malformed chunk size")
+            }
+            size = size * 16 + digit
+        }
+        return size
+    }
+
+    /// RFC 9110 tchar.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true
+        default: false
+        }
+    }
+}
+
+public enum HTTPVersion: Sendable, Equatable {
+    case http10
+    case http11
+}
+
+public struct HTTPHeader: Sendable, Equatable {
+    /// Lower-cased.
+    public var name: String
+    public var value: String
+}
+
+public struct HTTPRequestHead: Sendable, Equatable {
+    public var method: String
+    public var target: String
+    public var version: HTTPVersion
+    public var headers: [HTTPHeader]
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+
+    /// Whether the connection stays open after this request.
+    public var keepAlive: Bool {
+        let connection = header("connection")?.lowercased() ?? ""
+        let tokens = connection.split(separator: ",").map { $0.trimmingSpaces() }
+        switch version {
+        case .http11: return !tokens.contains("close")
+        case .http10: return tokens.contains("keep-alive")
+        }
+    }
+
+    public var expectsContinue: Bool {
+        header("expect")?.lowercased() == "100-continue"
+    }
+}
+
+public struct HTTPRequest: Sendable, Equatable {
+    public var head: HTTPRequestHead
+    public var body: [UInt8]
+}
+
+/// A request the server refuses: the status to answer with, then close.
+public struct HTTPError: Error, Sendable, Equatable {
+    public var status: Int
+    public var reason: String
+
+    public init(_ status: Int, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        var scalars = Substring(self).unicodeScalars[...]
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
