@@ -12,13 +12,18 @@ import Testing
         let stride = step ?? max(bytes.count, 1)
         while start < bytes.count {
             let end = min(start + stride, bytes.count)
-            events += try parser.feed(bytes[start..<end])
+            events += parser.feed(bytes[start..<end])
             start = end
         }
-        return events.compactMap { event in
-            if case .request(let request) = event { return request }
-            return nil
+        var requests: [HTTPRequest] = []
+        for event in events {
+            switch event {
+            case .head: break
+            case .request(let request): requests.append(request)
+            case .refused(let error): throw error
+            }
         }
+        return requests
     }
 
     private func status(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> Int? {
@@ -57,13 +62,13 @@ import Testing
 
     @Test func reportsTheHeadBeforeTheBodyArrives() throws {
         var parser = HTTPRequestParser()
-        let events = try parser.feed(Array("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n".utf8))
+        let events = parser.feed(Array("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n".utf8))
         guard case .head(let head)? = events.first, events.count == 1 else {
             Issue.record("expected only the head, got \(events)")
             return
         }
         #expect(head.expectsContinue)
-        let rest = try parser.feed(Array("hi".utf8))
+        let rest = parser.feed(Array("hi".utf8))
         #expect(rest.count == 1)
     }
 
@@ -105,10 +110,12 @@ import Testing
         }
     }
 
-    @Test func staysFailedAfterAnError() {
+    @Test func reportsRequestsBeforeARefusalAndNothingAfter() {
         var parser = HTTPRequestParser()
-        #expect(throws: HTTPError.self) { try parser.feed(Array("GET / HTTP/1.1\nHost: a\r\n\r\n".utf8)) }
-        #expect(throws: HTTPError.self) { try parser.feed(Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)) }
+        let events = parser.feed(Array("GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\nHost: a\r\n\r\n".utf8))
+        #expect(events.count == 3)
+        #expect(events.last == .refused(HTTPError(400, "bare LF")))
+        #expect(parser.feed(Array("GET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8)).isEmpty)
     }
 
     @Test func limitsTheRequestTarget() {
@@ -118,7 +125,7 @@ import Testing
         #expect(status("GET \(atLimit)a HTTP/1.1\r\nHost: a\r\n\r\n", limits: limits) == 414)
         // A line that never ends is refused once it is too long, not buffered forever.
         var parser = HTTPRequestParser(limits: limits)
-        #expect(throws: HTTPError(414, "URI too long")) { try parser.feed(Array(repeating: UInt8(ascii: "a"), count: 1000)) }
+        #expect(parser.feed(Array(repeating: UInt8(ascii: "a"), count: 1000)) == [.refused(HTTPError(414, "URI too long"))])
     }
 
     @Test func limitsTheHeaderBlock() {

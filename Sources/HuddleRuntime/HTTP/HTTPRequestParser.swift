@@ -28,6 +28,10 @@ public struct HTTPRequestParser {
         case head(HTTPRequestHead)
         /// The request, body included, is complete.
         case request(HTTPRequest)
+        /// The input is refused: answer with this error, after the
+        /// responses to the requests before it, and close. Always the last
+        /// event; the parser takes no more input.
+        case refused(HTTPError)
     }
 
     public let limits: Limits
@@ -52,9 +56,27 @@ public struct HTTPRequestParser {
         self.limits = limits
     }
 
+    /// Where the connection is between requests, for its timeouts.
+    public enum Phase: Sendable, Equatable {
+        /// Between requests.
+        case idle
+        /// Part of a request line or header block has arrived.
+        case head
+        /// The head is complete; the body is arriving.
+        case body
+    }
+
+    public var phase: Phase {
+        switch state {
+        case .requestLine, .failed: buffer.isEmpty ? .idle : .head
+        case .headers: .head
+        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: .body
+        }
+    }
+
     /// Consumes `bytes`; returns the events they complete, in order.
-    public mutating func feed(_ bytes: some Collection<UInt8>) throws(HTTPError) -> [Event] {
-        guard state != .failed else { throw HTTPError(400, "the connection already failed") }
+    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Event] {
+        guard state != .failed else { return [] }
         buffer.append(contentsOf: bytes)
         var events: [Event] = []
         var position = 0
@@ -129,7 +151,10 @@ public struct HTTPRequestParser {
             }
         } catch {
             state = .failed
-            throw error
+            buffer = []
+            position = 0
+            events.append(.refused(error))
+            return events
         }
     }
 

@@ -1,0 +1,303 @@
+import CLibUV
+
+/// One client's TCP connection: reads requests, answers them one at a time
+/// in the order they arrived (so pipelined responses keep their order), and
+/// enforces the timeouts and the write backpressure of its server.
+///
+/// Confined to its loop's thread; the server owns it until its handles close.
+final class HTTPConnection: @unchecked Sendable {
+    private unowned let server: HTTPServer
+    private let handle: UnsafeMutablePointer<uv_tcp_t>
+    private let timer: UnsafeMutablePointer<uv_timer_t>
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private var parser: HTTPRequestParser
+    private var pending: [HTTPRequest] = []
+    /// A request is with the handler.
+    private var processing = false
+    private var reading = false
+    /// Refused input, answered once the requests before it are.
+    private var failure: HTTPError?
+    /// The client sent EOF, or the server is shutting down: close once the
+    /// requests already read are answered.
+    private var finishing = false
+    /// The last response is written; reading only to discard, so closing
+    /// does not reset the connection before the client has read it.
+    private var draining = false
+    private var closing = false
+    private var openHandles = 2
+    private var timerPhase: TimerPhase?
+
+    private enum TimerPhase: Equatable {
+        case idle, head, body, draining
+    }
+
+    var stream: UnsafeMutablePointer<uv_stream_t> {
+        UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
+    }
+
+    init(server: HTTPServer) {
+        self.server = server
+        parser = HTTPRequestParser(limits: server.configuration.limits)
+        handle = .allocate(capacity: 1)
+        timer = .allocate(capacity: 1)
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        uv_tcp_init(server.loop.uv, handle)
+        uv_timer_init(server.loop.uv, timer)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        handle.pointee.data = context
+        timer.pointee.data = context
+    }
+
+    deinit {
+        handle.deallocate()
+        timer.deallocate()
+        readBuffer.deallocate()
+    }
+
+    private static func from(_ pointer: UnsafeMutableRawPointer?) -> HTTPConnection {
+        Unmanaged<HTTPConnection>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    /// Starts serving a connection just accepted.
+    func start() {
+        uv_tcp_nodelay(handle, 1)
+        updateReading()
+        armTimer()
+    }
+
+    /// Answers 503 and closes: the server has all the connections it takes.
+    func refuse() {
+        write(HTTPResponse.error(HTTPError(503, "too many connections")).serialized(forHead: false, closing: true))
+        finishWriting()
+    }
+
+    /// Whether nothing is in progress, so closing loses nothing.
+    var isIdle: Bool {
+        !processing && pending.isEmpty && parser.phase == .idle
+    }
+
+    /// For a graceful shutdown: answers what was read, then closes.
+    func finish() {
+        finishing = true
+        if isIdle { close() } else { updateReading() }
+    }
+
+    // MARK: Reading
+
+    private func updateReading() {
+        let wanted = !closing && (draining || (
+            failure == nil && !finishing
+                && pending.count < server.configuration.maxPipelinedRequests
+                && uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes
+        ))
+        if wanted && !reading {
+            reading = true
+            uv_read_start(stream, { handle, _, buffer in
+                let connection = HTTPConnection.from(handle!.pointee.data)
+                buffer!.pointee = uv_buf_init(
+                    connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
+                    UInt32(connection.readBuffer.count)
+                )
+            }, { stream, count, buffer in
+                let connection = HTTPConnection.from(stream!.pointee.data)
+                if count < 0 {
+                    connection.peerFinished()
+                } else if count > 0 {
+                    connection.received(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
+                }
+            })
+        } else if !wanted && reading {
+            reading = false
+            uv_read_stop(stream)
+        }
+    }
+
+    private func peerFinished() {
+        if draining || isIdle {
+            close()
+        } else {
+            finishing = true
+            updateReading()
+        }
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) {
+        if draining { return }
+        for event in parser.feed(bytes.bindMemory(to: UInt8.self)) {
+            switch event {
+            case .head(let head):
+                // Only when no earlier response is owed: an interim
+                // response must not overtake them. A client that gets no
+                // 100 sends its body after a while anyway.
+                if head.expectsContinue && head.version == .http11 && pending.isEmpty && !processing {
+                    write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+            case .request(let request):
+                pending.append(request)
+            case .refused(let error):
+                failure = error
+            }
+        }
+        updateReading()
+        processNext()
+        armTimer()
+    }
+
+    // MARK: Answering
+
+    private func processNext() {
+        guard !processing, !closing, !draining else { return }
+        guard uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes else {
+            // Resumed when the client has read enough (see `wrote`).
+            return
+        }
+        guard !pending.isEmpty else {
+            if let failure {
+                write(HTTPResponse.error(failure).serialized(forHead: false, closing: true))
+                finishWriting()
+            } else if finishing {
+                close()
+            }
+            return
+        }
+        processing = true
+        let request = pending.removeFirst()
+        updateReading()
+        armTimer()
+        Task(executorPreference: server.loop) { [self] in
+            let response = await server.respond(to: request)
+            processing = false
+            guard !closing else { return }
+            let closesAfter = !request.head.keepAlive || finishing || server.isShuttingDown
+            write(response.serialized(forHead: request.head.method == "HEAD", closing: closesAfter))
+            if closesAfter {
+                pending.removeAll()
+                finishWriting()
+            } else {
+                processNext()
+                armTimer()
+            }
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !closing else { return }
+        let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+        storage.copyBytes(from: bytes)
+        request.pointee.data = UnsafeMutableRawPointer(storage.baseAddress)
+        var buffer = uv_buf_init(storage.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        let result = uv_write(request, stream, &buffer, 1) { request, status in
+            request!.pointee.data.deallocate()
+            let connection = HTTPConnection.from(request!.pointee.handle.pointee.data)
+            request!.deallocate()
+            connection.wrote(status: status)
+        }
+        if result != 0 {
+            storage.deallocate()
+            request.deallocate()
+            close()
+        }
+    }
+
+    private func wrote(status: Int32) {
+        if status != 0 {
+            close()
+            return
+        }
+        updateReading()
+        processNext()
+    }
+
+    /// Sends what is queued, then half-closes and drains for a moment.
+    private func finishWriting() {
+        guard !closing, !draining else { return }
+        draining = true
+        let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
+        let result = uv_shutdown(request, stream) { request, _ in
+            request!.deallocate()
+        }
+        if result != 0 {
+            request.deallocate()
+            close()
+            return
+        }
+        updateReading()
+        armTimer()
+    }
+
+    // MARK: Timeouts
+
+    /// Idle between requests; a head that takes too long to arrive; a body
+    /// that stalls (restarted whenever some of it arrives); the drain after
+    /// the last response. No timer while the handler works on a request.
+    private func armTimer() {
+        guard !closing else { return }
+        let configuration = server.configuration
+        let phase: TimerPhase?
+        let timeout: Duration
+        if draining {
+            phase = .draining
+            timeout = configuration.drainTimeout
+        } else if processing || !pending.isEmpty || failure != nil {
+            phase = nil
+            timeout = .zero
+        } else {
+            switch parser.phase {
+            case .idle: phase = .idle; timeout = configuration.idleTimeout
+            case .head: phase = .head; timeout = configuration.headerTimeout
+            case .body: phase = .body; timeout = configuration.bodyTimeout
+            }
+        }
+        guard let phase else {
+            uv_timer_stop(timer)
+            timerPhase = nil
+            return
+        }
+        if phase == timerPhase && phase != .body { return }
+        timerPhase = phase
+        uv_timer_start(timer, { timer in
+            HTTPConnection.from(timer!.pointee.data).timedOut()
+        }, UInt64(timeout.milliseconds), 0)
+    }
+
+    private func timedOut() {
+        switch timerPhase {
+        case .head, .body:
+            timerPhase = nil
+            failure = HTTPError(408, "request timed out")
+            updateReading()
+            processNext()
+        default:
+            close()
+        }
+    }
+
+    // MARK: Closing
+
+    func close() {
+        guard !closing else { return }
+        closing = true
+        if reading {
+            reading = false
+            uv_read_stop(stream)
+        }
+        uv_timer_stop(timer)
+        let onClose: uv_close_cb = { handle in
+            HTTPConnection.from(handle!.pointee.data).handleClosed()
+        }
+        uv_close(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self), onClose)
+        uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self), onClose)
+    }
+
+    private func handleClosed() {
+        openHandles -= 1
+        if openHandles == 0 { server.connectionClosed(self) }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,64 @@
+/// A response to one HTTP request.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header fields besides Content-Length, Date-less by design (RFC 9110
+    /// §6.6.1 lets an origin without a reliable clock omit Date; it also
+    /// saves formatting a date per response).
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public init(status: Int, contentType: String, body: String) {
+        self.init(status: status, headers: [("Content-Type", contentType)], body: Array(body.utf8))
+    }
+
+    /// A plain-text response explaining why a request was refused.
+    public static func error(_ error: HTTPError) -> HTTPResponse {
+        HTTPResponse(status: error.status, contentType: "text/plain; charset=utf-8", body: error.reason + "\n")
+    }
+
+    /// The bytes on the wire. A response to HEAD carries the length of the
+    /// body it would have had, but not the body (RFC 9110 §9.3.2).
+    func serialized(forHead: Bool, closing: Bool) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
+        for (name, value) in headers {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\n"
+        if closing { head += "Connection: close\r\n" }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if !forHead { bytes += body }
+        return bytes
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 426: "Upgrade Required"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: ""
+        }
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import HuddleRuntime
+import Synchronization
+import Testing
+
+/// The HTTP/1.1 server over real sockets: curl, and a raw socket for what
+/// curl will not send.
+@Suite(.serialized) struct HTTPServerTests {
+    /// A server on a loop of its own, on a free port.
+    final class RunningServer: Sendable {
+        let loop = EventLoop()
+        let server: HTTPServer
+        let finished = Atomic<Bool>(false)
+        let handled = Counter()
+
+        init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, handler: HTTPHandler? = nil) async throws {
+            var configuration = HTTPServer.Configuration()
+            configuration.port = 0
+            configure(&configuration)
+            let loop = loop
+            let handled = handled
+            server = HTTPServer(loop: loop, configuration: configuration) { request in
+                handled.increment()
+                if let handler { return await handler(request) }
+                return await RunningServer.echo(request, loop: loop)
+            }
+            Thread { [self] in
+                loop.run()
+                finished.store(true, ordering: .releasing)
+            }.start()
+            let server = server
+            try await Task(executorPreference: loop) { try server.start() }.value
+        }
+
+        /// Answers with the method, target and body; `/slow` first waits.
+        static func echo(_ request: HTTPRequest, loop: EventLoop) async -> HTTPResponse {
+            if request.head.target.hasPrefix("/slow") { await loop.sleep(for: .milliseconds(100)) }
+            let body = "\(request.head.method) \(request.head.target) \(String(decoding: request.body, as: UTF8.self))"
+            return HTTPResponse(status: 200, contentType: "text/plain", body: body)
+        }
+
+        var port: Int { server.port }
+
+        func shutdown() async {
+            let server = server
+            await Task(executorPreference: loop) { await server.shutdown() }.value
+        }
+
+        func stop() async {
+            await shutdown()
+            loop.stop()
+            while !finished.load(ordering: .acquiring) { await Task.yield() }
+        }
+    }
+
+    final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
+        func increment() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// A blocking TCP client.
+    final class RawClient {
+        let descriptor: Int32
+
+        init(port: Int) throws {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard result == 0 else {
+                close(descriptor)
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
+
+        deinit { close(descriptor) }
+
+        func send(_ text: String) {
+            let bytes = Array(text.utf8)
+            var sent = 0
+            while sent < bytes.count {
+                let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if count <= 0 { return }
+                sent += count
+            }
+        }
+
+        /// Reads until `done` holds for what arrived, the peer closes, or 5 s pass.
+        func receive(until done: ((String) -> Bool)? = nil) -> (text: String, closed: Bool) {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return (String(decoding: bytes, as: UTF8.self), count == 0) }
+                bytes += chunk[..<count]
+                if let done, done(String(decoding: bytes, as: UTF8.self)) { return (String(decoding: bytes, as: UTF8.self), false) }
+            }
+        }
+    }
+
+    static func curl(_ arguments: [String]) throws -> (output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-sS"] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    private func responses(in text: String) -> [String] {
+        text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { "HTTP/1.1 " + $0 }
+    }
+
+    // MARK: curl
+
+    @Test func servesCurlAndKeepsTheConnectionAlive() async throws {
+        let running = try await RunningServer()
+        let url = "http://127.0.0.1:\(running.port)"
+        let (output, errors) = try Self.curl(["-v", "\(url)/one", "\(url)/two", "-d", "hello"])
+        #expect(output == "POST /one helloPOST /two hello")
+        #expect(errors.contains("Re-using existing connection") || errors.contains("Reusing existing connection"))
+        await running.stop()
+    }
+
+    @Test func answersHeadWithoutABody() async throws {
+        let running = try await RunningServer()
+        let (output, _) = try Self.curl(["-I", "http://127.0.0.1:\(running.port)/x"])
+        #expect(output.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(output.contains("Content-Length: 8\r\n"))
+        #expect(output.hasSuffix("\r\n\r\n"))
+        await running.stop()
+    }
+
+    @Test func sendsContinueBeforeTheBody() async throws {
+        let running = try await RunningServer()
+        let body = String(repeating: "x", count: 2000)
+        let (output, errors) = try Self.curl(["-v", "-H", "Expect: 100-continue", "--data-binary", body, "http://127.0.0.1:\(running.port)/e"])
+        #expect(output == "POST /e \(body)")
+        #expect(errors.contains("HTTP/1.1 100 Continue"))
+        await running.stop()
+    }
+
+    @Test func readsChunkedBodiesFromCurl() async throws {
+        let running = try await RunningServer()
+        let (output, _) = try Self.curl(["-H", "Transfer-Encoding: chunked", "--data-binary", "abc", "http://127.0.0.1:\(running.port)/c"])
+        #expect(output == "POST /c abc")
+        await running.stop()
+    }
+
+    // MARK: Raw sockets
+
+    @Test func answersPipelinedRequestsInOrder() async throws {
+        let running = try await RunningServer()
+        let client = try RawClient(port: running.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nPOST /last HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nz")
+        let (text, closed) = client.receive()
+        let bodies = responses(in: text).map { $0.components(separatedBy: "\r\n\r\n").last! }
+        #expect(bodies == ["GET /slow ", "GET /fast ", "POST /last z"])
+        #expect(closed)
+        await running.stop()
+    }
+
+    @Test func refusesMalformedRequestsAndCloses() async throws {
+        let running = try await RunningServer()
+        let cases: [(String, String)] = [
+            ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc", "400"),
+            ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400"),
+            ("GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n  folded\r\n\r\n", "400"),
+            ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", "400"),
+            ("GET / HTTP/1.1\r\n\r\n", "400"),
+            ("GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", "400"),
+            ("GET / HTTP/3.0\r\nHost: a\r\n\r\n", "505"),
+        ]
+        for (request, status) in cases {
+            let client = try RawClient(port: running.port)
+            client.send(request)
+            let (text, closed) = client.receive()
+            #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(request.debugDescription)")
+            #expect(text.contains("Connection: close\r\n"))
+            #expect(closed)
+        }
+        await running.stop()
+    }
+
+    @Test func answersEarlierPipelinedRequestsBeforeTheRefusal() async throws {
+        let running = try await RunningServer()
+        let client = try RawClient(port: running.port)
+        client.send("GET /ok HTTP/1.1\r\nHost: a\r\n\r\nGET /bad HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        let statuses = responses(in: client.receive().text).map { $0.prefix(12) }
+        #expect(statuses == ["HTTP/1.1 200", "HTTP/1.1 400"])
+        await running.stop()
+    }
+
+    @Test func enforcesTheLimitsAtAndJustOverThem() async throws {
+        let running = try await RunningServer { configuration in
+            configuration.limits = .init(maxTargetBytes: 200, maxHeaderBytes: 300, maxBodyBytes: 100)
+        }
+        func status(_ request: String) throws -> String {
+            let client = try RawClient(port: running.port)
+            client.send(request)
+            return String(client.receive { $0.contains("\r\n\r\n") }.text.prefix(12))
+        }
+        let target = "/" + String(repeating: "t", count: 199)
+        #expect(try status("GET \(target) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n") == "HTTP/1.1 200")
+        #expect(try status("GET \(target)t HTTP/1.1\r\nHost: a\r\n\r\n") == "HTTP/1.1 414")
+        // 16 + 9 + 19 + 2 bytes besides the X field's "X: " + n + CRLF.
+        let fill = String(repeating: "h", count: 300 - 16 - 9 - 19 - 2 - 5)
+        #expect(try status("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\nX: \(fill)\r\n\r\n") == "HTTP/1.1 200")
+        #expect(try status("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\nX: \(fill)h\r\n\r\n") == "HTTP/1.1 431")
+        let body = String(repeating: "b", count: 100)
+        #expect(try status("POST / HTTP/1.1\r\nHost: a\r\nConnection: close\r\nContent-Length: 100\r\n\r\n\(body)") == "HTTP/1.1 200")
+        #expect(try status("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 101\r\n\r\n\(body)b") == "HTTP/1.1 413")
+        await running.stop()
+    }
+
+    @Test func timesOutSlowHeadsStalledBodiesAndIdleConnections() async throws {
+        let running = try await RunningServer { configuration in
+            configuration.headerTimeout = .milliseconds(200)
+            configuration.bodyTimeout = .milliseconds(200)
+            configuration.idleTimeout = .milliseconds(300)
+            configuration.drainTimeout = .milliseconds(100)
+        }
+        let slowHead = try RawClient(port: running.port)
+        slowHead.send("GET / HTTP/1.1\r\nHo")
+        let head = slowHead.receive()
+        #expect(head.text.hasPrefix("HTTP/1.1 408 "))
+        #expect(head.closed)
+
+        let stalledBody = try RawClient(port: running.port)
+        stalledBody.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
+        #expect(stalledBody.receive().text.hasPrefix("HTTP/1.1 408 "))
+
+        let idle = try RawClient(port: running.port)
+        idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        let idleResult = idle.receive()
+        #expect(idleResult.text.hasPrefix("HTTP/1.1 200 "))
+        #expect(idleResult.closed)
+        await running.stop()
+    }
+
+    @Test func refusesConnectionsBeyondTheCapWith503() async throws {
+        let running = try await RunningServer { $0.maxConnections = 1 }
+        let first = try RawClient(port: running.port)
+        first.send("GET /1 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(first.receive { $0.hasSuffix("GET /1 ") }.text.hasPrefix("HTTP/1.1 200 "))
+        let second = try RawClient(port: running.port)
+        let refused = second.receive()
+        #expect(refused.text.hasPrefix("HTTP/1.1 503 "))
+        #expect(refused.closed)
+        // The first connection still works.
+        first.send("GET /2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(first.receive { $0.hasSuffix("GET /2 ") }.text.hasPrefix("HTTP/1.1 200 "))
+        await running.stop()
+    }
+
+    @Test func stopsReadingWhileTheClientDoesNotReadItsResponses() async throws {
+        let size = 256 * 1024
+        let big = [UInt8](repeating: 0x61, count: size)
+        let running = try await RunningServer(configure: { $0.maxUnsentBytes = 16 * 1024 }) { _ in
+            HTTPResponse(status: 200, headers: [], body: big)
+        }
+        let client = try RawClient(port: running.port)
+        let count = 64
+        client.send(String(repeating: "GET / HTTP/1.1\r\nHost: a\r\n\r\n", count: count - 1) + "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(300))
+        // Kernel buffers hold a few responses; the rest wait unread.
+        let handledWhileBlocked = running.handled.value
+        #expect(handledWhileBlocked < count)
+        let (text, closed) = client.receive()
+        #expect(closed)
+        #expect(text.utf8.count > count * size)
+        #expect(running.handled.value == count)
+        await running.stop()
+    }
+
+    @Test func shutdownFinishesRequestsInFlightAndStopsAccepting() async throws {
+        let running = try await RunningServer { $0.drainTimeout = .milliseconds(100) }
+        let client = try RawClient(port: running.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(20))
+        async let stopped: Void = running.shutdown()
+        let (text, closed) = client.receive()
+        #expect(text.hasPrefix("HTTP/1.1 200 "))
+        #expect(text.contains("Connection: close\r\n"))
+        #expect(closed)
+        await stopped
+        #expect(throws: (any Error).self) { try RawClient(port: running.port) }
+        await running.stop()
+    }
+}
