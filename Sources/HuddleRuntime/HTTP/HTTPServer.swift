@@ -73,6 +73,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds and listens (with SO_REUSEPORT, so other loops may too).
     public func start() throws(StartError) {
         loop.checkIsolated()
+        // A write to a connection the client has reset must fail with
+        // EPIPE, which libuv reports, not kill the process.
+        signal(SIGPIPE, SIG_IGN)
         var storage = sockaddr_storage()
         let family = withUnsafeMutableBytes(of: &storage) { raw -> Int32 in
             let address = raw.baseAddress!

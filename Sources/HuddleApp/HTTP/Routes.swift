@@ -1,0 +1,33 @@
+import HuddleRuntime
+
+/// What the server answers at each path.
+public struct Routes: Sendable {
+    public init() {}
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        switch Self.path(of: request.head.target) {
+        case "/healthz":
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return Self.methodNotAllowed(allow: "GET, HEAD")
+            }
+            // The process is up and its loop answers; readiness (the
+            // database) is /readyz's question.
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n")
+        default:
+            return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
+        }
+    }
+
+    /// The target without its query string.
+    static func path(of target: String) -> Substring {
+        target.prefix { $0 != "?" }
+    }
+
+    static func methodNotAllowed(allow: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 405,
+            headers: [("Allow", allow), ("Content-Type", "text/plain; charset=utf-8")],
+            body: Array("method not allowed\n".utf8)
+        )
+    }
+}

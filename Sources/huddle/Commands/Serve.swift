@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import HuddleApp
+import HuddleRuntime
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the API over HTTP.",
+        discussion: """
+            Runs one libuv event loop per worker, all accepting on one port \
+            (SO_REUSEPORT). SIGTERM or SIGINT stops accepting, lets requests \
+            in flight finish (for at most the grace period), and exits 0.
+            Options default to HUDDLE_HOST, HUDDLE_PORT and HUDDLE_WORKERS when set.
+            """
+    )
+
+    @Option(help: "The IPv4 or IPv6 address to listen on (HUDDLE_HOST).")
+    var host: String = ProcessInfo.processInfo.environment["HUDDLE_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "The TCP port (HUDDLE_PORT).")
+    var port: Int = ProcessInfo.processInfo.environment["HUDDLE_PORT"].flatMap(Int.init) ?? 8080
+
+    @Option(help: "Event loops, each on a thread of its own (HUDDLE_WORKERS; default: the number of cores).")
+    var workers: Int = ProcessInfo.processInfo.environment["HUDDLE_WORKERS"].flatMap(Int.init)
+        ?? ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
+    }
+
+    func run() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        let routes = Routes()
+        let workers = (0..<workers).map { _ in Worker(configuration: configuration, routes: routes) }
+        for worker in workers { worker.start() }
+        var failures: [String] = []
+        for worker in workers {
+            if let failure = await worker.started() { failures.append(failure) }
+        }
+        if let failure = failures.first {
+            for worker in workers { worker.stop() }
+            for worker in workers { await worker.finished() }
+            FileHandle.standardError.write(Data("huddle: \(failure)\n".utf8))
+            throw ExitCode.failure
+        }
+        FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
+        for worker in workers { await worker.finished() }
+    }
+}
+
+/// One event loop on its own thread with its own server.
+private final class Worker: Sendable {
+    let loop = EventLoop()
+    let server: HTTPServer
+    private let startOutcome = AsyncOutcome<String?>()
+    private let finishOutcome = AsyncOutcome<Void>()
+
+    init(configuration: HTTPServer.Configuration, routes: Routes) {
+        server = HTTPServer(loop: loop, configuration: configuration) { request in
+            await routes.respond(to: request)
+        }
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            loop.enqueue { [self] in
+                do {
+                    try server.start()
+                } catch {
+                    startOutcome.set(String(describing: error))
+                    return
+                }
+                // libuv tells every loop that watches a signal, so each
+                // worker drains its own connections.
+                for signal in [SIGTERM, SIGINT] {
+                    loop.onSignal(signal) { [self] in stop() }
+                }
+                startOutcome.set(nil)
+            }
+            loop.run()
+            finishOutcome.set(())
+        }
+        thread.name = "huddle-loop"
+        thread.start()
+    }
+
+    func stop() {
+        let server = server
+        let loop = loop
+        loop.enqueue {
+            Task(executorPreference: loop) {
+                await server.shutdown()
+                loop.stop()
+            }
+        }
+    }
+
+    /// nil once listening, or why it could not.
+    func started() async -> String? { await startOutcome.value }
+
+    func finished() async { await finishOutcome.value }
+}
+
+/// A value set once from any thread and awaited from a task.
+private final class AsyncOutcome<Value: Sendable>: Sendable {
+    private let state = Mutex<(value: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
+
+    func set(_ value: Value) {
+        let waiters = state.withLock { state in
+            state.value = value
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: value) }
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Value? in
+                    if let value = state.value { return value }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `huddle serve` as a process: workers on one port, signals, bad options.
+@Suite(.serialized) struct ServeCommandTests {
+    /// A port free a moment ago.
+    static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(descriptor, $0, length)
+                _ = getsockname(descriptor, $0, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func servesOnEveryWorkerAndExitsCleanlyOnSIGTERM() async throws {
+        let port = Self.freePort()
+        let process = Process()
+        process.executableURL = HuddleCommand.executable
+        process.arguments = ["serve", "--port", "\(port)"]
+        process.environment = ["HUDDLE_WORKERS": "2"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        var answered = ""
+        for _ in 0..<100 {
+            answered = try HTTPServerTests.curl(["http://127.0.0.1:\(port)/healthz"]).output
+            if answered == "ok\n" { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(answered == "ok\n")
+        // Many fresh connections, spread over both loops by the kernel.
+        for _ in 0..<20 {
+            #expect(try HTTPServerTests.curl(["http://127.0.0.1:\(port)/healthz"]).output == "ok\n")
+        }
+        #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/missing"]).output == "404")
+        #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", "http://127.0.0.1:\(port)/healthz"]).output == "405")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("listening on http://127.0.0.1:\(port) with 2 workers"))
+    }
+
+    @Test func reportsAnAddressItCannotListenOn() throws {
+        let outcome = try HuddleCommand.run(["serve", "--host", "not-an-address", "--workers", "1"])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("not-an-address is not an IPv4 or IPv6 address"))
+    }
+
+    @Test func refusesBadOptions() throws {
+        #expect(try HuddleCommand.run(["serve", "--workers", "0"]).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--port", "70000"]).status == 2)
+    }
+}
