@@ -41,7 +41,7 @@ public func execute(
 }
 
 /// GetOperation: the named operation, or the only one.
-func selectOperation(_ document: Document, _ name: String?) -> Result<OperationDefinition, GraphQLError> {
+public func selectOperation(_ document: Document, _ name: String?) -> Result<OperationDefinition, GraphQLError> {
     var found: OperationDefinition?
     for case .operation(let operation) in document.definitions {
         if let name {

@@ -33,7 +33,8 @@ public struct ExecutionResult: Sendable {
         }
     }
 
-    private var hasData: Bool {
+    /// Whether execution started: false for a request error.
+    public var hasData: Bool {
         if case .none = storage { return false }
         return true
     }

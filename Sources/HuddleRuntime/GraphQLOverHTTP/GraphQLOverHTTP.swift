@@ -1,0 +1,234 @@
+import GraphQL
+
+/// Serves a schema by the GraphQL-over-HTTP specification: POST with a JSON
+/// body, GET for queries, responses as application/graphql-response+json or
+/// application/json with the statuses each calls for; batches, Apollo's
+/// automatic persisted queries, CSRF prevention and CORS besides.
+public final class GraphQLOverHTTP: Sendable {
+    public struct Configuration: Sendable {
+        /// The endpoint; the SDL is served at `path + "/schema.graphql"`.
+        public var path = "/graphql"
+        /// Operations in one batched (JSON array) request.
+        public var maxBatchSize = 10
+        /// Origins whose browsers may call the API; `"*"` allows any.
+        public var allowedOrigins: [String] = []
+        /// Query texts remembered for persisted-query hashes.
+        public var maxPersistedQueries = 10_000
+        /// Parsed, validated documents kept by their text.
+        public var documentCacheCapacity = 1_000
+
+        public init() {}
+    }
+
+    /// Builds what resolvers get as their context, per operation.
+    public typealias ContextBuilder = @Sendable (HTTPRequest, GraphQLRequest) async -> any Sendable
+
+    public let schema: ExecutableSchema
+    public let configuration: Configuration
+    private let documents: DocumentCache
+    private let persistedQueries: PersistedQueries
+    private let makeContext: ContextBuilder
+    private let sdl: [UInt8]
+
+    public init(schema: ExecutableSchema, configuration: Configuration = Configuration(), context: @escaping ContextBuilder = { _, _ in () }) {
+        self.schema = schema
+        self.configuration = configuration
+        documents = DocumentCache(schema: schema.schema, capacity: configuration.documentCacheCapacity)
+        persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
+        makeContext = context
+        sdl = Array(printSchema(schema.schema).utf8) + [0x0A]
+    }
+
+    /// The response for a request to one of this endpoint's paths, nil for any other path.
+    public func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        let target = request.head.target
+        let path = target.prefix { $0 != "?" }
+        let cors = corsHeaders(for: request)
+        if path == configuration.path + "/schema.graphql" {
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return plain(405, "method not allowed", headers: [("Allow", "GET, HEAD")] + cors)
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")] + cors, body: sdl)
+        }
+        guard path == configuration.path else { return nil }
+        if request.head.method == "OPTIONS" {
+            guard request.head.header("origin") != nil else {
+                return HTTPResponse(status: 204, headers: [("Allow", "GET, POST, OPTIONS")])
+            }
+            guard !cors.isEmpty else { return plain(403, "origin not allowed") }
+            return HTTPResponse(status: 204, headers: cors + [
+                ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+                ("Access-Control-Allow-Headers", "Content-Type, Authorization, GraphQL-Require-Preflight, X-Apollo-Operation-Name, Apollo-Require-Preflight"),
+                ("Access-Control-Max-Age", "600"),
+            ])
+        }
+        guard let mediaType = ResponseMediaType.negotiate(accept: request.head.header("accept")) else {
+            return plain(406, "Accept must allow application/graphql-response+json or application/json", headers: cors)
+        }
+        var response: HTTPResponse
+        switch await answer(request, mediaType: mediaType) {
+        case .success(let answered): response = answered
+        case .failure(let failure):
+            response = HTTPResponse(
+                status: failure.status,
+                headers: [("Content-Type", mediaType.contentType)] + failure.headers,
+                body: Self.errorBody(failure.message, code: failure.code)
+            )
+        }
+        response.headers += cors
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest, mediaType: ResponseMediaType) async -> Result<HTTPResponse, GraphQLOverHTTPFailure> {
+        let reader = JSONReader()
+        switch request.head.method {
+        case "GET", "HEAD":
+            if let refusal = csrfRefusal(request) { return .failure(refusal) }
+            let queryString = request.head.target.drop { $0 != "?" }.dropFirst()
+            switch GraphQLRequest.from(queryString: queryString, reader: reader) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let parameters):
+                let (status, body) = await run(parameters, request: request, mediaType: mediaType, viaGet: true)
+                return status.map { .success(HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body)) }
+                    ?? .failure(GraphQLOverHTTPFailure(status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
+            }
+        case "POST":
+            let contentType = request.head.header("content-type")?.lowercased() ?? ""
+            let mediaRange = contentType.prefix { $0 != ";" }.trimmingSpaces()
+            guard mediaRange == "application/json" else {
+                if let refusal = csrfRefusal(request) { return .failure(refusal) }
+                return .failure(GraphQLOverHTTPFailure(status: 415, message: "The request body must be application/json."))
+            }
+            let body: GraphQLValue
+            do {
+                body = try request.body.withUnsafeBufferPointer { bytes throws(JSONReader.Error) in try reader.read(bytes) }
+            } catch {
+                return .failure(.badRequest("The request body is not valid JSON: \(error)."))
+            }
+            if case .list(let items) = body {
+                guard !items.isEmpty else { return .failure(.badRequest("A batch must hold at least one operation.")) }
+                guard items.count <= configuration.maxBatchSize else {
+                    return .failure(.badRequest("A batch may hold at most \(configuration.maxBatchSize) operations; this one holds \(items.count)."))
+                }
+                var parts: [[UInt8]] = []
+                for item in items {
+                    switch GraphQLRequest.from(json: item) {
+                    case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
+                    case .success(let parameters):
+                        parts.append(await run(parameters, request: request, mediaType: mediaType, viaGet: false).body)
+                    }
+                }
+                var bytes: [UInt8] = [UInt8(ascii: "[")]
+                for (index, part) in parts.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    bytes += part
+                }
+                bytes.append(UInt8(ascii: "]"))
+                return .success(HTTPResponse(status: 200, headers: [("Content-Type", mediaType.contentType)], body: bytes))
+            }
+            switch GraphQLRequest.from(json: body) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let parameters):
+                let (status, body) = await run(parameters, request: request, mediaType: mediaType, viaGet: false)
+                return .success(HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body))
+            }
+        default:
+            return .failure(GraphQLOverHTTPFailure(status: 405, message: "Use GET or POST.", headers: [("Allow", "GET, POST")]))
+        }
+    }
+
+    /// Runs one operation: its status (nil for a mutation over GET, which
+    /// must be refused) and its JSON response.
+    private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8]) {
+        // Under application/json, any well-formed request gets 200.
+        let requestErrorStatus = mediaType == .json ? 200 : 400
+        var parameters = parameters
+        switch resolvePersistedQuery(&parameters) {
+        case .failure(let failure):
+            return (failure.status, Self.errorBody(failure.message, code: failure.code))
+        case .success: break
+        }
+        guard let query = parameters.query else {
+            return (requestErrorStatus, Self.errorBody("Must provide query string.", code: nil))
+        }
+        let document: Document
+        let source: Source
+        switch documents.entry(for: query) {
+        case .invalid(let errors):
+            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)))
+        case .valid(let validDocument, let validSource):
+            document = validDocument
+            source = validSource
+        }
+        switch selectOperation(document, parameters.operationName) {
+        case .failure(let error):
+            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [error])))
+        case .success(let operation):
+            if viaGet && operation.operation != .query { return (nil, []) }
+        }
+        let context = await makeContext(request, parameters)
+        let result = await execute(
+            schema: schema, document: document, source: source,
+            operationName: parameters.operationName, variables: parameters.variables, context: context
+        )
+        return (result.hasData ? 200 : requestErrorStatus, Self.body(result))
+    }
+
+    /// Fills in the query from `extensions.persistedQuery`, or stores it.
+    private func resolvePersistedQuery(_ parameters: inout GraphQLRequest) -> Result<Void, GraphQLOverHTTPFailure> {
+        guard let persisted = parameters.extensions.first(where: { $0.name == "persistedQuery" })?.value else {
+            return .success(())
+        }
+        guard case .string(let hash)? = persisted["sha256Hash"], persisted["version"] == .int(1) else {
+            return .failure(.badRequest("Unsupported persisted query: extensions.persistedQuery needs version 1 and a sha256Hash."))
+        }
+        if let query = parameters.query {
+            guard PersistedQueries.sha256(query) == hash.lowercased() else {
+                return .failure(.badRequest("provided sha does not match query"))
+            }
+            persistedQueries.store(query, hash: hash.lowercased())
+            return .success(())
+        }
+        guard let query = persistedQueries.query(forHash: hash.lowercased()) else {
+            // 200 whatever the media type: Apollo clients read this body to resend with the query.
+            return .failure(GraphQLOverHTTPFailure(status: 200, message: "PersistedQueryNotFound", code: "PERSISTED_QUERY_NOT_FOUND"))
+        }
+        parameters.query = query
+        return .success(())
+    }
+
+    /// A GET, or a POST a browser could send cross-site without a preflight,
+    /// runs only with a header no such form or link can set.
+    private func csrfRefusal(_ request: HTTPRequest) -> GraphQLOverHTTPFailure? {
+        for name in ["graphql-require-preflight", "x-apollo-operation-name", "apollo-require-preflight"] {
+            if let value = request.head.header(name), !value.isEmpty { return nil }
+        }
+        return .badRequest(
+            "This request has been blocked as a potential Cross-Site Request Forgery (CSRF). "
+                + "Send it as a POST with Content-Type: application/json, or with a non-empty "
+                + "GraphQL-Require-Preflight or X-Apollo-Operation-Name header."
+        )
+    }
+
+    private func corsHeaders(for request: HTTPRequest) -> [(name: String, value: String)] {
+        guard let origin = request.head.header("origin"),
+              configuration.allowedOrigins.contains("*") || configuration.allowedOrigins.contains(origin) else { return [] }
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+    }
+
+    private func plain(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers, body: Array((message + "\n").utf8))
+    }
+
+    private static func body(_ result: ExecutionResult) -> [UInt8] {
+        var writer = JSONWriter()
+        result.write(to: &writer)
+        return writer.bytes
+    }
+
+    static func errorBody(_ message: String, code: String?) -> [UInt8] {
+        var error = GraphQLError(message: message)
+        if let code { error.extensions = [.init("code", .string(code))] }
+        return body(ExecutionResult(data: nil, errors: [error]))
+    }
+}

@@ -1,0 +1,52 @@
+/// The media types a GraphQL response can be sent as (graphql-over-http
+/// § "Accept"), chosen from the request's Accept header.
+public enum ResponseMediaType: Sendable, Equatable {
+    /// `application/graphql-response+json`: statuses say whether the
+    /// request was valid (400 for parse and validation errors).
+    case graphQLResponseJSON
+    /// `application/json`, the legacy type: 200 for any well-formed request.
+    case json
+
+    var contentType: String {
+        switch self {
+        case .graphQLResponseJSON: "application/graphql-response+json; charset=utf-8"
+        case .json: "application/json; charset=utf-8"
+        }
+    }
+
+    /// The most preferred type the client accepts (by q-value, ties to
+    /// graphql-response+json), graphql-response+json without an Accept
+    /// header, nil when it accepts neither.
+    static func negotiate(accept: String?) -> ResponseMediaType? {
+        guard let accept, !accept.allSatisfy({ $0 == " " || $0 == "\t" }) else { return .graphQLResponseJSON }
+        var best: (type: ResponseMediaType, quality: Double)?
+        func consider(_ type: ResponseMediaType, _ quality: Double) {
+            guard quality > 0 else { return }
+            if let current = best, current.quality > quality || (current.quality == quality && current.type == .graphQLResponseJSON) {
+                return
+            }
+            best = (type, quality)
+        }
+        for range in accept.split(separator: ",") {
+            let parameters = range.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
+            guard let mediaRange = parameters.first else { continue }
+            var quality = 1.0
+            var charsetAcceptable = true
+            for parameter in parameters.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
+                guard pair.count == 2 else { continue }
+                if pair[0] == "q" { quality = Double(pair[1]) ?? 0 }
+                if pair[0] == "charset" { charsetAcceptable = pair[1] == "utf-8" || pair[1] == "\"utf-8\"" }
+            }
+            guard charsetAcceptable else { continue }
+            switch mediaRange {
+            case "application/graphql-response+json": consider(.graphQLResponseJSON, quality)
+            case "application/json": consider(.json, quality)
+            case "application/*", "*/*":
+                consider(.graphQLResponseJSON, quality)
+            default: continue
+            }
+        }
+        return best?.type
+    }
+}

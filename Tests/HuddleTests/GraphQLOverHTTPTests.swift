@@ -1,0 +1,215 @@
+import Foundation
+import GraphQL
+import HuddleRuntime
+import Testing
+
+/// GraphQL over HTTP through a real server, with curl as the client.
+@Suite(.serialized) struct GraphQLOverHTTPTests {
+    static let endpoint: GraphQLOverHTTP = {
+        let schema = try! buildSchema("""
+            type Query { hello(name: String = "world"): String, context: String, broken: String }
+            type Mutation { bump: Int }
+            """)
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "hello") { input in
+            guard case .string(let name)? = input.argument("name") else { return .null }
+            return .value(.string("Hello, \(name)!"))
+        }
+        builder.resolve("Query", "context") { input in .value(.string(input.context as? String ?? "none")) }
+        builder.resolve("Query", "broken") { _ in throw GraphQLError(message: "it broke") }
+        builder.resolve("Mutation", "bump") { _ in .value(.int(1)) }
+        var configuration = GraphQLOverHTTP.Configuration()
+        configuration.allowedOrigins = ["https://app.example"]
+        configuration.maxBatchSize = 2
+        return GraphQLOverHTTP(schema: try! builder.build(), configuration: configuration) { _, parameters in
+            // What a client put in `extensions` reaches the resolvers' context.
+            if case .string(let tag)? = parameters.extensions.first(where: { $0.name == "tag" })?.value { return tag }
+            return "none"
+        }
+    }()
+
+    struct Answer {
+        var status: Int
+        var contentType: String
+        var body: String
+        var headers: String
+    }
+
+    /// curl against the endpoint; `arguments` go before the URL.
+    func call(_ running: HTTPServerTests.RunningServer, _ arguments: [String], path: String = "/graphql") throws -> Answer {
+        let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-headers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: headerFile) }
+        let (output, _) = try HTTPServerTests.curl(arguments + ["-D", headerFile.path, "-w", "\n%{http_code}\n%{content_type}", "http://127.0.0.1:\(running.port)\(path)"])
+        var lines = output.components(separatedBy: "\n")
+        let contentType = lines.removeLast()
+        let status = Int(lines.removeLast()) ?? 0
+        let headers = (try? String(contentsOf: headerFile, encoding: .utf8)) ?? ""
+        return Answer(status: status, contentType: contentType, body: lines.joined(separator: "\n"), headers: headers)
+    }
+
+    func post(_ body: String, accept: String? = nil, contentType: String = "application/json", extra: [String] = []) -> [String] {
+        ["-X", "POST", "-H", "Content-Type: \(contentType)", "--data-binary", body] + (accept.map { ["-H", "Accept: \($0)"] } ?? []) + extra
+    }
+
+    static func server() async throws -> HTTPServerTests.RunningServer {
+        let endpoint = endpoint
+        return try await HTTPServerTests.RunningServer(handler: { request in
+            await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
+        })
+    }
+
+    @Test func answersPostsAsGraphQLResponseJSONByDefault() async throws {
+        let running = try await Self.server()
+        let ok = try call(running, post(#"{"query":"query Q($n: String) { hello(name: $n) }","variables":{"n":"Ada"},"operationName":"Q"}"#))
+        #expect(ok.status == 200)
+        #expect(ok.contentType == "application/graphql-response+json; charset=utf-8")
+        #expect(ok.body == #"{"data":{"hello":"Hello, Ada!"}}"#)
+
+        let partial = try call(running, post(#"{"query":"{ hello broken }"}"#))
+        #expect(partial.status == 200)
+        #expect(partial.body == #"{"errors":[{"message":"it broke","locations":[{"line":1,"column":9}],"path":["broken"]}],"data":{"hello":"Hello, world!","broken":null}}"#)
+        await running.stop()
+    }
+
+    @Test func givesRequestErrorsTheStatusTheirMediaTypeCallsFor() async throws {
+        let running = try await Self.server()
+        let cases: [(body: String, message: String)] = [
+            (#"{"query":"{ hello "}"#, "Syntax Error"),
+            (#"{"query":"{ nope }"}"#, "Cannot query field \\\"nope\\\" on type \\\"Query\\\"."),
+            (#"{"query":"query Q($n: String!) { hello(name: $n) }"}"#, "Variable \\\"$n\\\" of required type \\\"String!\\\" was not provided."),
+            (#"{"query":"query A { hello } query B { hello }"}"#, "Must provide operation name if query contains multiple operations."),
+            (#"{"variables":{}}"#, "Must provide query string."),
+        ]
+        for (body, message) in cases {
+            let strict = try call(running, post(body))
+            #expect(strict.status == 400, "\(body)")
+            #expect(strict.body.contains(message), "\(strict.body)")
+            #expect(!strict.body.contains("\"data\""))
+            let legacy = try call(running, post(body, accept: "application/json"))
+            #expect(legacy.status == 200, "\(body)")
+            #expect(legacy.contentType == "application/json; charset=utf-8")
+            #expect(legacy.body == strict.body)
+        }
+        await running.stop()
+    }
+
+    @Test func refusesMalformedRequests() async throws {
+        let running = try await Self.server()
+        #expect(try call(running, post("{nope")).status == 400)
+        #expect(try call(running, post("{nope", accept: "application/json")).status == 400)
+        #expect(try call(running, post(#"{"query":1}"#)).body.contains("The \\\"query\\\" parameter must be a string."))
+        #expect(try call(running, post(#"{"query":"{ hello }","variables":[]}"#)).status == 400)
+        #expect(try call(running, post("\"text\"")).status == 400)
+        #expect(try call(running, post(#"{"query":"{ hello }"}"#, accept: "text/html")).status == 406)
+        #expect(try call(running, post(#"{"query":"{ hello }"}"#, accept: "application/json; charset=latin1")).status == 406)
+        let form = try call(running, post("query=%7Bhello%7D", contentType: "application/x-www-form-urlencoded", extra: ["-H", "GraphQL-Require-Preflight: 1"]))
+        #expect(form.status == 415)
+        let put = try call(running, ["-X", "PUT", "-H", "Content-Type: application/json", "--data", "{}"])
+        #expect(put.status == 405)
+        #expect(put.headers.contains("Allow: GET, POST"))
+        await running.stop()
+    }
+
+    @Test func negotiatesTheMediaTypeByQuality() async throws {
+        let running = try await Self.server()
+        let body = #"{"query":"{ hello }"}"#
+        let expectations: [(String, String)] = [
+            ("application/graphql-response+json, application/json;q=0.9", "application/graphql-response+json; charset=utf-8"),
+            ("application/graphql-response+json;q=0.5, application/json", "application/json; charset=utf-8"),
+            ("*/*", "application/graphql-response+json; charset=utf-8"),
+            ("application/json, */*;q=0.1", "application/json; charset=utf-8"),
+        ]
+        for (accept, contentType) in expectations {
+            #expect(try call(running, post(body, accept: accept)).contentType == contentType, "\(accept)")
+        }
+        await running.stop()
+    }
+
+    @Test func servesQueriesOverGetButNotMutations() async throws {
+        let running = try await Self.server()
+        let preflight = ["-H", "GraphQL-Require-Preflight: 1"]
+        let query = try call(running, ["-G", "--data-urlencode", "query=query($n: String) { hello(name: $n) }", "--data-urlencode", #"variables={"n":"Bo"}"#] + preflight)
+        #expect(query.status == 200)
+        #expect(query.body == #"{"data":{"hello":"Hello, Bo!"}}"#)
+        let mutation = try call(running, ["-G", "--data-urlencode", "query=mutation { bump }"] + preflight)
+        #expect(mutation.status == 405)
+        #expect(mutation.headers.contains("Allow: POST"))
+        let badVariables = try call(running, ["-G", "--data-urlencode", "query={ hello }", "--data-urlencode", "variables={"] + preflight)
+        #expect(badVariables.status == 400)
+        await running.stop()
+    }
+
+    @Test func blocksRequestsABrowserCouldSendCrossSite() async throws {
+        let running = try await Self.server()
+        let get = try call(running, ["-G", "--data-urlencode", "query={ hello }"])
+        #expect(get.status == 400)
+        #expect(get.body.contains("Cross-Site Request Forgery"))
+        let form = try call(running, post("query={hello}", contentType: "text/plain"))
+        #expect(form.status == 400)
+        #expect(form.body.contains("Cross-Site Request Forgery"))
+        let apollo = try call(running, ["-G", "--data-urlencode", "query={ hello }", "-H", "X-Apollo-Operation-Name: Q"])
+        #expect(apollo.status == 200)
+        await running.stop()
+    }
+
+    @Test func runsBatchesUpToTheLimit() async throws {
+        let running = try await Self.server()
+        let two = try call(running, post(#"[{"query":"{ hello }"},{"query":"{ nope }"}]"#))
+        #expect(two.status == 200)
+        #expect(two.body.hasPrefix(#"[{"data":{"hello":"Hello, world!"}},{"errors":[{"message":"Cannot query field"#))
+        let three = try call(running, post(#"[{"query":"{ hello }"},{"query":"{ hello }"},{"query":"{ hello }"}]"#))
+        #expect(three.status == 400)
+        #expect(three.body.contains("at most 2 operations"))
+        #expect(try call(running, post("[]")).status == 400)
+        await running.stop()
+    }
+
+    @Test func supportsAutomaticPersistedQueries() async throws {
+        let running = try await Self.server()
+        let query = "{ hello }"
+        let hash = "b2a8d1d0f6d0c7e0bb2bcb8fb2e4d0c3c7a2d8e8f5f6a1b9c4d3e2f1a0b9c8d7"
+        // A hash nobody registered yet.
+        let unknown = try call(running, post(#"{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}}"#))
+        #expect(unknown.status == 200)
+        #expect(unknown.body == #"{"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}"#)
+        let mismatch = try call(running, post(#"{"query":"\#(query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}}"#))
+        #expect(mismatch.status == 400)
+        #expect(mismatch.body.contains("provided sha does not match query"))
+        // sha256("{ hello }"), as `printf '{ hello }' | sha256sum` gives it.
+        let realHash = "001c3174e099bd72b729d0c0a529ba9f5a740c446e2a6e1d71b283cb84ec3065"
+        let registered = try call(running, post(#"{"query":"\#(query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(realHash)"}}}"#))
+        #expect(registered.body == #"{"data":{"hello":"Hello, world!"}}"#)
+        let byHash = try call(running, post(#"{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(realHash)"}}}"#))
+        #expect(byHash.body == #"{"data":{"hello":"Hello, world!"}}"#)
+        await running.stop()
+    }
+
+    @Test func passesExtensionsToTheContext() async throws {
+        let running = try await Self.server()
+        let answer = try call(running, post(#"{"query":"{ context }","extensions":{"tag":"from-client"}}"#))
+        #expect(answer.body == #"{"data":{"context":"from-client"}}"#)
+        await running.stop()
+    }
+
+    @Test func allowsOnlyConfiguredOrigins() async throws {
+        let running = try await Self.server()
+        let allowed = try call(running, post(#"{"query":"{ hello }"}"#, extra: ["-H", "Origin: https://app.example"]))
+        #expect(allowed.headers.contains("Access-Control-Allow-Origin: https://app.example"))
+        let other = try call(running, post(#"{"query":"{ hello }"}"#, extra: ["-H", "Origin: https://evil.example"]))
+        #expect(!other.headers.contains("Access-Control-Allow-Origin"))
+        let preflight = try call(running, ["-X", "OPTIONS", "-H", "Origin: https://app.example", "-H", "Access-Control-Request-Method: POST"])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers.contains("Access-Control-Allow-Methods: GET, POST, OPTIONS"))
+        let refusedPreflight = try call(running, ["-X", "OPTIONS", "-H", "Origin: https://evil.example"])
+        #expect(refusedPreflight.status == 403)
+        await running.stop()
+    }
+
+    @Test func servesTheSchemaAsSDL() async throws {
+        let running = try await Self.server()
+        let answer = try call(running, [], path: "/graphql/schema.graphql")
+        #expect(answer.status == 200)
+        #expect(answer.body.hasPrefix("type Query {\n  hello(name: String = \"world\"): String"))
+        await running.stop()
+    }
+}
