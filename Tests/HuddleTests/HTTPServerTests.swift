@@ -16,6 +16,7 @@ import Testing
         init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, handler: HTTPHandler? = nil) async throws {
             var configuration = HTTPServer.Configuration()
             configuration.port = 0
+            configuration.logger = Logger(level: .warning)
             configure(&configuration)
             let loop = loop
             let handled = handled
@@ -288,6 +289,35 @@ import Testing
         #expect(text.utf8.count > count * size)
         #expect(running.handled.value == count)
         await running.stop()
+    }
+
+    final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    @Test func logsOneLinePerRequestAtTheChosenLevel() async throws {
+        for level in [LogLevel.info, .warning] {
+            let lines = Lines()
+            let running = try await RunningServer(configure: { $0.logger = Logger(level: level) { lines.append($0) } }) { request in
+                HTTPResponse(status: request.head.target.hasPrefix("/fail") ? 500 : 200, body: Array("abc".utf8), operationName: "Op")
+            }
+            let client = try RawClient(port: running.port)
+            client.send("GET /ok?secret=1 HTTP/1.1\r\nHost: a\r\n\r\nGET /fail HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+            _ = client.receive()
+            await running.stop()
+            let logged = lines.all
+            if level == .info {
+                #expect(logged.count == 3)
+                #expect(logged[0].hasPrefix(#"{"level":"info","msg":"request","method":"GET","path":"/ok","operation":"Op","status":200,"duration_ms":"#))
+                #expect(logged[0].hasSuffix(#","bytes":3}"#))
+                #expect(!logged[0].contains("secret"))
+                #expect(logged[2].contains(#""status":400"#))
+            }
+            #expect(logged.filter { $0.hasPrefix(#"{"level":"error","msg":"request","method":"GET","path":"/fail""#) }.count == 1)
+            if level == .warning { #expect(logged.count == 1) }
+        }
     }
 
     @Test func shutdownFinishesRequestsInFlightAndStopsAccepting() async throws {

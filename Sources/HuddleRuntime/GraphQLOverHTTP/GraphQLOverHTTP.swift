@@ -89,7 +89,7 @@ public final class GraphQLOverHTTP: Sendable {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
                 let (status, body) = await run(parameters, request: request, mediaType: mediaType, viaGet: true)
-                return status.map { .success(HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body)) }
+                return status.map { .success(HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)) }
                     ?? .failure(GraphQLOverHTTPFailure(status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
             }
         case "POST":
@@ -130,7 +130,7 @@ public final class GraphQLOverHTTP: Sendable {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
                 let (status, body) = await run(parameters, request: request, mediaType: mediaType, viaGet: false)
-                return .success(HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body))
+                return .success(HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName))
             }
         default:
             return .failure(GraphQLOverHTTPFailure(status: 405, message: "Use GET or POST.", headers: [("Allow", "GET, POST")]))

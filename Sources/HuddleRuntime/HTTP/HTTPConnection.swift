@@ -153,7 +153,9 @@ final class HTTPConnection: @unchecked Sendable {
         }
         guard !pending.isEmpty else {
             if let failure {
-                write(HTTPResponse.error(failure).serialized(forHead: false, closing: true))
+                let response = HTTPResponse.error(failure)
+                write(response.serialized(forHead: false, closing: true))
+                logExchange(nil, response, started: nil)
                 finishWriting()
             } else if finishing {
                 close()
@@ -164,12 +166,14 @@ final class HTTPConnection: @unchecked Sendable {
         let request = pending.removeFirst()
         updateReading()
         armTimer()
+        let started = ContinuousClock.now
         Task(executorPreference: server.loop) { [self] in
             let response = await server.respond(to: request)
             processing = false
             guard !closing else { return }
             let closesAfter = !request.head.keepAlive || finishing || server.isShuttingDown
             write(response.serialized(forHead: request.head.method == "HEAD", closing: closesAfter))
+            logExchange(request.head, response, started: started)
             if closesAfter {
                 pending.removeAll()
                 finishWriting()
@@ -178,6 +182,24 @@ final class HTTPConnection: @unchecked Sendable {
                 armTimer()
             }
         }
+    }
+
+    /// The request log's line. The path goes without its query string,
+    /// which may carry variables a client would not want logged.
+    private func logExchange(_ head: HTTPRequestHead?, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
+        let logger = server.configuration.logger
+        // A refused request (no head) is the client's doing, whatever its status.
+        let level: LogLevel = response.status >= 500 && head != nil ? .error : .info
+        guard level >= logger.level else { return }
+        let duration = started.map { ContinuousClock.now - $0 }
+        logger.log(level, "request", [
+            "method": head.map { .string($0.method) },
+            "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
+            "operation": response.operationName.map { .string($0) },
+            "status": .int(response.status),
+            "duration_ms": duration.map { .double(Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000) },
+            "bytes": .int(response.body.count),
+        ])
     }
 
     private func write(_ bytes: [UInt8]) {

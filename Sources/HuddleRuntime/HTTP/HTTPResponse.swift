@@ -6,11 +6,14 @@ public struct HTTPResponse: Sendable {
     /// saves formatting a date per response).
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// For the request log: the GraphQL operation answered, when named.
+    public var operationName: String?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], operationName: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.operationName = operationName
     }
 
     public init(status: Int, contentType: String, body: String) {

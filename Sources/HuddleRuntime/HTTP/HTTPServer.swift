@@ -34,6 +34,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxPipelinedRequests = 16
         /// How long a shutdown waits for requests in flight.
         public var shutdownGracePeriod = Duration.seconds(10)
+        /// One line per request at `info` (`error` for a 5xx status).
+        public var logger = Logger()
 
         public init() {}
     }

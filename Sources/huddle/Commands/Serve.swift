@@ -25,7 +25,13 @@ struct Serve: AsyncParsableCommand {
     var workers: Int = ProcessInfo.processInfo.environment["HUDDLE_WORKERS"].flatMap(Int.init)
         ?? ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: "debug, info (a line per request), warning, error or off (HUDDLE_LOG_LEVEL).")
+    var logLevel: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_LEVEL"] ?? "info"
+
     func validate() throws {
+        guard LogLevel(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
     }
@@ -34,6 +40,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
+        configuration.logger = Logger(level: LogLevel(rawValue: logLevel)!)
         let routes = Routes()
         let workers = (0..<workers).map { _ in Worker(configuration: configuration, routes: routes) }
         for worker in workers { worker.start() }
