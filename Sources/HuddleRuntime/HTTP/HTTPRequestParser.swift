@@ -293,6 +293,11 @@ public struct HTTPHeader: Sendable, Equatable {
     /// Lower-cased.
     public var name: String
     public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name.lowercased()
+        self.value = value
+    }
 }
 
 public struct HTTPRequestHead: Sendable, Equatable {
@@ -300,6 +305,13 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public var target: String
     public var version: HTTPVersion
     public var headers: [HTTPHeader]
+
+    public init(method: String, target: String, version: HTTPVersion, headers: [HTTPHeader]) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+    }
 
     public func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value

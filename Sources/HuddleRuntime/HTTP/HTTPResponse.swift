@@ -32,7 +32,8 @@ public struct HTTPResponse: Sendable {
         for (name, value) in headers {
             head += "\(name): \(value)\r\n"
         }
-        head += "Content-Length: \(body.count)\r\n"
+        // RFC 9110 §8.6: never in a 1xx or 204 response.
+        if status >= 200 && status != 204 { head += "Content-Length: \(body.count)\r\n" }
         if closing { head += "Connection: close\r\n" }
         head += "\r\n"
         var bytes = Array(head.utf8)
@@ -43,6 +44,7 @@ public struct HTTPResponse: Sendable {
     static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 100: "Continue"
+        case 101: "Switching Protocols"
         case 200: "OK"
         case 204: "No Content"
         case 400: "Bad Request"
