@@ -13,14 +13,14 @@ import Testing
         let finished = Atomic<Bool>(false)
         let handled = Counter()
 
-        init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, handler: HTTPHandler? = nil) async throws {
+        init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, webSocket: WebSocketService? = nil, handler: HTTPHandler? = nil) async throws {
             var configuration = HTTPServer.Configuration()
             configuration.port = 0
             configuration.logger = Logger(level: .warning)
             configure(&configuration)
             let loop = loop
             let handled = handled
-            server = HTTPServer(loop: loop, configuration: configuration) { request in
+            server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket) { request in
                 handled.increment()
                 if let handler { return await handler(request) }
                 return await RunningServer.echo(request, loop: loop)
@@ -86,7 +86,10 @@ import Testing
         deinit { close(descriptor) }
 
         func send(_ text: String) {
-            let bytes = Array(text.utf8)
+            sendBytes(Array(text.utf8))
+        }
+
+        func sendBytes(_ bytes: [UInt8]) {
             var sent = 0
             while sent < bytes.count {
                 let count = bytes[sent...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -97,13 +100,18 @@ import Testing
 
         /// Reads until `done` holds for what arrived, the peer closes, or 5 s pass.
         func receive(until done: ((String) -> Bool)? = nil) -> (text: String, closed: Bool) {
+            let received = receiveBytes(until: done.map { done in { done(String(decoding: $0, as: UTF8.self)) } })
+            return (String(decoding: received.bytes, as: UTF8.self), received.closed)
+        }
+
+        func receiveBytes(until done: (([UInt8]) -> Bool)? = nil) -> (bytes: [UInt8], closed: Bool) {
             var bytes: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { return (String(decoding: bytes, as: UTF8.self), count == 0) }
+                if count <= 0 { return (bytes, count == 0) }
                 bytes += chunk[..<count]
-                if let done, done(String(decoding: bytes, as: UTF8.self)) { return (String(decoding: bytes, as: UTF8.self), false) }
+                if let done, done(bytes) { return (bytes, false) }
             }
         }
     }

@@ -26,6 +26,19 @@ final class HTTPConnection: @unchecked Sendable {
     private var closing = false
     private var openHandles = 2
     private var timerPhase: TimerPhase?
+    /// Set once the connection has switched to WebSocket.
+    private var webSocket: WebSocketState?
+
+    private final class WebSocketState {
+        var parser: WebSocketFrameParser
+        var session: (any WebSocketSession)?
+        /// Our close frame is sent: nothing else may follow it.
+        var closeSent = false
+
+        init(parser: WebSocketFrameParser) {
+            self.parser = parser
+        }
+    }
 
     private enum TimerPhase: Equatable {
         case idle, head, body, draining
@@ -73,23 +86,39 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Whether nothing is in progress, so closing loses nothing.
     var isIdle: Bool {
-        !processing && pending.isEmpty && parser.phase == .idle
+        webSocket == nil && !processing && pending.isEmpty && parser.phase == .idle
     }
 
-    /// For a graceful shutdown: answers what was read, then closes.
+    /// For a graceful shutdown: answers what was read, then closes; a
+    /// WebSocket is closed with 1001 (going away).
     func finish() {
         finishing = true
-        if isIdle { close() } else { updateReading() }
+        if webSocket != nil {
+            closeWebSocket(code: 1001, reason: "server shutting down")
+        } else if isIdle {
+            close()
+        } else {
+            updateReading()
+        }
     }
+
+    var unsentBytes: Int { Int(uv_stream_get_write_queue_size(stream)) }
 
     // MARK: Reading
 
     private func updateReading() {
-        let wanted = !closing && (draining || (
-            failure == nil && !finishing
+        let underBound = unsentBytes <= server.configuration.maxUnsentBytes
+        let wanted: Bool
+        if closing {
+            wanted = false
+        } else if draining {
+            wanted = true
+        } else if webSocket != nil {
+            wanted = underBound
+        } else {
+            wanted = failure == nil && !finishing && underBound
                 && pending.count < server.configuration.maxPipelinedRequests
-                && uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes
-        ))
+        }
         if wanted && !reading {
             reading = true
             uv_read_start(stream, { handle, _, buffer in
@@ -113,7 +142,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func peerFinished() {
-        if draining || isIdle {
+        if draining || isIdle || webSocket != nil {
             close()
         } else {
             finishing = true
@@ -123,6 +152,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
         if draining { return }
+        if webSocket != nil {
+            receivedWebSocket(bytes.bindMemory(to: UInt8.self))
+            return
+        }
         for event in parser.feed(bytes.bindMemory(to: UInt8.self)) {
             switch event {
             case .head(let head):
@@ -146,7 +179,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Answering
 
     private func processNext() {
-        guard !processing, !closing, !draining else { return }
+        guard !processing, !closing, !draining, webSocket == nil else { return }
         guard uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes else {
             // Resumed when the client has read enough (see `wrote`).
             return
@@ -164,14 +197,20 @@ final class HTTPConnection: @unchecked Sendable {
         }
         processing = true
         let request = pending.removeFirst()
+        let started = ContinuousClock.now
+        if let service = server.webSocketService, WebSocketHandshake.isUpgrade(request.head) {
+            upgrade(request, service: service, started: started)
+            return
+        }
         updateReading()
         armTimer()
-        let started = ContinuousClock.now
         Task(executorPreference: server.loop) { [self] in
             let response = await server.respond(to: request)
             processing = false
             guard !closing else { return }
-            let closesAfter = !request.head.keepAlive || finishing || server.isShuttingDown
+            // After a request to upgrade that is answered as HTTP, the
+            // parser has stopped; the connection cannot go on.
+            let closesAfter = !request.head.keepAlive || finishing || server.isShuttingDown || request.head.asksToUpgrade
             write(response.serialized(forHead: request.head.method == "HEAD", closing: closesAfter))
             logExchange(request.head, response, started: started)
             if closesAfter {
@@ -182,6 +221,87 @@ final class HTTPConnection: @unchecked Sendable {
                 armTimer()
             }
         }
+    }
+
+    // MARK: WebSocket
+
+    private func upgrade(_ request: HTTPRequest, service: WebSocketService, started: ContinuousClock.Instant) {
+        switch WebSocketHandshake.respond(
+            to: request.head, supportedSubprotocols: service.supportedSubprotocols, allowedOrigins: service.allowedOrigins
+        ) {
+        case .refuse(let response):
+            processing = false
+            write(response.serialized(forHead: false, closing: true))
+            logExchange(request.head, response, started: started)
+            pending.removeAll()
+            finishWriting()
+        case .accept(let response, let subprotocol):
+            write(response.serialized(forHead: false, closing: false))
+            logExchange(request.head, response, started: started)
+            let leftover = parser.takeBytesAfterUpgrade()
+            let state = WebSocketState(parser: WebSocketFrameParser(limits: service.limits))
+            webSocket = state
+            processing = false
+            uv_timer_stop(timer)
+            timerPhase = nil
+            state.session = service.makeSession(request, WebSocket(subprotocol: subprotocol, loop: server.loop, connection: self))
+            server.webSocketOpened()
+            updateReading()
+            if !leftover.isEmpty {
+                leftover.withUnsafeBufferPointer { receivedWebSocket($0) }
+            }
+        }
+    }
+
+    private func receivedWebSocket(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let state = webSocket else { return }
+        for event in state.parser.feed(bytes) {
+            guard !closing else { return }
+            switch event {
+            case .text(let text): state.session?.received(text: text)
+            case .binary(let bytes): state.session?.received(binary: bytes)
+            case .ping(let payload):
+                if !state.closeSent { write(WebSocketFrame.encode(.pong, payload)) }
+            case .pong:
+                break
+            case .close(let code, _):
+                if !state.closeSent {
+                    // Echo the peer's code (RFC 6455 §5.5.1), then close TCP first, as a server should.
+                    state.closeSent = true
+                    write(code.map { WebSocketFrame.close(code: $0) } ?? WebSocketFrame.encode(.close, []))
+                }
+                endSession(code: code)
+                finishWriting()
+            case .failure(let code, let reason):
+                if !state.closeSent {
+                    state.closeSent = true
+                    write(WebSocketFrame.close(code: code, reason: reason))
+                }
+                endSession(code: nil)
+                finishWriting()
+            }
+        }
+    }
+
+    func sendWebSocketFrame(_ frame: [UInt8]) {
+        guard let state = webSocket, !state.closeSent, !closing else { return }
+        write(frame)
+        updateReading()
+    }
+
+    /// Sends our close frame and waits (the drain timeout at most) for the peer's.
+    func closeWebSocket(code: UInt16, reason: String) {
+        guard let state = webSocket, !state.closeSent, !closing else { return }
+        state.closeSent = true
+        write(WebSocketFrame.close(code: code, reason: reason))
+        armTimer()
+    }
+
+    private func endSession(code: UInt16?) {
+        guard let state = webSocket, let session = state.session else { return }
+        state.session = nil
+        server.webSocketClosed()
+        session.closed(code: code)
     }
 
     /// The request log's line. The path goes without its query string,
@@ -258,9 +378,13 @@ final class HTTPConnection: @unchecked Sendable {
         let configuration = server.configuration
         let phase: TimerPhase?
         let timeout: Duration
-        if draining {
+        if draining || webSocket?.closeSent == true {
             phase = .draining
             timeout = configuration.drainTimeout
+        } else if webSocket != nil {
+            // A WebSocket's protocol keeps its own time (keep-alive, init timeout).
+            phase = nil
+            timeout = .zero
         } else if processing || !pending.isEmpty || failure != nil {
             phase = nil
             timeout = .zero
@@ -300,6 +424,7 @@ final class HTTPConnection: @unchecked Sendable {
     func close() {
         guard !closing else { return }
         closing = true
+        endSession(code: nil)
         if reading {
             reading = false
             uv_read_stop(stream)

@@ -50,6 +50,8 @@ public struct HTTPRequestParser {
         case chunkDataEnd
         case trailers
         case failed
+        /// After a request to switch protocols: what follows is not HTTP.
+        case upgraded
     }
 
     public init(limits: Limits = Limits()) {
@@ -68,7 +70,7 @@ public struct HTTPRequestParser {
 
     public var phase: Phase {
         switch state {
-        case .requestLine, .failed: buffer.isEmpty ? .idle : .head
+        case .requestLine, .failed, .upgraded: buffer.isEmpty ? .idle : .head
         case .headers: .head
         case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: .body
         }
@@ -145,7 +147,7 @@ public struct HTTPRequestParser {
                     } else {
                         _ = try Self.parseField(line)
                     }
-                case .failed:
+                case .failed, .upgraded:
                     return events
                 }
             }
@@ -160,10 +162,19 @@ public struct HTTPRequestParser {
 
     private mutating func complete(into events: inout [Event]) {
         events.append(.request(HTTPRequest(head: head!, body: body)))
+        state = head!.asksToUpgrade ? .upgraded : .requestLine
         head = nil
         body = []
         headerBytes = 0
-        state = .requestLine
+    }
+
+    /// After a request asking to upgrade (`Connection: upgrade`), the parser
+    /// stops: the bytes after it belong to the next protocol. This hands
+    /// them over.
+    public mutating func takeBytesAfterUpgrade() -> [UInt8] {
+        precondition(state == .upgraded, "no upgrade requested")
+        defer { buffer = [] }
+        return buffer
     }
 
     /// The next CRLF-terminated line, or nil when it has not all arrived.
@@ -325,6 +336,12 @@ public struct HTTPRequestHead: Sendable, Equatable {
         case .http11: return !tokens.contains("close")
         case .http10: return tokens.contains("keep-alive")
         }
+    }
+
+    /// `Connection: upgrade` with an `Upgrade` field.
+    public var asksToUpgrade: Bool {
+        header("upgrade") != nil
+            && (header("connection") ?? "").lowercased().split(separator: ",").contains { $0.trimmingSpaces() == "upgrade" }
     }
 
     public var expectsContinue: Bool {

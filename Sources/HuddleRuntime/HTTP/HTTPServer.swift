@@ -56,10 +56,19 @@ public final class HTTPServer: @unchecked Sendable {
     public private(set) var port = 0
     public private(set) var isShuttingDown = false
 
-    public init(loop: EventLoop, configuration: Configuration = Configuration(), handler: @escaping HTTPHandler) {
+    /// Upgrades to WebSocket, when the server takes them.
+    let webSocketService: WebSocketService?
+    /// WebSocket sessions open now.
+    public private(set) var openWebSockets = 0
+
+    public init(
+        loop: EventLoop, configuration: Configuration = Configuration(),
+        webSocket: WebSocketService? = nil, handler: @escaping HTTPHandler
+    ) {
         self.loop = loop
         self.configuration = configuration
         self.handler = handler
+        webSocketService = webSocket
         listener = .allocate(capacity: 1)
     }
 
@@ -144,6 +153,9 @@ public final class HTTPServer: @unchecked Sendable {
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         await handler(request)
     }
+
+    func webSocketOpened() { openWebSockets += 1 }
+    func webSocketClosed() { openWebSockets -= 1 }
 
     func connectionClosed(_ connection: HTTPConnection) {
         let identifier = ObjectIdentifier(connection)

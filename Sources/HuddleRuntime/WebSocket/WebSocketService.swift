@@ -1,0 +1,59 @@
+/// What an HTTP server does with requests to upgrade to WebSocket.
+public struct WebSocketService: Sendable {
+    /// In the server's order of preference.
+    public var supportedSubprotocols: [String]
+    /// Origins a browser may connect from; `*` for any.
+    public var allowedOrigins: [String]
+    public var limits = WebSocketFrameParser.Limits()
+    /// Starts the session for an accepted connection; runs on its loop.
+    public var makeSession: @Sendable (_ request: HTTPRequest, _ socket: WebSocket) -> any WebSocketSession
+
+    public init(
+        supportedSubprotocols: [String], allowedOrigins: [String],
+        makeSession: @escaping @Sendable (_ request: HTTPRequest, _ socket: WebSocket) -> any WebSocketSession
+    ) {
+        self.supportedSubprotocols = supportedSubprotocols
+        self.allowedOrigins = allowedOrigins
+        self.makeSession = makeSession
+    }
+}
+
+/// The protocol spoken over one WebSocket (graphql-transport-ws, say).
+/// Its methods are called on the connection's loop.
+public protocol WebSocketSession: AnyObject {
+    func received(text: String)
+    func received(binary: [UInt8])
+    /// The connection is gone (the code the peer sent, when it closed
+    /// cleanly); nothing more can be sent.
+    func closed(code: UInt16?)
+}
+
+/// An open WebSocket, as its session sees it. Use it on the loop only.
+public final class WebSocket: @unchecked Sendable {
+    /// The subprotocol agreed in the handshake.
+    public let subprotocol: String?
+    public let loop: EventLoop
+    weak var connection: HTTPConnection?
+
+    init(subprotocol: String?, loop: EventLoop, connection: HTTPConnection) {
+        self.subprotocol = subprotocol
+        self.loop = loop
+        self.connection = connection
+    }
+
+    public func send(text: String) {
+        connection?.sendWebSocketFrame(WebSocketFrame.text(text))
+    }
+
+    /// Starts the closing handshake; the TCP connection closes when the
+    /// peer answers, or after the server's drain timeout.
+    public func close(code: UInt16, reason: String = "") {
+        connection?.closeWebSocket(code: code, reason: reason)
+    }
+
+    /// Bytes queued but not yet taken by the kernel: a session can stop
+    /// producing while it grows.
+    public var unsentBytes: Int {
+        connection?.unsentBytes ?? 0
+    }
+}
