@@ -121,6 +121,23 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func cancellingASleepingTaskWakesItAndFreesTheLoop() async {
+        let running = RunningLoop()
+        let loop = running.loop
+        let sleeper = Task(executorPreference: loop) {
+            let started = ContinuousClock.now
+            await loop.sleep(for: .seconds(3600))
+            return ContinuousClock.now - started
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+        sleeper.cancel()
+        let slept = await sleeper.value
+        #expect(slept < .seconds(60))
+        // No timer is left behind to keep the loop from stopping.
+        await running.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func threadPoolWorkRunsOffTheLoopAndResumesOnIt() async {
         let running = RunningLoop()
         let loop = running.loop

@@ -1,23 +1,32 @@
 import CLibUV
 
 extension EventLoop {
-    /// Suspends the calling task for `duration` with a libuv timer. Call it
-    /// from a task running on this loop.
+    /// Suspends the calling task for `duration` with a libuv timer, or until
+    /// the task is cancelled, whichever comes first. Call it from a task
+    /// running on this loop.
     public func sleep(for duration: Duration) async {
         let milliseconds = UInt64(max(0, duration.components.seconds)) * 1000
             + UInt64(max(0, duration.components.attoseconds / 1_000_000_000_000_000))
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            checkIsolated()
-            let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
-            uv_timer_init(uv, timer)
-            timer.pointee.data = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
-            uv_timer_start(timer, { timer in
-                let box = Unmanaged<ContinuationBox<Void>>.fromOpaque(timer!.pointee.data).takeRetainedValue()
-                uv_close(UnsafeMutableRawPointer(timer!).assumingMemoryBound(to: uv_handle_t.self)) { handle in
-                    handle!.withMemoryRebound(to: uv_timer_t.self, capacity: 1) { $0.deallocate() }
-                }
-                box.continuation.resume()
-            }, milliseconds, 0)
+        let sleeper = Sleeper()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                checkIsolated()
+                if sleeper.cancelled { return continuation.resume() }
+                sleeper.continuation = continuation
+                let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+                uv_timer_init(uv, timer)
+                timer.pointee.data = Unmanaged.passUnretained(sleeper).toOpaque()
+                sleeper.timer = timer
+                uv_timer_start(timer, { timer in
+                    Unmanaged<Sleeper>.fromOpaque(timer!.pointee.data).takeUnretainedValue().wake()
+                }, milliseconds, 0)
+            }
+        } onCancel: {
+            // Any thread; the sleeper is touched on the loop only.
+            enqueue {
+                sleeper.cancelled = true
+                sleeper.wake()
+            }
         }
     }
 
@@ -56,9 +65,24 @@ extension EventLoop {
     }
 }
 
-private final class ContinuationBox<Value> {
-    let continuation: CheckedContinuation<Value, Never>
-    init(_ continuation: CheckedContinuation<Value, Never>) { self.continuation = continuation }
+/// A sleeping task's timer; used on the loop thread only.
+private final class Sleeper: @unchecked Sendable {
+    var timer: UnsafeMutablePointer<uv_timer_t>?
+    var continuation: CheckedContinuation<Void, Never>?
+    var cancelled = false
+
+    /// Closes the timer and resumes the task, once.
+    func wake() {
+        if let timer {
+            self.timer = nil
+            uv_timer_stop(timer)
+            uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+                handle!.withMemoryRebound(to: uv_timer_t.self, capacity: 1) { $0.deallocate() }
+            }
+        }
+        continuation?.resume()
+        continuation = nil
+    }
 }
 
 private final class HandlerBox {

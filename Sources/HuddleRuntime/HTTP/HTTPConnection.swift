@@ -227,7 +227,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func upgrade(_ request: HTTPRequest, service: WebSocketService, started: ContinuousClock.Instant) {
         switch WebSocketHandshake.respond(
-            to: request.head, supportedSubprotocols: service.supportedSubprotocols, allowedOrigins: service.allowedOrigins
+            to: request.head, supportedSubprotocols: service.supportedSubprotocols,
+            requireSubprotocol: service.requireSubprotocol, allowedOrigins: service.allowedOrigins
         ) {
         case .refuse(let response):
             processing = false

@@ -17,11 +17,14 @@ public enum WebSocketHandshake {
     }
 
     /// `supportedSubprotocols` in the server's order of preference; a client
-    /// offering none of them is refused with 400, since the GraphQL
-    /// protocols need one (graphql-transport-ws closes 4406 otherwise).
+    /// offering none of them is refused with 400 when `requireSubprotocol`,
+    /// and otherwise accepted without one, for the session to refuse in its
+    /// own way (graphql-transport-ws closes with 4406).
     /// `allowedOrigins` holds `*` for any; a request without Origin is not
     /// from a browser and passes.
-    public static func respond(to head: HTTPRequestHead, supportedSubprotocols: [String], allowedOrigins: [String]) -> Outcome {
+    public static func respond(
+        to head: HTTPRequestHead, supportedSubprotocols: [String], requireSubprotocol: Bool = true, allowedOrigins: [String]
+    ) -> Outcome {
         guard head.method == "GET" else { return .refuse(refusal(405, "a WebSocket handshake is a GET", [("Allow", "GET")])) }
         guard isUpgrade(head), tokens(head.header("connection")).contains("upgrade") else {
             return .refuse(refusal(400, "not a WebSocket upgrade"))
@@ -43,7 +46,7 @@ public enum WebSocketHandshake {
         let chosen = supportedSubprotocols.first { offered.contains($0) }
         if let chosen {
             headers.append(("Sec-WebSocket-Protocol", chosen))
-        } else if !supportedSubprotocols.isEmpty {
+        } else if requireSubprotocol && !supportedSubprotocols.isEmpty {
             return .refuse(refusal(400, "Sec-WebSocket-Protocol must offer one of: \(supportedSubprotocols.joined(separator: ", "))"))
         }
         return .accept(HTTPResponse(status: 101, headers: headers), subprotocol: chosen)

@@ -2,6 +2,9 @@
 public struct WebSocketService: Sendable {
     /// In the server's order of preference.
     public var supportedSubprotocols: [String]
+    /// Refuse (400) a handshake offering none of them; else accept it
+    /// without a subprotocol and let the session decide.
+    public var requireSubprotocol = true
     /// Origins a browser may connect from; `*` for any.
     public var allowedOrigins: [String]
     public var limits = WebSocketFrameParser.Limits()

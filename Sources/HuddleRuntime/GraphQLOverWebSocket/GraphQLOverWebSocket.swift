@@ -1,0 +1,91 @@
+import GraphQL
+
+/// GraphQL over WebSocket: what both subprotocols share — the schema, the
+/// documents, authentication from the connection_init payload, and limits.
+public final class GraphQLOverWebSocket: Sendable {
+    public struct Configuration: Sendable {
+        /// A client must send connection_init within this (else 4408).
+        public var connectionInitTimeout = Duration.seconds(3)
+        /// Operations running at once on one connection.
+        public var maxSubscriptions = 100
+        /// How often the server pings (graphql-transport-ws) or sends `ka`
+        /// (graphql-ws) so proxies keep an idle socket open.
+        public var keepAliveInterval = Duration.seconds(12)
+
+        public init() {}
+    }
+
+    /// Decides from the connection_init payload whether the client may
+    /// connect; returns the context its operations run with, or nil to
+    /// refuse (4403 Forbidden).
+    public typealias Authorizer = @Sendable (_ payload: [GraphQLValue.Member], _ request: HTTPRequest) async -> (any Sendable)?
+
+    /// graphql-ws (subscriptions-transport-ws, the legacy protocol) is not
+    /// offered yet: its session is still to be written.
+    public static let subprotocols = ["graphql-transport-ws"]
+
+    public let schema: ExecutableSchema
+    public let configuration: Configuration
+    let documents: DocumentCache
+    let authorize: Authorizer
+
+    public init(
+        schema: ExecutableSchema, configuration: Configuration = Configuration(),
+        authorize: @escaping Authorizer = { _, _ in () }
+    ) {
+        self.schema = schema
+        self.configuration = configuration
+        documents = DocumentCache(schema: schema.schema)
+        self.authorize = authorize
+    }
+
+    /// The service to give an `HTTPServer`: sessions by the agreed subprotocol.
+    public func service(allowedOrigins: [String]) -> WebSocketService {
+        var service = WebSocketService(supportedSubprotocols: Self.subprotocols, allowedOrigins: allowedOrigins) { [self] request, socket in
+            GraphQLTransportWSSession(service: self, request: request, socket: socket)
+        }
+        // A client offering no known subprotocol hears 4406 from the session, as the protocol says.
+        service.requireSubprotocol = false
+        return service
+    }
+
+    /// The outcome of one operation's start.
+    enum Start {
+        /// Errors before execution (parse, validation, variables): no data.
+        case failed([GraphQLError])
+        /// A query or mutation's single result.
+        case single(ExecutionResult)
+        case stream(AsyncStream<ExecutionResult>)
+    }
+
+    func start(_ request: GraphQLRequest, context: any Sendable) async -> Start {
+        guard let query = request.query else { return .failed([GraphQLError(message: "Must provide query string.")]) }
+        let document: Document
+        let source: Source
+        switch documents.entry(for: query) {
+        case .invalid(let errors): return .failed(errors)
+        case .valid(let validDocument, let validSource):
+            document = validDocument
+            source = validSource
+        }
+        let operation: OperationDefinition
+        switch selectOperation(document, request.operationName) {
+        case .failure(let error): return .failed([error])
+        case .success(let selected): operation = selected
+        }
+        if operation.operation == .subscription {
+            switch await subscribe(
+                schema: schema, document: document, source: source, operationName: request.operationName,
+                variables: request.variables, context: { context }
+            ) {
+            case .stream(let stream): return .stream(stream)
+            case .failure(let result): return .failed(result.errors)
+            }
+        }
+        let result = await execute(
+            schema: schema, document: document, source: source, operationName: request.operationName,
+            variables: request.variables, context: context
+        )
+        return result.hasData ? .single(result) : .failed(result.errors)
+    }
+}

@@ -1,0 +1,174 @@
+import GraphQL
+
+/// One connection speaking graphql-transport-ws (the graphql-ws library's
+/// PROTOCOL.md): connection_init/ack, ping/pong, subscribe, next, error,
+/// complete, with the protocol's close codes.
+final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
+    private let service: GraphQLOverWebSocket
+    private let request: HTTPRequest
+    private let socket: WebSocket
+    private var initReceived = false
+    /// The connection's context, once acknowledged.
+    private var context: (any Sendable)?
+    /// Operations by id: their tasks, cancelled on complete or close.
+    private var operations: [String: Task<Void, Never>] = [:]
+    private var timers: [Task<Void, Never>] = []
+    private var isClosed = false
+
+    init(service: GraphQLOverWebSocket, request: HTTPRequest, socket: WebSocket) {
+        self.service = service
+        self.request = request
+        self.socket = socket
+        if socket.subprotocol != "graphql-transport-ws" {
+            close(4406, "Subprotocol not acceptable")
+            return
+        }
+        let loop = socket.loop
+        let timeout = service.configuration.connectionInitTimeout
+        timers.append(Task(executorPreference: loop) { [weak self] in
+            await loop.sleep(for: timeout)
+            guard let self, !Task.isCancelled, !self.initReceived else { return }
+            self.close(4408, "Connection initialisation timeout")
+        })
+        let interval = service.configuration.keepAliveInterval
+        timers.append(Task(executorPreference: loop) { [weak self] in
+            while true {
+                await loop.sleep(for: interval)
+                guard let self, !Task.isCancelled, !self.isClosed else { return }
+                self.socket.send(text: #"{"type":"ping"}"#)
+            }
+        })
+    }
+
+    func received(binary: [UInt8]) {
+        close(4400, "Binary messages are not part of the protocol")
+    }
+
+    func received(text: String) {
+        guard !isClosed else { return }
+        let message: GraphQLValue
+        do {
+            message = try JSONReader().read(text)
+        } catch {
+            return close(4400, "Invalid message received")
+        }
+        guard case .string(let type)? = message["type"] else { return close(4400, "Invalid message received") }
+        switch type {
+        case "connection_init":
+            connectionInit(message["payload"])
+        case "ping":
+            socket.send(text: #"{"type":"pong"}"#)
+        case "pong":
+            break
+        case "subscribe":
+            guard case .string(let id)? = message["id"], !id.isEmpty,
+                  let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload),
+                  parameters.query != nil else {
+                return close(4400, "Invalid message received")
+            }
+            subscribe(id: id, parameters)
+        case "complete":
+            guard case .string(let id)? = message["id"] else { return close(4400, "Invalid message received") }
+            operations.removeValue(forKey: id)?.cancel()
+        default:
+            close(4400, "Invalid message received")
+        }
+    }
+
+    private func connectionInit(_ payload: GraphQLValue?) {
+        guard !initReceived else { return close(4429, "Too many initialisation requests") }
+        initReceived = true
+        let members: [GraphQLValue.Member]
+        switch payload {
+        case nil, .null?: members = []
+        case .object(let object)?: members = object
+        default: return close(4400, "Invalid message received")
+        }
+        Task(executorPreference: socket.loop) { [self] in
+            guard let context = await service.authorize(members, request) else { return close(4403, "Forbidden") }
+            guard !isClosed else { return }
+            self.context = context
+            socket.send(text: #"{"type":"connection_ack"}"#)
+        }
+    }
+
+    private func subscribe(id: String, _ parameters: GraphQLRequest) {
+        guard let context else { return close(4401, "Unauthorized") }
+        guard operations[id] == nil else { return close(4409, "Subscriber for \(id) already exists") }
+        guard operations.count < service.configuration.maxSubscriptions else {
+            return send(id: id, type: "error", payload: errorList([GraphQLError(
+                message: "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
+            )]))
+        }
+        operations[id] = Task(executorPreference: socket.loop) { [self] in
+            switch await service.start(parameters, context: context) {
+            case .failed(let errors):
+                guard operations[id] != nil else { return }
+                send(id: id, type: "error", payload: errorList(errors))
+            case .single(let result):
+                guard operations[id] != nil else { return }
+                send(id: id, type: "next", payload: json(result))
+                send(id: id, type: "complete", payload: nil)
+            case .stream(let stream):
+                for await result in stream {
+                    guard operations[id] != nil, !Task.isCancelled else { return }
+                    send(id: id, type: "next", payload: json(result))
+                }
+                guard operations[id] != nil, !Task.isCancelled else { return }
+                send(id: id, type: "complete", payload: nil)
+            }
+            operations[id] = nil
+        }
+    }
+
+    private func send(id: String, type: StaticString, payload: [UInt8]?) {
+        guard !isClosed else { return }
+        var writer = JSONWriter()
+        writer.raw("{\"id\":")
+        writer.string(id)
+        writer.raw(",\"type\":\"")
+        writer.raw(type)
+        writer.raw("\"")
+        if let payload {
+            writer.raw(",\"payload\":")
+            writer.append(payload)
+        }
+        writer.raw("}")
+        socket.send(text: writer.text)
+    }
+
+    private func json(_ result: ExecutionResult) -> [UInt8] {
+        var writer = JSONWriter()
+        result.write(to: &writer)
+        return writer.bytes
+    }
+
+    private func errorList(_ errors: [GraphQLError]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("[")
+        for (index, error) in errors.enumerated() {
+            if index > 0 { writer.raw(",") }
+            error.write(to: &writer)
+        }
+        writer.raw("]")
+        return writer.bytes
+    }
+
+    private func close(_ code: UInt16, _ reason: String) {
+        guard !isClosed else { return }
+        socket.close(code: code, reason: reason)
+        stopEverything()
+    }
+
+    func closed(code: UInt16?) {
+        stopEverything()
+    }
+
+    private func stopEverything() {
+        isClosed = true
+        for task in operations.values { task.cancel() }
+        operations = [:]
+        for timer in timers { timer.cancel() }
+        timers = []
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import GraphQL
+import HuddleRuntime
+import Testing
+
+/// graphql-transport-ws over real sockets: every rule and close code of
+/// the protocol.
+@Suite(.serialized) struct GraphQLTransportWSTests {
+    static let endpoint: GraphQLOverWebSocket = {
+        let schema = try! buildSchema("""
+            type Query { hello: String, whoami: String }
+            type Subscription { ticks(count: Int!): Int, forever: Int }
+            """)
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "hello") { _ in .value(.string("world")) }
+        builder.resolve("Query", "whoami") { input in .value(.string(input.context as? String ?? "?")) }
+        builder.subscribe("Subscription", "ticks") { input in
+            guard case .int(let count)? = input.argument("count") else { throw GraphQLError(message: "no count") }
+            return AsyncThrowingStream { continuation in
+                for tick in 1...max(1, count) { continuation.yield(.value(.int(tick))) }
+                continuation.finish()
+            }
+        }
+        builder.subscribe("Subscription", "forever") { _ in AsyncThrowingStream { _ in } }
+        for field in ["ticks", "forever"] {
+            builder.resolve("Subscription", field) { input in
+                if case .value(let value) = input.parent { return .value(value) }
+                return .null
+            }
+        }
+        var configuration = GraphQLOverWebSocket.Configuration()
+        configuration.connectionInitTimeout = .milliseconds(300)
+        configuration.maxSubscriptions = 2
+        return GraphQLOverWebSocket(schema: try! builder.build(), configuration: configuration) { payload, _ in
+            // The same token an HTTP client sends in Authorization.
+            guard case .string(let token)? = payload.first(where: { $0.name == "authToken" })?.value, token.hasPrefix("user-") else { return nil }
+            return String(token.dropFirst(5))
+        }
+    }()
+
+    /// A client connection: frames out, text messages or the close code in.
+    final class Client {
+        let raw: HTTPServerTests.RawClient
+        var buffer: [UInt8] = []
+
+        init(port: Int, subprotocol: String? = "graphql-transport-ws") throws {
+            raw = try HTTPServerTests.RawClient(port: port)
+            let offer = subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? ""
+            raw.send("GET /graphql HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\(offer)\r\n")
+            let head = raw.receiveBytes { $0.firstRange(of: Array("\r\n\r\n".utf8)) != nil }.bytes
+            let end = head.firstRange(of: Array("\r\n\r\n".utf8))!.upperBound
+            #expect(String(decoding: head[..<end], as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
+            buffer = Array(head[end...])
+        }
+
+        func send(_ json: String) {
+            raw.sendBytes(WebSocketTests.frame(0x1, Array(json.utf8)))
+        }
+
+        /// The next frame: ("text", message) or ("close", "CODE reason").
+        func next() -> (kind: String, text: String)? {
+            while true {
+                if let frame = WebSocketServerTests.frames(buffer).first {
+                    let headerLength = frame.payload.count > 125 ? 4 : 2
+                    buffer.removeFirst(headerLength + frame.payload.count)
+                    if frame.opcode == 0x8 {
+                        let code = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
+                        return ("close", "\(code) \(String(decoding: frame.payload[2...], as: UTF8.self))")
+                    }
+                    return ("text", String(decoding: frame.payload, as: UTF8.self))
+                }
+                let more = raw.receiveBytes { _ in true }
+                if more.bytes.isEmpty { return nil }
+                buffer += more.bytes
+            }
+        }
+
+        func initialise(token: String = "user-ada") {
+            send(#"{"type":"connection_init","payload":{"authToken":"\#(token)"}}"#)
+            #expect(next()?.text == #"{"type":"connection_ack"}"#)
+        }
+    }
+
+    static func server() async throws -> HTTPServerTests.RunningServer {
+        try await HTTPServerTests.RunningServer(
+            configure: { $0.drainTimeout = .milliseconds(100) }, webSocket: endpoint.service(allowedOrigins: []),
+            handler: { _ in HTTPResponse(status: 404) }
+        )
+    }
+
+    @Test func runsQueriesAndSubscriptions() async throws {
+        let running = try await Self.server()
+        let client = try Client(port: running.port)
+        client.initialise()
+        client.send(#"{"id":"1","type":"subscribe","payload":{"query":"{ hello whoami }"}}"#)
+        #expect(client.next()?.text == #"{"id":"1","type":"next","payload":{"data":{"hello":"world","whoami":"ada"}}}"#)
+        #expect(client.next()?.text == #"{"id":"1","type":"complete"}"#)
+        client.send(#"{"id":"2","type":"subscribe","payload":{"query":"subscription($n: Int!) { ticks(count: $n) }","variables":{"n":3}}}"#)
+        for tick in 1...3 {
+            #expect(client.next()?.text == #"{"id":"2","type":"next","payload":{"data":{"ticks":\#(tick)}}}"#)
+        }
+        #expect(client.next()?.text == #"{"id":"2","type":"complete"}"#)
+        client.send(#"{"type":"ping"}"#)
+        #expect(client.next()?.text == #"{"type":"pong"}"#)
+        client.send(#"{"id":"3","type":"subscribe","payload":{"query":"{ nope }"}}"#)
+        #expect(client.next()?.text == #"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}]}]}"#)
+        await running.stop()
+    }
+
+    @Test func completesASubscriptionTheClientCompletes() async throws {
+        let running = try await Self.server()
+        let client = try Client(port: running.port)
+        client.initialise()
+        client.send(#"{"id":"f","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+        client.send(#"{"id":"f","type":"complete"}"#)
+        // The id is free again: a duplicate would close 4409.
+        client.send(#"{"id":"f","type":"subscribe","payload":{"query":"{ hello }"}}"#)
+        #expect(client.next()?.text == #"{"id":"f","type":"next","payload":{"data":{"hello":"world"}}}"#)
+        await running.stop()
+    }
+
+    @Test func limitsOperationsPerConnection() async throws {
+        let running = try await Self.server()
+        let client = try Client(port: running.port)
+        client.initialise()
+        client.send(#"{"id":"a","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+        client.send(#"{"id":"b","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+        client.send(#"{"id":"c","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+        #expect(client.next()?.text == #"{"id":"c","type":"error","payload":[{"message":"Too many active operations on this connection (at most 2)."}]}"#)
+        await running.stop()
+    }
+
+    @Test func closesWithTheProtocolsCodes() async throws {
+        let running = try await Self.server()
+        func closeCode(_ steps: (Client) -> Void, subprotocol: String? = "graphql-transport-ws") throws -> String? {
+            let client = try Client(port: running.port, subprotocol: subprotocol)
+            steps(client)
+            while let frame = client.next() {
+                if frame.kind == "close" { return frame.text }
+            }
+            return nil
+        }
+        #expect(try closeCode { $0.send("{nope") } == "4400 Invalid message received")
+        #expect(try closeCode { $0.send(#"{"type":"dance"}"#) } == "4400 Invalid message received")
+        #expect(try closeCode { $0.send(#"{"id":"1","type":"subscribe","payload":{"query":"{ hello }"}}"#) } == "4401 Unauthorized")
+        #expect(try closeCode { $0.send(#"{"type":"connection_init","payload":{"authToken":"nobody"}}"#) } == "4403 Forbidden")
+        #expect(try closeCode({ _ in }, subprotocol: nil) == "4406 Subprotocol not acceptable")
+        #expect(try closeCode { _ in } == "4408 Connection initialisation timeout")
+        #expect(try closeCode {
+            $0.initialise()
+            $0.send(#"{"id":"x","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+            $0.send(#"{"id":"x","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+        } == "4409 Subscriber for x already exists")
+        #expect(try closeCode {
+            $0.initialise()
+            $0.send(#"{"type":"connection_init"}"#)
+        } == "4429 Too many initialisation requests")
+        await running.stop()
+    }
+}
