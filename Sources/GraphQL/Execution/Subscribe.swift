@@ -68,25 +68,43 @@ public func subscribe(
         if located.path == nil { located.path = [.key(key)] }
         return .failure(ExecutionResult(data: nil, errors: [located]))
     }
-    // MapSourceToResponseEvent: every event executed as its own response.
+    // MapSourceToResponseEvent: every event executed as its own response,
+    // lazily and in the consumer's task, so resolvers run on the consumer's
+    // executor (a server's event loop) and not on whatever thread produced
+    // the event.
     let variablesCopy = variables
-    let responses = AsyncStream<ExecutionResult> { continuation in
-        let task = Task {
-            do {
-                for try await event in events {
-                    let result = await execute(
-                        schema: schema, document: document, source: source, operationName: operationName,
-                        variables: variablesCopy, rootValue: event, context: context()
-                    )
-                    continuation.yield(result)
-                }
-            } catch {
-                let message = (error as? GraphQLError)?.message ?? String(describing: error)
-                continuation.yield(ExecutionResult(data: nil, errors: [GraphQLError(message: message)]))
+    let eventSource = EventSource(events)
+    let responses = AsyncStream<ExecutionResult>(unfolding: {
+        guard !eventSource.finished else { return nil }
+        do {
+            guard let event = try await eventSource.next() else {
+                eventSource.finished = true
+                return nil
             }
-            continuation.finish()
+            return await execute(
+                schema: schema, document: document, source: source,
+                operationName: operationName, variables: variablesCopy, rootValue: event, context: context()
+            )
+        } catch {
+            eventSource.finished = true
+            let message = (error as? GraphQLError)?.message ?? String(describing: error)
+            return ExecutionResult(data: nil, errors: [GraphQLError(message: message)])
         }
-        continuation.onTermination = { _ in task.cancel() }
-    }
+    })
     return .stream(responses)
+}
+
+/// The source stream's iterator, advanced by one consumer at a time (the
+/// task iterating the responses).
+private final class EventSource: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<Parent, any Error>.Iterator
+    var finished = false
+
+    init(_ events: AsyncThrowingStream<Parent, any Error>) {
+        iterator = events.makeAsyncIterator()
+    }
+
+    func next() async throws -> Parent? {
+        try await iterator.next()
+    }
 }

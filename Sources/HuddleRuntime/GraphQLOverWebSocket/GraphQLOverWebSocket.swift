@@ -20,9 +20,9 @@ public final class GraphQLOverWebSocket: Sendable {
     /// refuse (4403 Forbidden).
     public typealias Authorizer = @Sendable (_ payload: [GraphQLValue.Member], _ request: HTTPRequest) async -> (any Sendable)?
 
-    /// graphql-ws (subscriptions-transport-ws, the legacy protocol) is not
-    /// offered yet: its session is still to be written.
-    public static let subprotocols = ["graphql-transport-ws"]
+    /// graphql-transport-ws first; graphql-ws is subscriptions-transport-ws,
+    /// the legacy protocol of the same name's older library.
+    public static let subprotocols = ["graphql-transport-ws", "graphql-ws"]
 
     public let schema: ExecutableSchema
     public let configuration: Configuration
@@ -42,7 +42,10 @@ public final class GraphQLOverWebSocket: Sendable {
     /// The service to give an `HTTPServer`: sessions by the agreed subprotocol.
     public func service(allowedOrigins: [String]) -> WebSocketService {
         var service = WebSocketService(supportedSubprotocols: Self.subprotocols, allowedOrigins: allowedOrigins) { [self] request, socket in
-            GraphQLTransportWSSession(service: self, request: request, socket: socket)
+            if socket.subprotocol == "graphql-ws" {
+                return GraphQLWSLegacySession(service: self, request: request, socket: socket)
+            }
+            return GraphQLTransportWSSession(service: self, request: request, socket: socket)
         }
         // A client offering no known subprotocol hears 4406 from the session, as the protocol says.
         service.requireSubprotocol = false
@@ -87,5 +90,44 @@ public final class GraphQLOverWebSocket: Sendable {
             variables: request.variables, context: context
         )
         return result.hasData ? .single(result) : .failed(result.errors)
+    }
+
+    // MARK: Messages
+
+    /// `{"id":…,"type":…,"payload":…}`, the shape both protocols use.
+    static func message(id: String?, type: StaticString, payload: [UInt8]?) -> String {
+        var writer = JSONWriter()
+        writer.raw("{")
+        if let id {
+            writer.raw("\"id\":")
+            writer.string(id)
+            writer.raw(",")
+        }
+        writer.raw("\"type\":\"")
+        writer.raw(type)
+        writer.raw("\"")
+        if let payload {
+            writer.raw(",\"payload\":")
+            writer.append(payload)
+        }
+        writer.raw("}")
+        return writer.text
+    }
+
+    static func json(_ result: ExecutionResult) -> [UInt8] {
+        var writer = JSONWriter()
+        result.write(to: &writer)
+        return writer.bytes
+    }
+
+    static func json(_ errors: [GraphQLError]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("[")
+        for (index, error) in errors.enumerated() {
+            if index > 0 { writer.raw(",") }
+            error.write(to: &writer)
+        }
+        writer.raw("]")
+        return writer.bytes
     }
 }

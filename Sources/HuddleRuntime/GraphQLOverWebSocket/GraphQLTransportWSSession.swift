@@ -123,36 +123,12 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
 
     private func send(id: String, type: StaticString, payload: [UInt8]?) {
         guard !isClosed else { return }
-        var writer = JSONWriter()
-        writer.raw("{\"id\":")
-        writer.string(id)
-        writer.raw(",\"type\":\"")
-        writer.raw(type)
-        writer.raw("\"")
-        if let payload {
-            writer.raw(",\"payload\":")
-            writer.append(payload)
-        }
-        writer.raw("}")
-        socket.send(text: writer.text)
+        socket.send(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
     }
 
-    private func json(_ result: ExecutionResult) -> [UInt8] {
-        var writer = JSONWriter()
-        result.write(to: &writer)
-        return writer.bytes
-    }
+    private func json(_ result: ExecutionResult) -> [UInt8] { GraphQLOverWebSocket.json(result) }
 
-    private func errorList(_ errors: [GraphQLError]) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.raw("[")
-        for (index, error) in errors.enumerated() {
-            if index > 0 { writer.raw(",") }
-            error.write(to: &writer)
-        }
-        writer.raw("]")
-        return writer.bytes
-    }
+    private func errorList(_ errors: [GraphQLError]) -> [UInt8] { GraphQLOverWebSocket.json(errors) }
 
     private func close(_ code: UInt16, _ reason: String) {
         guard !isClosed else { return }

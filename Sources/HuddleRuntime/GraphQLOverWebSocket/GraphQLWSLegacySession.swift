@@ -1,0 +1,161 @@
+import GraphQL
+
+/// One connection speaking the legacy `graphql-ws` subprotocol of
+/// subscriptions-transport-ws: connection_init, connection_ack or
+/// connection_error, `ka` keep-alives, start/stop, data/error/complete,
+/// connection_terminate.
+final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
+    private let service: GraphQLOverWebSocket
+    private let request: HTTPRequest
+    private let socket: WebSocket
+    private var initReceived = false
+    private var context: (any Sendable)?
+    private var operations: [String: Task<Void, Never>] = [:]
+    private var timers: [Task<Void, Never>] = []
+    private var isClosed = false
+
+    init(service: GraphQLOverWebSocket, request: HTTPRequest, socket: WebSocket) {
+        self.service = service
+        self.request = request
+        self.socket = socket
+        let loop = socket.loop
+        let timeout = service.configuration.connectionInitTimeout
+        timers.append(Task(executorPreference: loop) { [weak self] in
+            await loop.sleep(for: timeout)
+            guard let self, !Task.isCancelled, !self.initReceived else { return }
+            self.close(4408, "Connection initialisation timeout")
+        })
+    }
+
+    func received(binary: [UInt8]) {
+        sendConnectionError("Binary messages are not part of the protocol")
+    }
+
+    func received(text: String) {
+        guard !isClosed else { return }
+        let message: GraphQLValue
+        do {
+            message = try JSONReader().read(text)
+        } catch {
+            return sendConnectionError("Message must be JSON-parseable.")
+        }
+        guard case .string(let type)? = message["type"] else { return sendConnectionError("Invalid message type!") }
+        switch type {
+        case "connection_init":
+            connectionInit(message["payload"])
+        case "start":
+            guard case .string(let id)? = message["id"] else { return sendConnectionError("Invalid message type!") }
+            guard let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload), parameters.query != nil else {
+                return send(id: id, type: "error", payload: Self.errorObject("Must provide query string."))
+            }
+            start(id: id, parameters)
+        case "stop":
+            guard case .string(let id)? = message["id"] else { return sendConnectionError("Invalid message type!") }
+            operations.removeValue(forKey: id)?.cancel()
+        case "connection_terminate":
+            close(1000, "")
+        default:
+            if case .string(let id)? = message["id"] {
+                send(id: id, type: "error", payload: Self.errorObject("Invalid message type!"))
+            } else {
+                sendConnectionError("Invalid message type!")
+            }
+        }
+    }
+
+    private func connectionInit(_ payload: GraphQLValue?) {
+        guard !initReceived else { return }
+        initReceived = true
+        let members: [GraphQLValue.Member]
+        if case .object(let object)? = payload { members = object } else { members = [] }
+        Task(executorPreference: socket.loop) { [self] in
+            guard let context = await service.authorize(members, request) else {
+                // As subscriptions-transport-ws: say why, then close.
+                sendConnectionError("Forbidden")
+                return close(1011, "Forbidden")
+            }
+            guard !isClosed else { return }
+            self.context = context
+            socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "connection_ack", payload: nil))
+            socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "ka", payload: nil))
+            let loop = socket.loop
+            let interval = service.configuration.keepAliveInterval
+            timers.append(Task(executorPreference: loop) { [weak self] in
+                while true {
+                    await loop.sleep(for: interval)
+                    guard let self, !Task.isCancelled, !self.isClosed else { return }
+                    self.socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "ka", payload: nil))
+                }
+            })
+        }
+    }
+
+    private func start(id: String, _ parameters: GraphQLRequest) {
+        guard let context else {
+            return send(id: id, type: "error", payload: Self.errorObject("Connection not initialised: send connection_init first."))
+        }
+        // The protocol lets a start with a running id replace it.
+        operations.removeValue(forKey: id)?.cancel()
+        guard operations.count < service.configuration.maxSubscriptions else {
+            return send(id: id, type: "error", payload: Self.errorObject(
+                "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
+            ))
+        }
+        let task = Task(executorPreference: socket.loop) { [self] in
+            switch await service.start(parameters, context: context) {
+            case .failed(let errors):
+                // subscriptions-transport-ws sends request errors as a data message.
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "data", payload: GraphQLOverWebSocket.json(ExecutionResult(data: nil, errors: errors)))
+            case .single(let result):
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+            case .stream(let stream):
+                for await result in stream {
+                    guard !Task.isCancelled else { return }
+                    send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                }
+                guard !Task.isCancelled else { return }
+            }
+            send(id: id, type: "complete", payload: nil)
+            operations[id] = nil
+        }
+        operations[id] = task
+    }
+
+    private func send(id: String, type: StaticString, payload: [UInt8]?) {
+        guard !isClosed else { return }
+        socket.send(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
+    }
+
+    private func sendConnectionError(_ message: String) {
+        guard !isClosed else { return }
+        socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "connection_error", payload: Self.errorObject(message)))
+    }
+
+    private static func errorObject(_ message: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.raw("{\"message\":")
+        writer.string(message)
+        writer.raw("}")
+        return writer.bytes
+    }
+
+    private func close(_ code: UInt16, _ reason: String) {
+        guard !isClosed else { return }
+        socket.close(code: code, reason: reason)
+        stopEverything()
+    }
+
+    func closed(code: UInt16?) {
+        stopEverything()
+    }
+
+    private func stopEverything() {
+        isClosed = true
+        for task in operations.values { task.cancel() }
+        operations = [:]
+        for timer in timers { timer.cancel() }
+        timers = []
+    }
+}
