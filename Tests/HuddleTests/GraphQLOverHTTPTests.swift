@@ -213,3 +213,57 @@ import Testing
         await running.stop()
     }
 }
+
+/// What /metrics counts, through real requests.
+@Suite(.serialized) struct MetricsTests {
+    @Test func countsRequestsByOperationTypeAndStatusAndTheirLatency() async throws {
+        let metrics = Metrics()
+        let endpoint = GraphQLOverHTTPTests.endpoint
+        let running = try await HTTPServerTests.RunningServer(configure: { $0.metrics = metrics }, handler: { request in
+            await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
+        })
+        let url = "http://127.0.0.1:\(running.port)/graphql"
+        for body in [#"{"query":"{ hello }"}"#, #"{"query":"{ hello }"}"#, #"{"query":"mutation { bump }"}"#, #"{"query":"{ nope }"}"#] {
+            _ = try HTTPServerTests.curl(["-H", "Content-Type: application/json", "--data-binary", body, url])
+        }
+        _ = try HTTPServerTests.curl(["http://127.0.0.1:\(running.port)/elsewhere"])
+        await running.stop()
+        let text = metrics.render()
+        #expect(text.contains(#"huddle_http_requests_total{operation_type="query",status="200"} 2"#))
+        #expect(text.contains(#"huddle_http_requests_total{operation_type="mutation",status="200"} 1"#))
+        #expect(text.contains(#"huddle_http_requests_total{operation_type="none",status="400"} 1"#))
+        #expect(text.contains(#"huddle_http_requests_total{operation_type="none",status="404"} 1"#))
+        #expect(text.contains(#"huddle_http_request_duration_seconds_bucket{le="+Inf"} 5"#))
+        #expect(text.contains("huddle_http_request_duration_seconds_count 5\n"))
+        #expect(text.contains("huddle_open_connections 0\n"))
+    }
+
+    @Test func countsWebSocketsAndTheOperationsRunningOnThem() async throws {
+        let metrics = Metrics()
+        let endpoint = GraphQLOverWebSocket(schema: GraphQLTransportWSTests.endpoint.schema, metrics: metrics)
+        let running = try await HTTPServerTests.RunningServer(
+            configure: {
+                $0.metrics = metrics
+                $0.drainTimeout = .milliseconds(100)
+            },
+            webSocket: endpoint.service(allowedOrigins: []),
+            handler: { _ in HTTPResponse(status: 404) }
+        )
+        let client = try GraphQLTransportWSTests.Client(port: running.port)
+        client.send(#"{"type":"connection_init"}"#)
+        #expect(client.next()?.text == #"{"type":"connection_ack"}"#)
+        client.send(#"{"id":"1","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+        client.send(#"{"type":"ping"}"#)
+        #expect(client.next()?.text == #"{"type":"pong"}"#)
+        #expect(metrics.render().contains("huddle_open_websockets 1\n"))
+        #expect(metrics.activeSubscriptions == 1)
+        client.send(#"{"id":"1","type":"complete"}"#)
+        client.send(#"{"type":"ping"}"#)
+        #expect(client.next()?.text == #"{"type":"pong"}"#)
+        // The cancelled operation's task winds down on the loop.
+        for _ in 0..<100 where metrics.activeSubscriptions != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(metrics.activeSubscriptions == 0)
+        await running.stop()
+        #expect(metrics.render().contains("huddle_open_websockets 0\n"))
+    }
+}

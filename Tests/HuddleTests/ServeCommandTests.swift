@@ -42,6 +42,11 @@ import Testing
         }
         #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/missing"]).output == "404")
         #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", "http://127.0.0.1:\(port)/healthz"]).output == "405")
+        let metrics = try HTTPServerTests.curl(["http://127.0.0.1:\(port)/metrics"]).output
+        // Every worker counts into the same totals: 21 health checks, one 404, one 405.
+        #expect(metrics.contains(#"huddle_http_requests_total{operation_type="none",status="200"} 21"#))
+        #expect(metrics.contains(#"huddle_http_requests_total{operation_type="none",status="404"} 1"#))
+        #expect(metrics.contains("huddle_open_connections 1\n"))
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)

@@ -2,7 +2,11 @@ import HuddleRuntime
 
 /// What the server answers at each path.
 public struct Routes: Sendable {
-    public init() {}
+    public let metrics: Metrics
+
+    public init(metrics: Metrics) {
+        self.metrics = metrics
+    }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         switch Self.path(of: request.head.target) {
@@ -13,6 +17,11 @@ public struct Routes: Sendable {
             // The process is up and its loop answers; readiness (the
             // database) is /readyz's question.
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n")
+        case "/metrics":
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return Self.methodNotAllowed(allow: "GET, HEAD")
+            }
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.render())
         default:
             return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
         }

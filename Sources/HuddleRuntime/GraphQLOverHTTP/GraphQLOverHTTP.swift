@@ -88,8 +88,12 @@ public final class GraphQLOverHTTP: Sendable {
             switch GraphQLRequest.from(queryString: queryString, reader: reader) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
-                let (status, body) = await run(parameters, request: request, mediaType: mediaType, viaGet: true)
-                return status.map { .success(HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)) }
+                let (status, body, operationType) = await run(parameters, request: request, mediaType: mediaType, viaGet: true)
+                return status.map {
+                    var response = HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
+                    response.operationType = operationType
+                    return .success(response)
+                }
                     ?? .failure(GraphQLOverHTTPFailure(status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
             }
         case "POST":
@@ -129,8 +133,10 @@ public final class GraphQLOverHTTP: Sendable {
             switch GraphQLRequest.from(json: body) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
-                let (status, body) = await run(parameters, request: request, mediaType: mediaType, viaGet: false)
-                return .success(HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName))
+                let (status, body, operationType) = await run(parameters, request: request, mediaType: mediaType, viaGet: false)
+                var response = HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
+                response.operationType = operationType
+                return .success(response)
             }
         default:
             return .failure(GraphQLOverHTTPFailure(status: 405, message: "Use GET or POST.", headers: [("Allow", "GET, POST")]))
@@ -138,40 +144,43 @@ public final class GraphQLOverHTTP: Sendable {
     }
 
     /// Runs one operation: its status (nil for a mutation over GET, which
-    /// must be refused) and its JSON response.
-    private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8]) {
+    /// must be refused), its JSON response, and its operation type when it
+    /// got as far as selecting one.
+    private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8], operationType: String?) {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
         switch resolvePersistedQuery(&parameters) {
         case .failure(let failure):
-            return (failure.status, Self.errorBody(failure.message, code: failure.code))
+            return (failure.status, Self.errorBody(failure.message, code: failure.code), nil)
         case .success: break
         }
         guard let query = parameters.query else {
-            return (requestErrorStatus, Self.errorBody("Must provide query string.", code: nil))
+            return (requestErrorStatus, Self.errorBody("Must provide query string.", code: nil), nil)
         }
         let document: Document
         let source: Source
         switch documents.entry(for: query) {
         case .invalid(let errors):
-            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)))
+            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil)
         case .valid(let validDocument, let validSource):
             document = validDocument
             source = validSource
         }
+        let operationType: String
         switch selectOperation(document, parameters.operationName) {
         case .failure(let error):
-            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [error])))
+            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [error])), nil)
         case .success(let operation):
-            if viaGet && operation.operation != .query { return (nil, []) }
+            operationType = operation.operation.rawValue
+            if viaGet && operation.operation != .query { return (nil, [], operationType) }
         }
         let context = await makeContext(request, parameters)
         let result = await execute(
             schema: schema, document: document, source: source,
             operationName: parameters.operationName, variables: parameters.variables, context: context
         )
-        return (result.hasData ? 200 : requestErrorStatus, Self.body(result))
+        return (result.hasData ? 200 : requestErrorStatus, Self.body(result), operationType)
     }
 
     /// Fills in the query from `extensions.persistedQuery`, or stores it.

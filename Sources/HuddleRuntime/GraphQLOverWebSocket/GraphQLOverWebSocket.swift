@@ -28,13 +28,16 @@ public final class GraphQLOverWebSocket: Sendable {
     public let configuration: Configuration
     let documents: DocumentCache
     let authorize: Authorizer
+    /// Counts the operations running; the server's, so /metrics shows them.
+    let metrics: Metrics?
 
     public init(
-        schema: ExecutableSchema, configuration: Configuration = Configuration(),
+        schema: ExecutableSchema, configuration: Configuration = Configuration(), metrics: Metrics? = nil,
         authorize: @escaping Authorizer = { _, _ in () }
     ) {
         self.schema = schema
         self.configuration = configuration
+        self.metrics = metrics
         documents = DocumentCache(schema: schema.schema)
         self.authorize = authorize
     }

@@ -101,6 +101,8 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
             )]))
         }
         operations[id] = Task(executorPreference: socket.loop) { [self] in
+            service.metrics?.subscriptionStarted()
+            defer { service.metrics?.subscriptionEnded() }
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 guard operations[id] != nil else { return }

@@ -102,6 +102,8 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             ))
         }
         let task = Task(executorPreference: socket.loop) { [self] in
+            service.metrics?.subscriptionStarted()
+            defer { service.metrics?.subscriptionEnded() }
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 // subscriptions-transport-ws sends request errors as a data message.

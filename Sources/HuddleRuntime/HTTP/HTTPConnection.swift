@@ -308,17 +308,21 @@ final class HTTPConnection: @unchecked Sendable {
     /// The request log's line. The path goes without its query string,
     /// which may carry variables a client would not want logged.
     private func logExchange(_ head: HTTPRequestHead?, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
+        let duration = started.map { ContinuousClock.now - $0 }
+        let milliseconds = duration.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000 }
+        server.configuration.metrics.recordRequest(
+            operationType: response.operationType, status: response.status, seconds: (milliseconds ?? 0) / 1000
+        )
         let logger = server.configuration.logger
         // A refused request (no head) is the client's doing, whatever its status.
         let level: LogLevel = response.status >= 500 && head != nil ? .error : .info
         guard level >= logger.level else { return }
-        let duration = started.map { ContinuousClock.now - $0 }
         logger.log(level, "request", [
             "method": head.map { .string($0.method) },
             "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
             "operation": response.operationName.map { .string($0) },
             "status": .int(response.status),
-            "duration_ms": duration.map { .double(Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000) },
+            "duration_ms": milliseconds.map { .double($0) },
             "bytes": .int(response.body.count),
         ])
     }

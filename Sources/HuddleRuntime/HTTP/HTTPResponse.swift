@@ -8,6 +8,9 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// For the request log: the GraphQL operation answered, when named.
     public var operationName: String?
+    /// For metrics: `query`, `mutation` or `subscription` when a GraphQL
+    /// operation was answered.
+    public var operationType: String?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], operationName: String? = nil) {
         self.status = status

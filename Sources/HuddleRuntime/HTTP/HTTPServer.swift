@@ -36,6 +36,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var shutdownGracePeriod = Duration.seconds(10)
         /// One line per request at `info` (`error` for a 5xx status).
         public var logger = Logger()
+        /// Where requests and connections are counted; shared by the loops.
+        public var metrics = Metrics()
 
         public init() {}
     }
@@ -138,6 +140,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func accept() {
         let connection = HTTPConnection(server: self)
         connections[ObjectIdentifier(connection)] = connection
+        configuration.metrics.connectionOpened()
         if uv_accept(stream(listener), connection.stream) != 0 || isShuttingDown {
             connection.close()
         } else if openConnections > configuration.maxConnections {
@@ -154,12 +157,20 @@ public final class HTTPServer: @unchecked Sendable {
         await handler(request)
     }
 
-    func webSocketOpened() { openWebSockets += 1 }
-    func webSocketClosed() { openWebSockets -= 1 }
+    func webSocketOpened() {
+        openWebSockets += 1
+        configuration.metrics.webSocketOpened()
+    }
+
+    func webSocketClosed() {
+        openWebSockets -= 1
+        configuration.metrics.webSocketClosed()
+    }
 
     func connectionClosed(_ connection: HTTPConnection) {
         let identifier = ObjectIdentifier(connection)
         refused.remove(identifier)
+        configuration.metrics.connectionClosed()
         connections[identifier] = nil
     }
 

@@ -41,7 +41,10 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.logger = Logger(level: LogLevel(rawValue: logLevel)!)
-        let routes = Routes()
+        // One set of counters for the process, whichever loop answers.
+        let metrics = Metrics()
+        configuration.metrics = metrics
+        let routes = Routes(metrics: metrics)
         let workers = (0..<workers).map { _ in Worker(configuration: configuration, routes: routes) }
         for worker in workers { worker.start() }
         var failures: [String] = []

@@ -1,0 +1,84 @@
+import Synchronization
+
+/// The process's counters, shared by every loop, rendered in Prometheus's
+/// text exposition format at /metrics.
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram's buckets, in seconds.
+    public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct RequestKey: Hashable {
+        var operationType: String
+        var status: Int
+    }
+
+    private struct State {
+        var requests: [RequestKey: Int] = [:]
+        var bucketCounts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
+        var latencyCount = 0
+        var latencySum = 0.0
+    }
+
+    private let state = Mutex(State())
+    private let connections = Atomic<Int>(0)
+    private let webSockets = Atomic<Int>(0)
+    private let subscriptions = Atomic<Int>(0)
+
+    public init() {}
+
+    /// Counts a request answered: by GraphQL operation type (`none` for
+    /// other paths) and status, and its latency.
+    public func recordRequest(operationType: String?, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests[RequestKey(operationType: operationType ?? "none", status: status), default: 0] += 1
+            if let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
+                state.bucketCounts[bucket] += 1
+            }
+            state.latencyCount += 1
+            state.latencySum += seconds
+        }
+    }
+
+    public func connectionOpened() { connections.add(1, ordering: .relaxed) }
+    public func connectionClosed() { connections.subtract(1, ordering: .relaxed) }
+    public func webSocketOpened() { webSockets.add(1, ordering: .relaxed) }
+    public func webSocketClosed() { webSockets.subtract(1, ordering: .relaxed) }
+    public func subscriptionStarted() { subscriptions.add(1, ordering: .relaxed) }
+    public func subscriptionEnded() { subscriptions.subtract(1, ordering: .relaxed) }
+
+    public var openConnections: Int { connections.load(ordering: .relaxed) }
+    public var activeSubscriptions: Int { subscriptions.load(ordering: .relaxed) }
+
+    /// The text exposition format (version 0.0.4).
+    public func render() -> String {
+        let snapshot = state.withLock { $0 }
+        var text = """
+            # HELP huddle_http_requests_total HTTP requests answered, by GraphQL operation type and status.
+            # TYPE huddle_http_requests_total counter
+
+            """
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.operationType, $0.key.status) < ($1.key.operationType, $1.key.status) }) {
+            text += "huddle_http_requests_total{operation_type=\"\(key.operationType)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        text += """
+            # HELP huddle_http_request_duration_seconds Time from a request's arrival to its response.
+            # TYPE huddle_http_request_duration_seconds histogram
+
+            """
+        var cumulative = 0
+        for (bound, count) in zip(Self.latencyBuckets, snapshot.bucketCounts) {
+            cumulative += count
+            text += "huddle_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        text += "huddle_http_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
+        text += "huddle_http_request_duration_seconds_sum \(snapshot.latencySum)\n"
+        text += "huddle_http_request_duration_seconds_count \(snapshot.latencyCount)\n"
+        text += gauge("huddle_open_connections", "TCP connections open now.", connections.load(ordering: .relaxed))
+        text += gauge("huddle_open_websockets", "WebSocket connections open now.", webSockets.load(ordering: .relaxed))
+        text += gauge("huddle_active_subscriptions", "GraphQL operations running over WebSocket now.", subscriptions.load(ordering: .relaxed))
+        return text
+    }
+
+    private func gauge(_ name: String, _ help: String, _ value: Int) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+    }
+}
