@@ -10,34 +10,25 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
     private var initReceived = false
     /// The connection's context, once acknowledged.
     private var context: (any Sendable)?
-    /// Operations by id: their tasks, cancelled on complete or close.
-    private var operations: [String: Task<Void, Never>] = [:]
-    private var timers: [Task<Void, Never>] = []
-    private var isClosed = false
+    private let tasks: SessionTasks
+    private var isClosed: Bool { tasks.isStopped }
 
     init(service: GraphQLOverWebSocket, request: HTTPRequest, socket: WebSocket) {
         self.service = service
         self.request = request
         self.socket = socket
+        tasks = SessionTasks(loop: socket.loop, metrics: service.metrics)
         if socket.subprotocol != "graphql-transport-ws" {
             close(4406, "Subprotocol not acceptable")
             return
         }
-        let loop = socket.loop
-        let timeout = service.configuration.connectionInitTimeout
-        timers.append(Task(executorPreference: loop) { [weak self] in
-            await loop.sleep(for: timeout)
-            guard let self, !Task.isCancelled, !self.initReceived else { return }
+        tasks.after(service.configuration.connectionInitTimeout) { [weak self] in
+            guard let self, !self.initReceived else { return }
             self.close(4408, "Connection initialisation timeout")
-        })
-        let interval = service.configuration.keepAliveInterval
-        timers.append(Task(executorPreference: loop) { [weak self] in
-            while true {
-                await loop.sleep(for: interval)
-                guard let self, !Task.isCancelled, !self.isClosed else { return }
-                self.socket.send(text: #"{"type":"ping"}"#)
-            }
-        })
+        }
+        tasks.every(service.configuration.keepAliveInterval) { [weak self] in
+            self?.socket.send(text: #"{"type":"ping"}"#)
+        }
     }
 
     func received(binary: [UInt8]) {
@@ -69,7 +60,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
             subscribe(id: id, parameters)
         case "complete":
             guard case .string(let id)? = message["id"] else { return close(4400, "Invalid message received") }
-            operations.removeValue(forKey: id)?.cancel()
+            tasks.cancel(id)
         default:
             close(4400, "Invalid message received")
         }
@@ -94,32 +85,29 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
 
     private func subscribe(id: String, _ parameters: GraphQLRequest) {
         guard let context else { return close(4401, "Unauthorized") }
-        guard operations[id] == nil else { return close(4409, "Subscriber for \(id) already exists") }
-        guard operations.count < service.configuration.maxSubscriptions else {
-            return send(id: id, type: "error", payload: errorList([GraphQLError(
+        guard !tasks.isRunning(id) else { return close(4409, "Subscriber for \(id) already exists") }
+        guard tasks.operationCount < service.configuration.maxSubscriptions else {
+            return send(id: id, type: "error", payload: GraphQLOverWebSocket.json([GraphQLError(
                 message: "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
             )]))
         }
-        operations[id] = Task(executorPreference: socket.loop) { [self] in
-            service.metrics?.subscriptionStarted()
-            defer { service.metrics?.subscriptionEnded() }
+        tasks.run(id) { [self] in
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
-                guard operations[id] != nil else { return }
-                send(id: id, type: "error", payload: errorList(errors))
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "error", payload: GraphQLOverWebSocket.json(errors))
             case .single(let result):
-                guard operations[id] != nil else { return }
-                send(id: id, type: "next", payload: json(result))
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
                 send(id: id, type: "complete", payload: nil)
             case .stream(let stream):
                 for await result in stream {
-                    guard operations[id] != nil, !Task.isCancelled else { return }
-                    send(id: id, type: "next", payload: json(result))
+                    guard !Task.isCancelled else { return }
+                    send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
                 }
-                guard operations[id] != nil, !Task.isCancelled else { return }
+                guard !Task.isCancelled else { return }
                 send(id: id, type: "complete", payload: nil)
             }
-            operations[id] = nil
         }
     }
 
@@ -128,25 +116,13 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
         socket.send(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
     }
 
-    private func json(_ result: ExecutionResult) -> [UInt8] { GraphQLOverWebSocket.json(result) }
-
-    private func errorList(_ errors: [GraphQLError]) -> [UInt8] { GraphQLOverWebSocket.json(errors) }
-
     private func close(_ code: UInt16, _ reason: String) {
         guard !isClosed else { return }
         socket.close(code: code, reason: reason)
-        stopEverything()
+        tasks.stopAll()
     }
 
     func closed(code: UInt16?) {
-        stopEverything()
-    }
-
-    private func stopEverything() {
-        isClosed = true
-        for task in operations.values { task.cancel() }
-        operations = [:]
-        for timer in timers { timer.cancel() }
-        timers = []
+        tasks.stopAll()
     }
 }

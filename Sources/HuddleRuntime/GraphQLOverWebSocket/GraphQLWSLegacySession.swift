@@ -10,21 +10,18 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
     private let socket: WebSocket
     private var initReceived = false
     private var context: (any Sendable)?
-    private var operations: [String: Task<Void, Never>] = [:]
-    private var timers: [Task<Void, Never>] = []
-    private var isClosed = false
+    private let tasks: SessionTasks
+    private var isClosed: Bool { tasks.isStopped }
 
     init(service: GraphQLOverWebSocket, request: HTTPRequest, socket: WebSocket) {
         self.service = service
         self.request = request
         self.socket = socket
-        let loop = socket.loop
-        let timeout = service.configuration.connectionInitTimeout
-        timers.append(Task(executorPreference: loop) { [weak self] in
-            await loop.sleep(for: timeout)
-            guard let self, !Task.isCancelled, !self.initReceived else { return }
+        tasks = SessionTasks(loop: socket.loop, metrics: service.metrics)
+        tasks.after(service.configuration.connectionInitTimeout) { [weak self] in
+            guard let self, !self.initReceived else { return }
             self.close(4408, "Connection initialisation timeout")
-        })
+        }
     }
 
     func received(binary: [UInt8]) {
@@ -51,7 +48,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             start(id: id, parameters)
         case "stop":
             guard case .string(let id)? = message["id"] else { return sendConnectionError("Invalid message type!") }
-            operations.removeValue(forKey: id)?.cancel()
+            tasks.cancel(id)
         case "connection_terminate":
             close(1000, "")
         default:
@@ -78,15 +75,9 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             self.context = context
             socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "connection_ack", payload: nil))
             socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "ka", payload: nil))
-            let loop = socket.loop
-            let interval = service.configuration.keepAliveInterval
-            timers.append(Task(executorPreference: loop) { [weak self] in
-                while true {
-                    await loop.sleep(for: interval)
-                    guard let self, !Task.isCancelled, !self.isClosed else { return }
-                    self.socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "ka", payload: nil))
-                }
-            })
+            tasks.every(service.configuration.keepAliveInterval) { [weak self] in
+                self?.socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "ka", payload: nil))
+            }
         }
     }
 
@@ -95,15 +86,13 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             return send(id: id, type: "error", payload: Self.errorObject("Connection not initialised: send connection_init first."))
         }
         // The protocol lets a start with a running id replace it.
-        operations.removeValue(forKey: id)?.cancel()
-        guard operations.count < service.configuration.maxSubscriptions else {
+        tasks.cancel(id)
+        guard tasks.operationCount < service.configuration.maxSubscriptions else {
             return send(id: id, type: "error", payload: Self.errorObject(
                 "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
             ))
         }
-        let task = Task(executorPreference: socket.loop) { [self] in
-            service.metrics?.subscriptionStarted()
-            defer { service.metrics?.subscriptionEnded() }
+        tasks.run(id) { [self] in
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 // subscriptions-transport-ws sends request errors as a data message.
@@ -120,9 +109,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
                 guard !Task.isCancelled else { return }
             }
             send(id: id, type: "complete", payload: nil)
-            operations[id] = nil
         }
-        operations[id] = task
     }
 
     private func send(id: String, type: StaticString, payload: [UInt8]?) {
@@ -146,18 +133,10 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
     private func close(_ code: UInt16, _ reason: String) {
         guard !isClosed else { return }
         socket.close(code: code, reason: reason)
-        stopEverything()
+        tasks.stopAll()
     }
 
     func closed(code: UInt16?) {
-        stopEverything()
-    }
-
-    private func stopEverything() {
-        isClosed = true
-        for task in operations.values { task.cancel() }
-        operations = [:]
-        for timer in timers { timer.cancel() }
-        timers = []
+        tasks.stopAll()
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GraphQL
 
 /// How much the server says.
 public enum LogLevel: String, Sendable, CaseIterable, Comparable {
@@ -54,21 +55,9 @@ public struct Logger: Sendable {
     }
 
     private static func appendString(_ text: String, to line: inout String) {
-        line += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
+        var writer = JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        line += writer.text
     }
 }
 
