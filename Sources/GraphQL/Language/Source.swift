@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A GraphQL document's text and the name it is reported under.
 ///
 /// The body is a Swift `String`, so it is always valid UTF-8; the lexer reads
@@ -7,6 +9,11 @@
 public struct Source: Sendable {
     public let body: String
     public let name: String
+
+    /// Where lines break, found on the first `location(at:)`: a document
+    /// with many errors (a fragment cycle names every spread) would
+    /// otherwise be scanned from its start once per location.
+    private let lineBreaks = LineBreaks()
 
     public init(body: String, name: String = "GraphQL request") {
         self.body = body
@@ -19,22 +26,16 @@ public struct Source: Sendable {
     public func location(at offset: Int) -> SourceLocation {
         var text = body
         return text.withUTF8 { bytes in
-            var line = 1
-            var lineStart = 0
-            var position = 0
-            let end = min(offset, bytes.count)
-            while position < end {
-                let byte = bytes[position]
-                position += 1
-                if byte == 0x0A {
-                    line += 1
-                    lineStart = position
-                } else if byte == 0x0D {
-                    if position < bytes.count, bytes[position] == 0x0A { position += 1 }
-                    line += 1
-                    lineStart = position
-                }
+            let breaks = lineBreaks.table(for: bytes)
+            // The breaks whose terminator starts before the offset.
+            var low = 0
+            var high = breaks.count
+            while low < high {
+                let middle = (low + high) / 2
+                if breaks[middle].terminator < offset { low = middle + 1 } else { high = middle }
             }
+            let line = 1 + low
+            let lineStart = low == 0 ? 0 : breaks[low - 1].nextLine
             let column = offset >= lineStart
                 ? 1 + Source.utf16Length(of: bytes, from: lineStart, to: offset)
                 : 1 + offset - lineStart
@@ -71,4 +72,32 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(line):\(column)" }
+}
+
+/// A source's line breaks: where each terminator starts and where the line
+/// after it begins. Built once, then shared by copies of the source.
+private final class LineBreaks: Sendable {
+    typealias Break = (terminator: Int, nextLine: Int)
+    private let cache = Mutex<[Break]?>(nil)
+
+    func table(for bytes: UnsafeBufferPointer<UInt8>) -> [Break] {
+        cache.withLock { cached in
+            if let cached { return cached }
+            var breaks: [Break] = []
+            var position = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                position += 1
+                if byte == 0x0A {
+                    breaks.append((position - 1, position))
+                } else if byte == 0x0D {
+                    let terminator = position - 1
+                    if position < bytes.count, bytes[position] == 0x0A { position += 1 }
+                    breaks.append((terminator, position))
+                }
+            }
+            cached = breaks
+            return breaks
+        }
+    }
 }
