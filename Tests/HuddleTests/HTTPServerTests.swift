@@ -299,15 +299,9 @@ import Testing
         await running.stop()
     }
 
-    final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
     @Test func logsOneLinePerRequestAtTheChosenLevel() async throws {
         for level in [LogLevel.info, .warning] {
-            let lines = Lines()
+            let lines = EventLoopTests.Log()
             let running = try await RunningServer(configure: { $0.logger = Logger(level: level) { lines.append($0) } }) { request in
                 HTTPResponse(status: request.head.target.hasPrefix("/fail") ? 500 : 200, body: Array("abc".utf8), operationName: "Op")
             }

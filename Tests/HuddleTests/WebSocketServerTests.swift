@@ -8,9 +8,9 @@ import Testing
     /// Echoes text; "close" makes the server close with 4000; records how the session ended.
     final class EchoSession: WebSocketSession {
         let socket: WebSocket
-        let log: HTTPServerTests.Lines
+        let log: EventLoopTests.Log
 
-        init(socket: WebSocket, log: HTTPServerTests.Lines) {
+        init(socket: WebSocket, log: EventLoopTests.Log) {
             self.socket = socket
             self.log = log
         }
@@ -30,7 +30,7 @@ import Testing
         }
     }
 
-    static func server(log: HTTPServerTests.Lines) async throws -> HTTPServerTests.RunningServer {
+    static func server(log: EventLoopTests.Log) async throws -> HTTPServerTests.RunningServer {
         var service = WebSocketService(supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: ["https://app.example"]) { _, socket in
             EchoSession(socket: socket, log: log)
         }
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func echoesMessagesAndAnswersPings() async throws {
-        let log = HTTPServerTests.Lines()
+        let log = EventLoopTests.Log()
         let running = try await Self.server(log: log)
         // The first message travels with the handshake.
         let (client, early) = try Self.open(running, then: WebSocketTests.frame(0x1, Array("first".utf8)))
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func failsTheConnectionOnProtocolErrors() async throws {
-        let log = HTTPServerTests.Lines()
+        let log = EventLoopTests.Log()
         let running = try await Self.server(log: log)
         let cases: [([UInt8], UInt16)] = [
             (WebSocketTests.frame(0x1, Array("x".utf8), masked: false), 1002),
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func closesFromTheServerSide() async throws {
-        let log = HTTPServerTests.Lines()
+        let log = EventLoopTests.Log()
         let running = try await Self.server(log: log)
         let (client, _) = try Self.open(running)
         client.sendBytes(WebSocketTests.frame(0x1, Array("close".utf8)))
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func closesWith1001OnShutdown() async throws {
-        let log = HTTPServerTests.Lines()
+        let log = EventLoopTests.Log()
         let running = try await Self.server(log: log)
         let (client, _) = try Self.open(running)
         async let stopped: Void = running.shutdown()
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func refusesBadHandshakesOverHTTP() async throws {
-        let log = HTTPServerTests.Lines()
+        let log = EventLoopTests.Log()
         let running = try await Self.server(log: log)
         let oldVersion = Self.handshake.replacingOccurrences(of: "Version: 13", with: "Version: 8")
         let wrongOrigin = Self.handshake.replacingOccurrences(of: "Host: a\r\n", with: "Host: a\r\nOrigin: https://evil.example\r\n")

@@ -5,8 +5,7 @@ extension EventLoop {
     /// the task is cancelled, whichever comes first. Call it from a task
     /// running on this loop.
     public func sleep(for duration: Duration) async {
-        let milliseconds = UInt64(max(0, duration.components.seconds)) * 1000
-            + UInt64(max(0, duration.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = UInt64(max(0, duration.milliseconds))
         let sleeper = Sleeper()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -109,4 +108,11 @@ private final class WorkBox<Result: Sendable>: AnyWorkBox, @unchecked Sendable {
 
     override func perform() { result = work() }
     override func finish() { continuation.resume(returning: result!) }
+}
+
+extension Duration {
+    /// Whole milliseconds, as libuv timers take them.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
 }

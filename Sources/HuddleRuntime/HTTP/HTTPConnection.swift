@@ -309,7 +309,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// which may carry variables a client would not want logged.
     private func logExchange(_ head: HTTPRequestHead?, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
         let duration = started.map { ContinuousClock.now - $0 }
-        let milliseconds = duration.map { Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000 }
+        let milliseconds = duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
         server.configuration.metrics.recordRequest(
             operationType: response.operationType, status: response.status, seconds: (milliseconds ?? 0) / 1000
         )
@@ -445,11 +445,5 @@ final class HTTPConnection: @unchecked Sendable {
     private func handleClosed() {
         openHandles -= 1
         if openHandles == 0 { server.connectionClosed(self) }
-    }
-}
-
-extension Duration {
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -213,9 +213,7 @@ public struct HTTPRequestParser {
         if !lengths.isEmpty && !encodings.isEmpty { throw HTTPError(400, "both Content-Length and Transfer-Encoding") }
         if !encodings.isEmpty {
             guard head.version == .http11 else { throw HTTPError(400, "Transfer-Encoding in HTTP/1.0") }
-            let codings = encodings.flatMap { $0.value.split(separator: ",") }
-                .map { $0.trimmingSpaces().lowercased() }
-            guard codings == ["chunked"] else { throw HTTPError(501, "unsupported Transfer-Encoding") }
+            guard head.tokens("transfer-encoding") == ["chunked"] else { throw HTTPError(501, "unsupported Transfer-Encoding") }
             return .chunked
         }
         guard let length = lengths.first else { return .length(0) }
@@ -328,10 +326,15 @@ public struct HTTPRequestHead: Sendable, Equatable {
         headers.first { $0.name == name }?.value
     }
 
+    /// The comma-separated tokens of every `name` field, lower-cased.
+    public func tokens(_ name: String) -> [String] {
+        headers.filter { $0.name == name }
+            .flatMap { $0.value.lowercased().split(separator: ",").map { $0.trimmingSpaces() } }
+    }
+
     /// Whether the connection stays open after this request.
     public var keepAlive: Bool {
-        let connection = header("connection")?.lowercased() ?? ""
-        let tokens = connection.split(separator: ",").map { $0.trimmingSpaces() }
+        let tokens = tokens("connection")
         switch version {
         case .http11: return !tokens.contains("close")
         case .http10: return tokens.contains("keep-alive")
@@ -340,8 +343,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// `Connection: upgrade` with an `Upgrade` field.
     public var asksToUpgrade: Bool {
-        header("upgrade") != nil
-            && (header("connection") ?? "").lowercased().split(separator: ",").contains { $0.trimmingSpaces() == "upgrade" }
+        header("upgrade") != nil && tokens("connection").contains("upgrade")
     }
 
     public var expectsContinue: Bool {

@@ -13,7 +13,7 @@ public enum WebSocketHandshake {
 
     /// Whether the request asks to become a WebSocket at all.
     public static func isUpgrade(_ head: HTTPRequestHead) -> Bool {
-        tokens(head.header("upgrade")).contains("websocket")
+        head.tokens("upgrade").contains("websocket")
     }
 
     /// `supportedSubprotocols` in the server's order of preference; a client
@@ -26,7 +26,7 @@ public enum WebSocketHandshake {
         to head: HTTPRequestHead, supportedSubprotocols: [String], requireSubprotocol: Bool = true, allowedOrigins: [String]
     ) -> Outcome {
         guard head.method == "GET" else { return .refuse(refusal(405, "a WebSocket handshake is a GET", [("Allow", "GET")])) }
-        guard isUpgrade(head), tokens(head.header("connection")).contains("upgrade") else {
+        guard isUpgrade(head), head.tokens("connection").contains("upgrade") else {
             return .refuse(refusal(400, "not a WebSocket upgrade"))
         }
         guard head.header("sec-websocket-version") == "13" else {
@@ -74,10 +74,6 @@ public enum WebSocketHandshake {
         }
         guard bytes.dropLast(padding).allSatisfy(isAlphabet) else { return nil }
         return bytes.count / 4 * 3 - padding
-    }
-
-    private static func tokens(_ value: String?) -> [String] {
-        (value ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces() }
     }
 
     private static func refusal(_ status: Int, _ reason: String, _ headers: [(name: String, value: String)] = []) -> HTTPResponse {
