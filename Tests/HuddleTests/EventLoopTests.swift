@@ -150,4 +150,23 @@ import Testing
         #expect(sum == 500_500)
         await running.stop()
     }
+
+    /// An actor whose executor is the loop runs on the loop's thread, and a
+    /// task preferring the loop calls nonisolated code without hopping.
+    actor OnLoop {
+        let loop: EventLoop
+        init(loop: EventLoop) { self.loop = loop }
+        nonisolated var unownedExecutor: UnownedSerialExecutor { loop.serialExecutor.asUnownedSerialExecutor() }
+        func runsOnLoopThread() -> Bool { loop.inLoopThread }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func actorsOnTheLoopRunOnItsThread() async {
+        let running = RunningLoop()
+        let actor = OnLoop(loop: running.loop)
+        var onLoop = true
+        for _ in 0..<100 { onLoop = await actor.runsOnLoopThread() && onLoop }
+        #expect(onLoop)
+        await running.stop()
+    }
 }

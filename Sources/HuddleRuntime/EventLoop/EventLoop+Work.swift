@@ -116,3 +116,12 @@ extension Duration {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }
+
+extension EventLoop {
+    /// Runs `body` on this loop's thread: at once when already there,
+    /// otherwise in the calling task with the loop as its executor preference.
+    public func onLoop<Result, Failure: Error>(_ body: () async throws(Failure) -> Result) async throws(Failure) -> Result {
+        if inLoopThread { return try await body() }
+        return try await withTaskExecutorPreference(self) { () async throws(Failure) -> Result in try await body() }
+    }
+}

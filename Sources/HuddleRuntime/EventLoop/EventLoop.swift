@@ -12,15 +12,19 @@ import Synchronization
 /// suspensions cost a million times one.
 ///
 /// Tasks run here by executor preference (`Task(executorPreference: loop)`)
-/// or on an actor whose executor is the loop; either way their code runs on
-/// the loop thread, where it may touch the loop's handles directly.
-public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable {
+/// or on an actor whose executor is `loop.serialExecutor`; either way their
+/// code runs on the loop thread, where it may touch the loop's handles
+/// directly. The two roles are two objects because the runtime hands both
+/// kinds of job to the same `enqueue`: a task-executor job must run
+/// without actor isolation, or every nonisolated async call it makes would
+/// hop (re-enqueue itself) to leave an isolation it never needed.
+public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// The libuv loop; touched only on the loop thread.
     public let uv: UnsafeMutablePointer<uv_loop_t>
     private let wakeUp: UnsafeMutablePointer<uv_async_t>
     private let idle: UnsafeMutablePointer<uv_idle_t>
-    private var localJobs = JobQueue()
-    private let remoteJobs = Mutex(JobQueue())
+    private var localJobs = RingBuffer<LoopJob>()
+    private let remoteJobs = Mutex(RingBuffer<LoopJob>())
     private var idleRunning = false
     /// The thread running the loop, set when `run` starts.
     private let loopThread = Atomic<UInt>(0)
@@ -38,6 +42,7 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
         let context = Unmanaged.passUnretained(self).toOpaque()
         wakeUp.pointee.data = context
         idle.pointee.data = context
+        serialExecutor = EventLoopSerialExecutor(loop: self)
     }
 
     deinit {
@@ -90,7 +95,10 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
     // MARK: Executors
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
+        enqueue(LoopJob(job: UnownedJob(job), isolated: false))
+    }
+
+    fileprivate func enqueue(_ unowned: LoopJob) {
         if inLoopThread {
             localJobs.push(unowned)
             if !idleRunning {
@@ -105,71 +113,66 @@ public final class EventLoop: SerialExecutor, TaskExecutor, @unchecked Sendable 
         }
     }
 
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
-        UnownedSerialExecutor(ordinary: self)
-    }
+    /// The loop as the serial executor of actors that live on it.
+    public private(set) var serialExecutor: EventLoopSerialExecutor!
 
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
 
-    public func isSameExclusiveExecutionContext(other: EventLoop) -> Bool { self === other }
-
+    /// Stops the process unless called on the loop's thread.
     public func checkIsolated() {
         precondition(inLoopThread, "not on the event loop's thread")
     }
 
     private func runLocalJobs() {
         // Jobs may enqueue more jobs; run until the queue is empty.
-        while let job = localJobs.pop() {
-            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
-        }
+        while let job = localJobs.popFirst() { runJob(job) }
         idleRunning = false
         uv_idle_stop(idle)
     }
 
     private func runRemoteJobs() {
         var jobs = remoteJobs.withLock { queue in
-            defer { queue = JobQueue() }
+            defer { queue = RingBuffer<LoopJob>() }
             return queue
         }
-        while let job = jobs.pop() {
-            job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
-        }
+        while let job = jobs.popFirst() { runJob(job) }
         runLocalJobs()
+    }
+
+    @inline(__always)
+    private func runJob(_ job: LoopJob) {
+        if job.isolated {
+            job.job.runSynchronously(isolatedTo: serialExecutor.asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        } else {
+            job.job.runSynchronously(on: asUnownedTaskExecutor())
+        }
     }
 }
 
-/// A FIFO of jobs in a ring buffer: push and pop are O(1), unlike
-/// `Array.removeFirst`, which makes a queue quadratic.
-struct JobQueue {
-    private var storage: [UnownedJob?] = Array(repeating: nil, count: 64)
-    private var head = 0
-    private var count = 0
+/// A job and whether it runs isolated to an actor on the loop.
+struct LoopJob {
+    let job: UnownedJob
+    let isolated: Bool
+}
 
-    var isEmpty: Bool { count == 0 }
+/// The event loop as the serial executor of actors whose code must run on
+/// the loop's thread.
+public final class EventLoopSerialExecutor: SerialExecutor, @unchecked Sendable {
+    public unowned let loop: EventLoop
 
-    mutating func push(_ job: UnownedJob) {
-        if count == storage.count { grow() }
-        storage[(head + count) & (storage.count - 1)] = job
-        count += 1
+    init(loop: EventLoop) { self.loop = loop }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        loop.enqueue(LoopJob(job: UnownedJob(job), isolated: true))
     }
 
-    mutating func pop() -> UnownedJob? {
-        guard count > 0 else { return nil }
-        let job = storage[head]
-        storage[head] = nil
-        head = (head + 1) & (storage.count - 1)
-        count -= 1
-        return job
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
     }
 
-    private mutating func grow() {
-        var bigger = [UnownedJob?](repeating: nil, count: storage.count * 2)
-        for index in 0..<count {
-            bigger[index] = storage[(head + index) & (storage.count - 1)]
-        }
-        storage = bigger
-        head = 0
-    }
+    public func isSameExclusiveExecutionContext(other: EventLoopSerialExecutor) -> Bool { self === other }
+
+    public func checkIsolated() { loop.checkIsolated() }
 }

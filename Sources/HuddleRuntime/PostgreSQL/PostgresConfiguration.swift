@@ -1,0 +1,51 @@
+/// How to reach PostgreSQL and how the pool behaves; every limit has a
+/// safe default.
+public struct PostgresConfiguration: Sendable {
+    /// A libpq connection string or URI (`postgresql://user@host/db`,
+    /// `postgresql:///db?host=/socket/dir`).
+    public var url: String
+    /// Connections opened when the pool starts and kept open.
+    public var minConnections = 1
+    /// Connections the pool opens at most (per event loop).
+    public var maxConnections = 8
+    /// How long a statement or transaction waits for a connection before
+    /// failing with `.poolTimeout`.
+    public var acquireTimeout = Duration.seconds(5)
+    /// How long opening one connection may take.
+    public var connectTimeout = Duration.seconds(5)
+    /// The server cancels a statement running longer (`statement_timeout`);
+    /// nil leaves the server's setting.
+    public var statementTimeout: Duration? = .seconds(30)
+    /// A connection unused this long is checked with a round trip before use.
+    public var healthCheckAfterIdle = Duration.seconds(30)
+    /// Waits between attempts to reconnect, doubling from the first to the last.
+    public var reconnectBackoff: (first: Duration, last: Duration) = (.milliseconds(50), .seconds(5))
+    /// Statements in flight on one connection before the pool prefers
+    /// another one (or opens one).
+    public var maxPipelineDepth = 64
+    /// Prepared statements kept per connection; statements beyond run unnamed.
+    public var maxPreparedStatements = 1_000
+    /// How many times `withTransaction` runs its body again after a
+    /// serialization failure or deadlock.
+    public var transactionRetries = 3
+    public var applicationName = "huddle"
+
+    public init(url: String) {
+        self.url = url
+    }
+
+    /// libpq keywords and values for `PQconnectStartParams`; the URL comes
+    /// first and is expanded, the rest fix the session's formats.
+    var connectionParameters: [(String, String)] {
+        var options = "-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 -c extra_float_digits=1"
+        if let statementTimeout {
+            options += " -c statement_timeout=\(max(1, statementTimeout.milliseconds))"
+        }
+        return [
+            ("dbname", url),
+            ("options", options),
+            ("client_encoding", "UTF8"),
+            ("application_name", applicationName),
+        ]
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// A Swift type that can be read from PostgreSQL's text format.
+///
+/// Connections set `DateStyle=ISO`, `TimeZone=UTC` and
+/// `IntervalStyle=iso_8601`, so dates, timestamps and intervals arrive in one
+/// known shape each.
+public protocol PostgresDecodable: Sendable {
+    static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Self
+    /// The value for SQL NULL; non-optional types throw.
+    static func decodeNull() throws -> Self
+}
+
+extension PostgresDecodable {
+    public static func decodeNull() throws -> Self {
+        throw PostgresError(.decoding, "NULL where \(Self.self) was expected")
+    }
+
+    static func mismatch(_ bytes: UnsafeBufferPointer<UInt8>, _ type: PostgresType) -> PostgresError {
+        PostgresError(.decoding, "cannot read \(String(decoding: bytes, as: UTF8.self).debugDescription) (\(type)) as \(Self.self)")
+    }
+}
+
+extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Self {
+        try Wrapped.decode(postgresText: bytes, type: type)
+    }
+
+    public static func decodeNull() throws -> Self { nil }
+}
+
+extension Bool: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Bool {
+        guard bytes.count == 1 else { throw mismatch(bytes, type) }
+        switch bytes[0] {
+        case UInt8(ascii: "t"): return true
+        case UInt8(ascii: "f"): return false
+        default: throw mismatch(bytes, type)
+        }
+    }
+}
+
+/// Parses a decimal integer without going through String.
+@inline(__always)
+private func parseInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    var index = 0
+    var negative = false
+    if bytes.count > 0, bytes[0] == UInt8(ascii: "-") { negative = true; index = 1 }
+    guard index < bytes.count else { return nil }
+    var value: Int64 = 0
+    while index < bytes.count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = negative ? times.subtractingReportingOverflow(Int64(digit)) : times.addingReportingOverflow(Int64(digit))
+        guard !overflow1, !overflow2 else { return nil }
+        value = sum
+        index += 1
+    }
+    return value
+}
+
+extension Int: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Int {
+        guard let value = parseInteger(bytes) else { throw mismatch(bytes, type) }
+        return Int(value)
+    }
+}
+
+extension Int64: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Int64 {
+        guard let value = parseInteger(bytes) else { throw mismatch(bytes, type) }
+        return value
+    }
+}
+
+extension Int32: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Int32 {
+        guard let value = parseInteger(bytes), let narrow = Int32(exactly: value) else { throw mismatch(bytes, type) }
+        return narrow
+    }
+}
+
+extension Int16: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Int16 {
+        guard let value = parseInteger(bytes), let narrow = Int16(exactly: value) else { throw mismatch(bytes, type) }
+        return narrow
+    }
+}
+
+extension Double: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Double {
+        // PostgreSQL writes "Infinity", "-Infinity" and "NaN", as Swift reads them.
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { throw mismatch(bytes, type) }
+        return value
+    }
+}
+
+extension Float: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Float {
+        guard let value = Float(String(decoding: bytes, as: UTF8.self)) else { throw mismatch(bytes, type) }
+        return value
+    }
+}
+
+extension String: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension UUID: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> UUID {
+        guard let value = UUID(uuidString: String(decoding: bytes, as: UTF8.self)) else { throw mismatch(bytes, type) }
+        return value
+    }
+}
+
+/// bytea, from its hex output format (`\x0a1b...`).
+extension Array: PostgresDecodable where Element: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> [Element] {
+        if type == .bytea, Element.self == UInt8.self {
+            return try PostgresBytes.decodeHex(bytes) as! [Element]
+        }
+        guard let elementType = type.element else { throw mismatch(bytes, type) }
+        return try PostgresArrayText.elements(of: bytes).map { element in
+            guard let element else { return try Element.decodeNull() }
+            return try element.withUnsafeBufferPointer { try Element.decode(postgresText: $0, type: elementType) }
+        }
+    }
+}
+
+extension UInt8: PostgresDecodable {
+    public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> UInt8 {
+        guard let value = parseInteger(bytes), let narrow = UInt8(exactly: value) else { throw mismatch(bytes, type) }
+        return narrow
+    }
+}
+
+enum PostgresBytes {
+    static func decodeHex(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"), bytes.count % 2 == 0 else {
+            throw PostgresError(.decoding, "bytea not in hex format")
+        }
+        func nibble(_ byte: UInt8) throws -> UInt8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: throw PostgresError(.decoding, "bad hex digit in bytea")
+            }
+        }
+        var output = [UInt8]()
+        output.reserveCapacity((bytes.count - 2) / 2)
+        var index = 2
+        while index < bytes.count {
+            output.append(try nibble(bytes[index]) << 4 | nibble(bytes[index + 1]))
+            index += 2
+        }
+        return output
+    }
+}
+
+/// PostgreSQL's text form of a one-dimensional array: `{a,"b c",NULL}`.
+enum PostgresArrayText {
+    /// Each element's text, nil for NULL.
+    static func elements(of bytes: UnsafeBufferPointer<UInt8>) throws -> [[UInt8]?] {
+        var index = 0
+        // An explicit lower bound (`[0:2]={...}`) is dropped: Swift arrays start at 0.
+        if bytes.first == UInt8(ascii: "[") {
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { throw bad() }
+            index = equals + 1
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { throw bad() }
+        index += 1
+        let end = bytes.count - 1
+        var elements: [[UInt8]?] = []
+        if index == end { return elements }
+        while true {
+            guard index < end else { throw bad() }
+            if bytes[index] == UInt8(ascii: "{") {
+                throw PostgresError(.decoding, "multi-dimensional arrays are not supported")
+            }
+            if bytes[index] == UInt8(ascii: "\"") {
+                index += 1
+                var element: [UInt8] = []
+                while true {
+                    guard index < end else { throw bad() }
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\"") { index += 1; break }
+                    if byte == UInt8(ascii: "\\") {
+                        index += 1
+                        guard index < end else { throw bad() }
+                    }
+                    element.append(bytes[index])
+                    index += 1
+                }
+                elements.append(element)
+            } else {
+                let start = index
+                while index < end, bytes[index] != UInt8(ascii: ",") { index += 1 }
+                let element = Array(bytes[start..<index])
+                elements.append(element == Array("NULL".utf8) ? nil : element)
+            }
+            if index == end { return elements }
+            guard bytes[index] == UInt8(ascii: ",") else { throw bad() }
+            index += 1
+        }
+    }
+
+    private static func bad() -> PostgresError { PostgresError(.decoding, "malformed array text") }
+}

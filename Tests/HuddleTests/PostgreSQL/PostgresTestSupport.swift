@@ -1,0 +1,50 @@
+import Foundation
+import HuddleRuntime
+import Testing
+
+/// The database the test command started, when there is one.
+enum TestDatabase {
+    static let url = ProcessInfo.processInfo.environment["DATABASE_URL"]
+    static var available: Bool { url != nil }
+
+    static func configuration() -> PostgresConfiguration {
+        PostgresConfiguration(url: url!)
+    }
+
+    /// A loop on its own thread, a pool on it, closed and stopped after `body`.
+    static func withPool<T: Sendable>(
+        _ adjust: (inout PostgresConfiguration) -> Void = { _ in },
+        _ body: (PostgresPool, EventLoop) async throws -> T
+    ) async throws -> T {
+        var configuration = configuration()
+        adjust(&configuration)
+        let running = EventLoopTests.RunningLoop()
+        let pool = PostgresPool(configuration, on: running.loop)
+        do {
+            try await pool.start()
+            let value = try await body(pool, running.loop)
+            await pool.close()
+            await running.stop()
+            return value
+        } catch {
+            await pool.close()
+            await running.stop()
+            throw error
+        }
+    }
+
+    /// A fresh, empty database (dropped afterwards), for tests that create tables.
+    static func withScratchDatabase<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+        let name = "huddle_scratch_\(UInt32.random(in: 0...UInt32.max))"
+        try await withPool { pool, _ in _ = try await pool.query("CREATE DATABASE \(name)") }
+        let url = Self.url!.replacingOccurrences(of: "/huddle_test", with: "/\(name)")
+        do {
+            let value = try await body(url)
+            try await withPool { pool, _ in _ = try await pool.query("DROP DATABASE \(name) WITH (FORCE)") }
+            return value
+        } catch {
+            _ = try? await withPool { pool, _ in _ = try await pool.query("DROP DATABASE \(name) WITH (FORCE)") }
+            throw error
+        }
+    }
+}
