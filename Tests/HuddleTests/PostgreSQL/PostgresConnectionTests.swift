@@ -7,7 +7,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
 struct PostgresConnectionTests {
     @Test func everyTypeRoundTripsAsABoundParameter() async throws {
-        try await TestDatabase.withPool { pool, _ in
+        try await TestDatabase.withPool { pool, _ async throws in
             let uuid = UUID()
             let instant = Date(timeIntervalSince1970: 1_795_000_000.123456)
             let rows = try await pool.query(
@@ -57,7 +57,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func specialValuesAndNullsInsideArrays() async throws {
-        try await TestDatabase.withPool { pool, _ in
+        try await TestDatabase.withPool { pool, _ async throws in
             let row = try await pool.query(
                 """
                 SELECT 'infinity'::timestamptz, '-infinity'::timestamptz, 'NaN'::float8, '-Infinity'::float8,
@@ -105,7 +105,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func aFailingStatementLeavesItsNeighboursInThePipelineAlone() async throws {
-        try await TestDatabase.withPool({ $0.maxConnections = 1 }) { pool, loop in
+        try await TestDatabase.withPool({ $0.maxConnections = 1 }) { pool, loop async throws in
             try await loop.onLoop { () async throws in
                 let good = Task(executorPreference: loop) { try await pool.query("SELECT 1") }
                 let bad = Task(executorPreference: loop) { try await pool.query("SELECT 1/0") }

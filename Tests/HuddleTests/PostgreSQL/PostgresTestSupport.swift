@@ -48,3 +48,21 @@ enum TestDatabase {
         }
     }
 }
+
+/// A one-shot signal between tasks on one loop.
+final class Gate: @unchecked Sendable {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func open() {
+        isOpen = true
+        let waiting = waiters
+        waiters = []
+        waiting.forEach { $0.resume() }
+    }
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+}

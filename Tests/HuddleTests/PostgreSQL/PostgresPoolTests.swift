@@ -1,0 +1,161 @@
+import Foundation
+import HuddleRuntime
+import Testing
+
+/// The pool: waiting, timeouts, transactions and their retries, typed errors.
+@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+struct PostgresPoolTests {
+    @Test func anExhaustedPoolQueuesCallersInOrderAndTimesThemOut() async throws {
+        try await TestDatabase.withPool({
+            $0.maxConnections = 2
+            $0.acquireTimeout = .milliseconds(300)
+        }) { pool, loop async throws in
+            try await loop.onLoop { () async throws in
+                let release = Gate()
+                let holders = (0..<2).map { _ in
+                    Task(executorPreference: loop) {
+                        try await pool.withConnection { connection in
+                            _ = try await connection.query("SELECT 1")
+                            await release.wait()
+                        }
+                    }
+                }
+                await loop.sleep(for: .milliseconds(50))
+                #expect(pool.statistics.open == 2)
+                #expect(pool.statistics.busy == 2)
+                // Both connections are held: the next caller waits, then times out.
+                let started = ContinuousClock.now
+                await #expect {
+                    try await pool.withConnection { _ in }
+                } throws: { ($0 as? PostgresError)?.kind == .poolTimeout }
+                #expect(ContinuousClock.now - started >= .milliseconds(290))
+                // A statement outside a transaction waits the same way.
+                await #expect {
+                    try await pool.query("SELECT 1")
+                } throws: { ($0 as? PostgresError)?.kind == .poolTimeout }
+
+                // Waiters are served first come, first served once connections free up.
+                let order = EventLoopTests.Log()
+                let waiters = (0..<4).map { index in
+                    Task(executorPreference: loop) {
+                        try await pool.withConnection { _ in order.append("\(index)") }
+                    }
+                }
+                await loop.sleep(for: .milliseconds(20))
+                #expect(pool.statistics.waiting == 4)
+                release.open()
+                for holder in holders { try await holder.value }
+                for waiter in waiters { try await waiter.value }
+                #expect(order.all == ["0", "1", "2", "3"])
+                #expect(pool.statistics.waiting == 0)
+            }
+        }
+    }
+
+    @Test func theStatementTimeoutCancelsALongStatement() async throws {
+        try await TestDatabase.withPool({ $0.statementTimeout = .milliseconds(100) }) { pool, _ async throws in
+            await #expect {
+                try await pool.query("SELECT pg_sleep(5)")
+            } throws: { ($0 as? PostgresError)?.kind == .queryCanceled }
+            // The connection stays usable.
+            #expect(try await pool.query("SELECT 7")[0].decode(Int.self, at: 0) == 7)
+        }
+    }
+
+    @Test func transactionsCommitOrRollBack() async throws {
+        try await TestDatabase.withPool({ $0.maxConnections = 1 }) { pool, _ async throws in
+            try await pool.withConnection { connection in
+                _ = try await connection.query("CREATE TEMP TABLE IF NOT EXISTS ledger (amount int NOT NULL)")
+            }
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await pool.withTransaction { connection in
+                    _ = try await connection.query("INSERT INTO ledger VALUES ($1)", [10])
+                    throw Refused()
+                }
+            }
+            try await pool.withTransaction { connection in
+                _ = try await connection.query("INSERT INTO ledger VALUES ($1), ($2)", [1, 2])
+            }
+            // One connection, so the temporary table is the same one.
+            let total = try await pool.query("SELECT coalesce(sum(amount), 0)::int FROM ledger")[0].decode(Int.self, at: 0)
+            #expect(total == 3)
+        }
+    }
+
+    /// Two serializable transactions that each read both rows and take one
+    /// person off call: the second to commit fails with 40001, runs again,
+    /// sees one person left, and leaves them on call.
+    @Test func serializationFailuresAreRetried() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let running = EventLoopTests.RunningLoop()
+            var configuration = PostgresConfiguration(url: url)
+            configuration.maxConnections = 2
+            let pool = PostgresPool(configuration, on: running.loop)
+            try await pool.start()
+            _ = try await pool.query("CREATE TABLE on_call (name text PRIMARY KEY, on_call bool NOT NULL)")
+            _ = try await pool.query("INSERT INTO on_call VALUES ('ana', true), ('bo', true)")
+            let (attempts, remaining) = try await running.loop.onLoop { () async throws in
+                let bothRead = (Gate(), Gate())
+                let firstCommitted = Gate()
+                final class Attempts: @unchecked Sendable { var count = ["ana": 0, "bo": 0] }
+                let attempts = Attempts()
+                @Sendable func goOffCall(_ name: String, readGate: Gate, otherRead: Gate, waitFor: Gate?) async throws {
+                    try await pool.withTransaction(isolation: .serializable) { connection in
+                        attempts.count[name]! += 1
+                        let onCall = try await connection.query("SELECT count(*)::int FROM on_call WHERE on_call")[0].decode(Int.self, at: 0)
+                        if attempts.count[name] == 1 {
+                            readGate.open()
+                            await otherRead.wait()
+                            if let waitFor { await waitFor.wait() }
+                        }
+                        if onCall >= 2 {
+                            _ = try await connection.query("UPDATE on_call SET on_call = false WHERE name = $1", [name])
+                        }
+                    }
+                }
+                let ana = Task(executorPreference: running.loop) {
+                    try await goOffCall("ana", readGate: bothRead.0, otherRead: bothRead.1, waitFor: nil)
+                    firstCommitted.open()
+                }
+                let bo = Task(executorPreference: running.loop) {
+                    try await goOffCall("bo", readGate: bothRead.1, otherRead: bothRead.0, waitFor: firstCommitted)
+                }
+                try await ana.value
+                try await bo.value
+                let remaining = try await pool.query("SELECT name FROM on_call WHERE on_call ORDER BY name").map { try $0.decode(String.self, at: 0) }
+                return (attempts.count, remaining)
+            }
+            #expect(attempts == ["ana": 1, "bo": 2])
+            #expect(remaining == ["bo"])
+            await pool.close()
+            await running.stop()
+        }
+    }
+
+    @Test func constraintViolationsAreTyped() async throws {
+        try await TestDatabase.withPool { pool, _ async throws in
+            try await pool.withConnection { connection in
+                _ = try await connection.query("""
+                    CREATE TEMP TABLE item (
+                        id int PRIMARY KEY, parent int REFERENCES item (id),
+                        quantity int CHECK (quantity > 0), label text NOT NULL)
+                    """)
+                _ = try await connection.query("INSERT INTO item VALUES (1, NULL, 1, 'a')")
+                func kind(_ sql: String) async -> (PostgresError.Kind?, String?) {
+                    do {
+                        _ = try await connection.query(sql)
+                        return (nil, nil)
+                    } catch {
+                        return ((error as? PostgresError)?.kind, (error as? PostgresError)?.constraint)
+                    }
+                }
+                #expect(await kind("INSERT INTO item VALUES (1, NULL, 1, 'b')") == (.uniqueViolation, "item_pkey"))
+                #expect(await kind("INSERT INTO item VALUES (2, 99, 1, 'b')") == (.foreignKeyViolation, "item_parent_fkey"))
+                #expect(await kind("INSERT INTO item VALUES (3, NULL, 0, 'b')") == (.checkViolation, "item_quantity_check"))
+                #expect(await kind("INSERT INTO item VALUES (4, NULL, 1, NULL)").0 == .notNullViolation)
+                #expect(await kind("SELECT * FROM no_such_table").0 == .server)
+            }
+        }
+    }
+}
