@@ -192,7 +192,7 @@ public final class GraphQLOverHTTP: Sendable {
             return .failure(.badRequest("Unsupported persisted query: extensions.persistedQuery needs version 1 and a sha256Hash."))
         }
         if let query = parameters.query {
-            guard PersistedQueries.sha256(query) == hash.lowercased() else {
+            guard Digest.sha256Hex(Array(query.utf8)) == hash.lowercased() else {
                 return .failure(.badRequest("provided sha does not match query"))
             }
             persistedQueries.store(query, hash: hash.lowercased())

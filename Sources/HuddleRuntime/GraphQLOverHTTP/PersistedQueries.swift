@@ -1,4 +1,3 @@
-import COpenSSL
 import Synchronization
 
 /// Apollo's Automatic Persisted Queries: query texts by their SHA-256, so a
@@ -32,22 +31,5 @@ final class PersistedQueries: Sendable {
             }
             state.queries[hash] = query
         }
-    }
-
-    /// Lower-case hexadecimal SHA-256 of the UTF-8 text.
-    static func sha256(_ text: String) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBufferPointer { input in
-            _ = SHA256(input.baseAddress, input.count, &digest)
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(64)
-        for byte in digest {
-            output.append(hex[Int(byte >> 4)])
-            output.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -118,6 +118,9 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
             return UnsafeSendable(connection)
         }
         connection = started.value
+        // libpq prints notices (and the server's goodbye on a shutdown) on
+        // standard error, in among the server's JSON log lines; drop them.
+        if let connection { PQsetNoticeProcessor(connection, { _, _ in }, nil) }
         guard let connection, PQstatus(connection) != CONNECTION_BAD else {
             let error = PostgresError(connection: started.value, "could not connect to PostgreSQL")
             state = .closed

@@ -1,0 +1,163 @@
+import CLibPQ
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PostgreSQL cluster of Huddle's own, for when no `DATABASE_URL` is
+/// given: initialised on first use under a directory (`.huddle/postgres`),
+/// started with the installed server binaries, listening on a Unix socket
+/// only (no TCP port to collide with or expose), with a `huddle` database.
+///
+/// PostgreSQL refuses to run as root, so when started as root the cluster
+/// belongs to, and runs as, the unprivileged `postgres` user that Debian's
+/// package creates.
+///
+/// Setting up runs before any event loop does; its libpq calls block.
+public final class PrivatePostgres: Sendable {
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The cluster's directory: `data/`, `server.log`, and the socket.
+    public let directory: String
+    /// A libpq connection string for the `huddle` database.
+    public let url: String
+    /// Whether this process started the server (and so stops it).
+    public let startedHere: Bool
+    private let binaries: String
+    private let socketDirectory: String
+    private let runAs: [String]
+
+    /// Initialises the cluster if need be and starts it unless it runs already.
+    public init(directory: String, database: String = "huddle") throws {
+        let directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        self.directory = directory
+        binaries = try Self.serverBinaries()
+        let owner = try Self.unprivilegedOwner()
+        runAs = owner.map { ["runuser", "-u", $0.name, "--"] } ?? []
+
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // A Unix socket path has room for about 100 bytes; a deep directory
+        // gets its socket under /tmp instead.
+        let socketFile = "/.s.PGSQL.5432"
+        if directory.utf8.count + socketFile.utf8.count < 100 {
+            socketDirectory = directory
+        } else {
+            socketDirectory = "/tmp/huddle-postgres-\(Digest.sha256Hex(Array(directory.utf8)).prefix(12))"
+            try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        }
+        if let owner {
+            for path in [directory, socketDirectory] where chown(path, owner.uid, owner.gid) != 0 {
+                throw SetupError(description: "cannot give \(path) to the \(owner.name) user: \(String(cString: strerror(errno)))")
+            }
+        }
+
+        // Two processes starting at once: one sets up, the other waits and reuses.
+        let lock = open(directory + "/setup.lock", O_CREAT | O_RDWR, 0o644)
+        guard lock >= 0 else { throw SetupError(description: "cannot open \(directory)/setup.lock") }
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
+
+        let data = directory + "/data"
+        if !FileManager.default.fileExists(atPath: data + "/PG_VERSION") {
+            try Self.run(runAs + [binaries + "/initdb", "-D", data, "-U", "huddle", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"], "initdb")
+        }
+        if (try? Self.run(runAs + [binaries + "/pg_ctl", "-D", data, "status"], "pg_ctl status")) != nil {
+            startedHere = false
+        } else {
+            try Self.run(runAs + [
+                binaries + "/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "60",
+                "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
+                "start",
+            ], "pg_ctl start (see \(directory)/server.log)")
+            startedHere = true
+        }
+        url = "host='\(socketDirectory)' user=huddle dbname='\(database)'"
+        try Self.createDatabase(database, socketDirectory: socketDirectory)
+    }
+
+    /// Stops the server (fast shutdown: open sessions are ended).
+    public func stop() throws {
+        try Self.run(runAs + [binaries + "/pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop"], "pg_ctl stop")
+    }
+
+    /// Starts the server again after `stop`.
+    public func start() throws {
+        try Self.run(runAs + [
+            binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
+            "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
+            "start",
+        ], "pg_ctl start")
+    }
+
+    // MARK: Setting up
+
+    /// Where initdb and pg_ctl are: on the search path, or in the newest of
+    /// Debian's versioned directories.
+    public static func serverBinaries(
+        searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "",
+        versionsRoot: String = "/usr/lib/postgresql"
+    ) throws -> String {
+        for directory in searchPath.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/initdb")
+            && FileManager.default.isExecutableFile(atPath: "\(directory)/pg_ctl") {
+            return String(directory)
+        }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: versionsRoot)) ?? []
+        let newestFirst = versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+        for version in newestFirst where FileManager.default.isExecutableFile(atPath: "\(versionsRoot)/\(version)/bin/initdb") {
+            return "\(versionsRoot)/\(version)/bin"
+        }
+        throw SetupError(description: """
+            PostgreSQL's server programs (initdb, pg_ctl) are not installed. \
+            Install them (Debian: apt-get install postgresql postgresql-contrib), \
+            or set DATABASE_URL to a PostgreSQL server to use.
+            """)
+    }
+
+    /// When running as root, the user the server runs as.
+    private static func unprivilegedOwner() throws -> (name: String, uid: uid_t, gid: gid_t)? {
+        guard getuid() == 0 else { return nil }
+        guard let entry = getpwnam("postgres") else {
+            throw SetupError(description: """
+                PostgreSQL does not run as root, and there is no 'postgres' user to run it as. \
+                Run huddle as an ordinary user, or create the user (Debian's postgresql package does).
+                """)
+        }
+        return ("postgres", entry.pointee.pw_uid, entry.pointee.pw_gid)
+    }
+
+    @discardableResult
+    private static func run(_ arguments: [String], _ what: String) throws -> String {
+        let result = try ChildProcess.run(arguments)
+        guard result.status == 0 else {
+            throw SetupError(description: "\(what) failed (exit \(result.status)): \(result.output.trimmingTrailingNewlines())")
+        }
+        return result.output
+    }
+
+    private static func createDatabase(_ name: String, socketDirectory: String) throws {
+        guard let connection = PQconnectdb("host='\(socketDirectory)' user=huddle dbname=postgres") else {
+            throw SetupError(description: "out of memory")
+        }
+        defer { PQfinish(connection) }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw SetupError(description: "cannot connect to the private PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
+        }
+        let exists = name.withCString { value in
+            let values: [UnsafePointer<CChar>?] = [value]
+            return PQexecParams(connection, "SELECT 1 FROM pg_database WHERE datname = $1", 1, nil, values, nil, nil, 0)
+        }
+        defer { PQclear(exists) }
+        guard PQntuples(exists) == 0 else { return }
+        let escaped = PQescapeIdentifier(connection, name, name.utf8.count)!
+        defer { PQfreemem(escaped) }
+        let created = PQexec(connection, "CREATE DATABASE \(String(cString: escaped))")
+        defer { PQclear(created) }
+        // Another process may have created it meanwhile (42P04: duplicate database).
+        if PQresultStatus(created) != PGRES_COMMAND_OK,
+           String(cString: PQresultErrorField(created, Int32(UInt8(ascii: "C")))) != "42P04" {
+            throw SetupError(description: "cannot create the \(name) database: \(String(cString: PQresultErrorMessage(created)))")
+        }
+    }
+}
