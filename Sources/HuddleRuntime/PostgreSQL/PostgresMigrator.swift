@@ -26,6 +26,7 @@ public struct Migration: Sendable, Equatable {
 public enum PostgresMigrator {
     public struct MigrationError: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     public struct Report: Sendable {

@@ -1,0 +1,134 @@
+import Foundation
+import HuddleRuntime
+import Testing
+
+/// Migrations: in order, once, each in a transaction, refused when an
+/// applied file changed.
+@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+struct PostgresMigratorTests {
+    /// A directory of migration files, removed afterwards.
+    @discardableResult
+    static func withMigrations<T>(_ files: [String: String], _ body: (String) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-migrations-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (name, sql) in files { try sql.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) }
+        return try await body(directory)
+    }
+
+    static let files = [
+        "0001_players.sql": """
+            CREATE TABLE players (id serial PRIMARY KEY, name text NOT NULL UNIQUE);
+            INSERT INTO players (name) VALUES ('ana'), ('bo');
+            """,
+        "0002_scores.sql": """
+            CREATE TABLE scores (player integer NOT NULL REFERENCES players, points integer NOT NULL CHECK (points >= 0));
+            -- a comment; and a function body with semicolons inside
+            CREATE FUNCTION total() RETURNS bigint LANGUAGE sql AS $$ SELECT coalesce(sum(points), 0) FROM scores; $$;
+            """,
+    ]
+
+    @Test func migrationsApplyInOrderOnceAndAreRecorded() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            try await Self.withMigrations(Self.files) { directory async throws in
+                let migrations = try PostgresMigrator.migrations(in: directory)
+                #expect(migrations.map(\.version) == [1, 2])
+                let running = EventLoopTests.RunningLoop()
+                let configuration = PostgresConfiguration(url: url)
+                let first = try await PostgresMigrator.migrate(migrations, configuration: configuration, on: running.loop)
+                #expect(first.applied.map(\.name) == ["0001_players.sql", "0002_scores.sql"])
+                #expect(first.unchanged == 0)
+                let second = try await PostgresMigrator.migrate(migrations, configuration: configuration, on: running.loop)
+                #expect(second.applied.isEmpty)
+                #expect(second.unchanged == 2)
+
+                let pool = PostgresPool(configuration, on: running.loop)
+                let recorded = try await pool.query("SELECT version, name, checksum FROM schema_migrations ORDER BY version")
+                #expect(try recorded.map { try $0.decode(String.self, at: 2) } == migrations.map(\.checksum))
+                #expect(try await pool.query("SELECT count(*)::int FROM players")[0].decode(Int.self, at: 0) == 2)
+                await pool.close()
+                await running.stop()
+            }
+        }
+    }
+
+    @Test func aChangedOrMissingAppliedMigrationIsRefused() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            try await Self.withMigrations(Self.files) { directory async throws in
+                let running = EventLoopTests.RunningLoop()
+                let configuration = PostgresConfiguration(url: url)
+                _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+
+                try (Self.files["0001_players.sql"]! + "\n-- edited").write(toFile: "\(directory)/0001_players.sql", atomically: true, encoding: .utf8)
+                try "CREATE TABLE later (id int);".write(toFile: "\(directory)/0003_later.sql", atomically: true, encoding: .utf8)
+                await #expect {
+                    _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                } throws: { String(describing: $0).contains("0001_players.sql changed after it was applied") }
+
+                try Self.files["0001_players.sql"]!.write(toFile: "\(directory)/0001_players.sql", atomically: true, encoding: .utf8)
+                try FileManager.default.removeItem(atPath: "\(directory)/0002_scores.sql")
+                await #expect {
+                    _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                } throws: { String(describing: $0).contains("0002_scores.sql was applied but its file is gone") }
+
+                // Refused means nothing ran: 0003 was not applied.
+                let pool = PostgresPool(configuration, on: running.loop)
+                #expect(try await pool.query("SELECT to_regclass('later') IS NULL")[0].decode(Bool.self, at: 0))
+                await pool.close()
+                await running.stop()
+            }
+        }
+    }
+
+    @Test func aFailingMigrationIsRolledBackWhole() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            var files = Self.files
+            files["0003_broken.sql"] = "CREATE TABLE half (id int); INSERT INTO half VALUES (1); SELECT 1/0;"
+            try await Self.withMigrations(files) { directory async throws in
+                let running = EventLoopTests.RunningLoop()
+                let configuration = PostgresConfiguration(url: url)
+                await #expect {
+                    _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                } throws: { String(describing: $0).contains("0003_broken.sql failed and was rolled back: division by zero") }
+                let pool = PostgresPool(configuration, on: running.loop)
+                #expect(try await pool.query("SELECT to_regclass('half') IS NULL")[0].decode(Bool.self, at: 0))
+                #expect(try await pool.query("SELECT max(version)::int FROM schema_migrations")[0].decode(Int.self, at: 0) == 2)
+                await pool.close()
+                await running.stop()
+            }
+        }
+    }
+
+    @Test func processesMigratingTogetherApplyEachMigrationOnce() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            try await Self.withMigrations(Self.files) { directory async throws in
+                let migrations = try PostgresMigrator.migrations(in: directory)
+                let loops = (0..<4).map { _ in EventLoopTests.RunningLoop() }
+                let reports = try await withThrowingTaskGroup(of: PostgresMigrator.Report.self) { group in
+                    for running in loops {
+                        group.addTask {
+                            try await PostgresMigrator.migrate(migrations, configuration: PostgresConfiguration(url: url), on: running.loop)
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(reports.map(\.applied.count).reduce(0, +) == 2)
+                #expect(reports.filter { $0.applied.count == 2 }.count == 1)
+                for running in loops { await running.stop() }
+            }
+        }
+    }
+
+    @Test func migrationFilesMustBeNumbered() async throws {
+        try await Self.withMigrations(["create_things.sql": "SELECT 1;"]) { directory in
+            #expect { try PostgresMigrator.migrations(in: directory) } throws: {
+                String(describing: $0).contains("a migration is named NNNN_description.sql")
+            }
+        }
+        try await Self.withMigrations(["0001_a.sql": "SELECT 1;", "0001_b.sql": "SELECT 2;"]) { directory in
+            #expect { try PostgresMigrator.migrations(in: directory) } throws: {
+                String(describing: $0).contains("two migrations numbered 1")
+            }
+        }
+    }
+}
