@@ -228,7 +228,7 @@ import Testing
         }
         _ = try HTTPServerTests.curl(["http://127.0.0.1:\(running.port)/elsewhere"])
         await running.stop()
-        let text = metrics.render()
+        let text = metrics.renderHTTP()
         #expect(text.contains(#"huddle_http_requests_total{operation_type="query",status="200"} 2"#))
         #expect(text.contains(#"huddle_http_requests_total{operation_type="mutation",status="200"} 1"#))
         #expect(text.contains(#"huddle_http_requests_total{operation_type="none",status="400"} 1"#))
@@ -255,7 +255,7 @@ import Testing
         client.send(#"{"id":"1","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
         client.send(#"{"type":"ping"}"#)
         #expect(client.next()?.text == #"{"type":"pong"}"#)
-        #expect(metrics.render().contains("huddle_open_websockets 1\n"))
+        #expect(metrics.renderHTTP().contains("huddle_open_websockets 1\n"))
         #expect(metrics.activeSubscriptions == 1)
         client.send(#"{"id":"1","type":"complete"}"#)
         client.send(#"{"type":"ping"}"#)
@@ -264,6 +264,6 @@ import Testing
         for _ in 0..<100 where metrics.activeSubscriptions != 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(metrics.activeSubscriptions == 0)
         await running.stop()
-        #expect(metrics.render().contains("huddle_open_websockets 0\n"))
+        #expect(metrics.renderHTTP().contains("huddle_open_websockets 0\n"))
     }
 }

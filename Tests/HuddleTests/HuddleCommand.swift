@@ -20,10 +20,13 @@ struct HuddleCommand {
         fatalError("huddle executable not found near \(CommandLine.arguments[0])")
     }()
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Outcome {
+    /// Runs huddle with `arguments`; `environment` entries are added to the
+    /// test's own environment.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

@@ -1,4 +1,6 @@
 import Foundation
+import HuddleApp
+import HuddleRuntime
 import Testing
 
 /// `huddle serve` as a process: workers on one port, signals, bad options.
@@ -36,6 +38,8 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(answered == "ok\n")
+        // No DATABASE_URL: the private cluster under .huddle/postgres answers.
+        #expect(try HTTPServerTests.curl(["http://127.0.0.1:\(port)/readyz"]).output == "ready\n")
         // Many fresh connections, spread over both loops by the kernel.
         for _ in 0..<20 {
             #expect(try HTTPServerTests.curl(["http://127.0.0.1:\(port)/healthz"]).output == "ok\n")
@@ -43,8 +47,8 @@ import Testing
         #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/missing"]).output == "404")
         #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", "http://127.0.0.1:\(port)/healthz"]).output == "405")
         let metrics = try HTTPServerTests.curl(["http://127.0.0.1:\(port)/metrics"]).output
-        // Every worker counts into the same totals: 21 health checks, one 404, one 405.
-        #expect(metrics.contains(#"huddle_http_requests_total{operation_type="none",status="200"} 21"#))
+        // Every worker counts into the same totals: 21 health checks and a readiness check, one 404, one 405.
+        #expect(metrics.contains(#"huddle_http_requests_total{operation_type="none",status="200"} 22"#))
         #expect(metrics.contains(#"huddle_http_requests_total{operation_type="none",status="404"} 1"#))
         #expect(metrics.contains("huddle_open_connections 1\n"))
         process.terminate()
@@ -53,6 +57,28 @@ import Testing
         #expect(process.terminationStatus == 0)
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("listening on http://127.0.0.1:\(port) with 2 workers"))
+        #expect(log.contains("using the private PostgreSQL in "))
+        #expect(log.contains("migrations: "))
+        // It started the private server, so it stopped it on the way out.
+        let binaries = try PrivatePostgres.serverBinaries()
+        let status = Process()
+        status.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let data = DatabaseLocation.packageRoot().appendingPathComponent(".huddle/postgres/data").path
+        status.arguments = (getuid() == 0 ? ["runuser", "-u", "postgres", "--"] : []) + ["\(binaries)/pg_ctl", "-D", data, "status"]
+        status.standardOutput = FileHandle.nullDevice
+        try status.run()
+        status.waitUntilExit()
+        #expect(status.terminationStatus == 3, "pg_ctl status: 3 means no server running")
+    }
+
+    @Test func refusesToStartWithoutItsDatabase() throws {
+        let outcome = try HuddleCommand.run(
+            ["serve", "--no-migrate", "--workers", "1", "--port", "\(Self.freePort())"],
+            environment: ["DATABASE_URL": "host=/nonexistent/socket/dir user=huddle dbname=huddle"]
+        )
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("cannot reach PostgreSQL"))
+        #expect(outcome.standardError.contains("/nonexistent/socket/dir"))
     }
 
     @Test func reportsAnAddressItCannotListenOn() throws {

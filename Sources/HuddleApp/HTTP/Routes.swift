@@ -3,9 +3,12 @@ import HuddleRuntime
 /// What the server answers at each path.
 public struct Routes: Sendable {
     public let metrics: Metrics
+    /// The worker's pool, which /readyz asks.
+    public let database: PostgresPool?
 
-    public init(metrics: Metrics) {
+    public init(metrics: Metrics, database: PostgresPool? = nil) {
         self.metrics = metrics
+        self.database = database
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -17,13 +20,31 @@ public struct Routes: Sendable {
             // The process is up and its loop answers; readiness (the
             // database) is /readyz's question.
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n")
+        case "/readyz":
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return Self.methodNotAllowed(allow: "GET, HEAD")
+            }
+            return await readiness()
         case "/metrics":
             guard request.head.method == "GET" || request.head.method == "HEAD" else {
                 return Self.methodNotAllowed(allow: "GET, HEAD")
             }
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.render())
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: await metrics.render())
         default:
             return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
+        }
+    }
+
+    /// Ready when the database answers a statement through this worker's pool.
+    func readiness() async -> HTTPResponse {
+        guard let database else {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", body: "no database configured\n")
+        }
+        do {
+            _ = try await database.query("SELECT 1")
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ready\n")
+        } catch {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", body: "database unavailable: \(error)\n")
         }
     }
 

@@ -1,4 +1,5 @@
 import CLibUV
+import Foundation
 
 extension EventLoop {
     /// Suspends the calling task for `duration` with a libuv timer, or until
@@ -123,5 +124,16 @@ extension EventLoop {
     public func onLoop<Result, Failure: Error>(_ body: () async throws(Failure) -> Result) async throws(Failure) -> Result {
         if inLoopThread { return try await body() }
         return try await withTaskExecutorPreference(self) { () async throws(Failure) -> Result in try await body() }
+    }
+}
+
+extension EventLoop {
+    /// Runs `body` with a loop running on a thread of its own, stopped
+    /// after: for a command's one piece of database work.
+    public static func withOwnThread<T: Sendable>(_ body: @Sendable (EventLoop) async throws -> T) async throws -> T {
+        let loop = EventLoop()
+        Thread { loop.run() }.start()
+        defer { loop.stop() }
+        return try await withTaskExecutorPreference(loop) { try await body(loop) }
     }
 }

@@ -354,6 +354,11 @@ public struct HTTPRequestHead: Sendable, Equatable {
 public struct HTTPRequest: Sendable, Equatable {
     public var head: HTTPRequestHead
     public var body: [UInt8]
+
+    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+        self.head = head
+        self.body = body
+    }
 }
 
 /// A request the server refuses: the status to answer with, then close.

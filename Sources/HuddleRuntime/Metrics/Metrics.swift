@@ -22,6 +22,8 @@ public final class Metrics: Sendable {
     private let connections = Atomic<Int>(0)
     private let webSockets = Atomic<Int>(0)
     private let subscriptions = Atomic<Int>(0)
+    /// The database pools of the workers, read when metrics are rendered.
+    private let pools = Mutex<[PostgresPool]>([])
 
     public init() {}
 
@@ -48,8 +50,30 @@ public final class Metrics: Sendable {
     public var openConnections: Int { connections.load(ordering: .relaxed) }
     public var activeSubscriptions: Int { subscriptions.load(ordering: .relaxed) }
 
-    /// The text exposition format (version 0.0.4).
-    public func render() -> String {
+    /// Reports `pool`'s connections with the rest.
+    public func register(_ pool: PostgresPool) {
+        pools.withLock { $0.append(pool) }
+    }
+
+    /// The text exposition format (version 0.0.4), with the database pools
+    /// (each read on its own loop).
+    public func render() async -> String {
+        var open = 0, busy = 0, waiting = 0
+        for pool in pools.withLock({ $0 }) {
+            let statistics = await pool.loop.onLoop { pool.statistics }
+            open += statistics.open
+            busy += statistics.busy
+            waiting += statistics.waiting
+        }
+        var text = renderHTTP()
+        text += gauge("huddle_database_connections", "PostgreSQL connections open now, over all workers.", open)
+        text += gauge("huddle_database_connections_busy", "PostgreSQL connections running statements or holding a transaction now.", busy)
+        text += gauge("huddle_database_waiting", "Statements and transactions waiting for a PostgreSQL connection now.", waiting)
+        return text
+    }
+
+    /// The HTTP and WebSocket figures.
+    public func renderHTTP() -> String {
         let snapshot = state.withLock { $0 }
         var text = """
             # HELP huddle_http_requests_total HTTP requests answered, by GraphQL operation type and status.

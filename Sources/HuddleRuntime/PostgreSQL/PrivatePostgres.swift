@@ -35,7 +35,7 @@ public final class PrivatePostgres: Sendable {
         self.directory = directory
         binaries = try Self.serverBinaries()
         let owner = try Self.unprivilegedOwner()
-        runAs = owner.map { ["runuser", "-u", $0.name, "--"] } ?? []
+        runAs = owner.map { [Self.runuser, "-u", $0.name, "--"] } ?? []
 
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // A Unix socket path has room for about 100 bytes; a deep directory
@@ -114,6 +114,10 @@ public final class PrivatePostgres: Sendable {
             or set DATABASE_URL to a PostgreSQL server to use.
             """)
     }
+
+    /// util-linux's runuser, by full path: the environment may have no PATH.
+    private static let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "runuser"
 
     /// When running as root, the user the server runs as.
     private static func unprivilegedOwner() throws -> (name: String, uid: uid_t, gid: gid_t)? {

@@ -28,6 +28,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "debug, info (a line per request), warning, error or off (HUDDLE_LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_LEVEL"] ?? "info"
 
+    @Flag(name: .customLong("no-migrate"), help: "Do not apply Schema/migrations on start.")
+    var noMigrate = false
+
     func validate() throws {
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -44,8 +47,29 @@ struct Serve: AsyncParsableCommand {
         // One set of counters for the process, whichever loop answers.
         let metrics = Metrics()
         configuration.metrics = metrics
-        let routes = Routes(metrics: metrics)
-        let workers = (0..<workers).map { _ in Worker(configuration: configuration, routes: routes) }
+        let location: DatabaseLocation
+        do {
+            location = try DatabaseLocation.resolve()
+        } catch {
+            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        defer { location.stopPrivateCluster() }
+        if let cluster = location.privateCluster {
+            FileHandle.standardError.write(Data("huddle: no DATABASE_URL; using the private PostgreSQL in \(cluster.directory)\n".utf8))
+        }
+        if !noMigrate {
+            do {
+                let report = try await location.migrate()
+                FileHandle.standardError.write(Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
+            } catch {
+                FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        let workers = (0..<workers).map { _ in
+            Worker(configuration: configuration, metrics: metrics, database: location.configuration)
+        }
         for worker in workers { worker.start() }
         var failures: [String] = []
         for worker in workers {
@@ -66,10 +90,14 @@ struct Serve: AsyncParsableCommand {
 private final class Worker: Sendable {
     let loop = EventLoop()
     let server: HTTPServer
+    let pool: PostgresPool
     private let startOutcome = AsyncOutcome<String?>()
     private let finishOutcome = AsyncOutcome<Void>()
 
-    init(configuration: HTTPServer.Configuration, routes: Routes) {
+    init(configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration) {
+        pool = PostgresPool(database, on: loop)
+        metrics.register(pool)
+        let routes = Routes(metrics: metrics, database: pool)
         server = HTTPServer(loop: loop, configuration: configuration) { request in
             await routes.respond(to: request)
         }
@@ -77,7 +105,14 @@ private final class Worker: Sendable {
 
     func start() {
         let thread = Thread { [self] in
-            loop.enqueue { [self] in
+            Task(executorPreference: loop) { [self] in
+                do {
+                    // The database first: no request is accepted before it answers.
+                    try await pool.start()
+                } catch {
+                    startOutcome.set("cannot reach PostgreSQL: \(error)")
+                    return
+                }
                 do {
                     try server.start()
                 } catch {
@@ -100,10 +135,12 @@ private final class Worker: Sendable {
 
     func stop() {
         let server = server
+        let pool = pool
         let loop = loop
         loop.enqueue {
             Task(executorPreference: loop) {
                 await server.shutdown()
+                await pool.close()
                 loop.stop()
             }
         }

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import HuddleApp
+import HuddleRuntime
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply the database migrations in Schema/migrations.",
+        discussion: """
+            Applies each NNNN_description.sql not applied yet, in order, each in \
+            a transaction, and records it with its checksum in schema_migrations. \
+            Refuses to run (exit 1) when an applied file has changed or is gone. \
+            Uses DATABASE_URL, or the private cluster under .huddle/postgres when \
+            it is not set. Processes migrating at once take turns (advisory lock).
+            """
+    )
+
+    @Option(help: "The folder of migration files (default: Schema/migrations).")
+    var migrations: String?
+
+    func run() async throws {
+        let location: DatabaseLocation
+        do {
+            location = try DatabaseLocation.resolve()
+        } catch {
+            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        defer { location.stopPrivateCluster() }
+        do {
+            let report = try await location.migrate(directory: migrations ?? DatabaseLocation.migrationsDirectory())
+            for migration in report.applied { print("applied \(migration.name)") }
+            print("\(report.applied.count) applied, \(report.unchanged) already applied")
+        } catch {
+            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

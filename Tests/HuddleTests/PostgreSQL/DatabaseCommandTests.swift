@@ -1,0 +1,48 @@
+import Foundation
+import HuddleApp
+import HuddleRuntime
+import Testing
+
+/// `huddle migrate` and /readyz, as users meet them.
+@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+struct DatabaseCommandTests {
+    @Test func migrateAppliesReportsAndRefusesAChangedFile() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            try await PostgresMigratorTests.withMigrations(PostgresMigratorTests.files) { directory in
+                let environment = ["DATABASE_URL": url]
+                let first = try HuddleCommand.run(["migrate", "--migrations", directory], environment: environment)
+                #expect(first.status == 0, "\(first.standardError)")
+                #expect(first.standardOutput == "applied 0001_players.sql\napplied 0002_scores.sql\n2 applied, 0 already applied\n")
+                let second = try HuddleCommand.run(["migrate", "--migrations", directory], environment: environment)
+                #expect(second.standardOutput == "0 applied, 2 already applied\n")
+
+                try "SELECT 1;".write(toFile: "\(directory)/0002_scores.sql", atomically: true, encoding: .utf8)
+                let refused = try HuddleCommand.run(["migrate", "--migrations", directory], environment: environment)
+                #expect(refused.status == 1)
+                #expect(refused.standardError.contains("migration 0002_scores.sql changed after it was applied"))
+            }
+        }
+    }
+
+    @Test func readinessFollowsTheDatabase() async throws {
+        let running = EventLoopTests.RunningLoop()
+        let request = HTTPRequest(head: HTTPRequestHead(method: "GET", target: "/readyz", version: .http11, headers: []))
+
+        let pool = PostgresPool(TestDatabase.configuration(), on: running.loop)
+        let ready = await Routes(metrics: Metrics(), database: pool).respond(to: request)
+        #expect(ready.status == 200)
+        #expect(String(decoding: ready.body, as: UTF8.self) == "ready\n")
+
+        var unreachable = PostgresConfiguration(url: "host=/nonexistent/socket/dir user=huddle dbname=huddle")
+        unreachable.acquireTimeout = .milliseconds(200)
+        let downPool = PostgresPool(unreachable, on: running.loop)
+        let down = await Routes(metrics: Metrics(), database: downPool).respond(to: request)
+        #expect(down.status == 503)
+        #expect(String(decoding: down.body, as: UTF8.self).hasPrefix("database unavailable: no PostgreSQL connection came free within"))
+        #expect(String(decoding: down.body, as: UTF8.self).contains("/nonexistent/socket/dir"))
+
+        await pool.close()
+        await downPool.close()
+        await running.stop()
+    }
+}
