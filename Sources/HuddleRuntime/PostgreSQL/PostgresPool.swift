@@ -52,14 +52,19 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
         public var busy: Int
         /// Callers waiting for a connection.
         public var waiting: Int
+        /// Round trips made to check a connection left idle, since the pool started.
+        public var healthChecks: Int
     }
+
+    private var healthChecks = 0
 
     /// Read on the loop's thread.
     public var statistics: Statistics {
         Statistics(
             open: connections.count,
             busy: connections.filter { exclusive.contains(ObjectIdentifier($0)) || $0.statementsInFlight > 0 }.count,
-            waiting: waiting
+            waiting: waiting,
+            healthChecks: healthChecks
         )
     }
 
@@ -150,6 +155,7 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             }
             // Unused for a while: it may have died quietly (a restarted
             // server, a dropped NAT entry). One round trip tells.
+            healthChecks += 1
             do {
                 _ = try await connection.query("SELECT 1", [])
                 return connection

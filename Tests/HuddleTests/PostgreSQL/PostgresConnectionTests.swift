@@ -122,4 +122,17 @@ struct PostgresConnectionTests {
             }
         }
     }
+
+    /// Far more than a socket buffer holds, both ways: libpq's output is
+    /// flushed as the socket drains, and the result read as it arrives.
+    @Test func largeParametersAndResultsCrossTheSocket() async throws {
+        try await TestDatabase.withPool { pool, _ async throws in
+            let big = String(repeating: "0123456789abcdef", count: 1 << 19)  // 8 MiB
+            let row = try await pool.query("SELECT length($1::text), encode(sha256(convert_to($1::text, 'UTF8')), 'hex'), repeat('x', 8388608)", [big])[0]
+            #expect(try row.decode(Int.self, at: 0) == big.utf8.count)
+            #expect(try row.decode(String.self, at: 1) == Digest.sha256Hex(Array(big.utf8)))
+            #expect(try row.decode(String.self, at: 2).utf8.count == 8_388_608)
+        }
+    }
 }
+

@@ -158,4 +158,30 @@ struct PostgresPoolTests {
             }
         }
     }
+
+    @Test func aConnectionIdleTooLongIsCheckedAndADeadOneReplaced() async throws {
+        try await TestDatabase.withPool({
+            $0.maxConnections = 1
+            $0.healthCheckAfterIdle = .seconds(1)
+        }) { pool, loop async throws in
+            let backend = try await pool.query("SELECT pg_backend_pid()")[0].decode(Int.self, at: 0)
+            let before = await loop.onLoop { pool.statistics.healthChecks }
+            try await Task.sleep(for: .milliseconds(1200))
+            _ = try await pool.query("SELECT 1")
+            let afterIdle = await loop.onLoop { pool.statistics.healthChecks }
+            #expect(afterIdle == before + 1)
+            // Used a moment ago: no check.
+            _ = try await pool.query("SELECT 1")
+            #expect(await loop.onLoop { pool.statistics.healthChecks } == afterIdle)
+
+            // The server ends the connection while it is idle: the pool
+            // notices, opens another, and the next statement goes through.
+            try await TestDatabase.withPool { other, _ async throws in
+                _ = try await other.query("SELECT pg_terminate_backend($1)", [backend])
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let replacement = try await pool.query("SELECT pg_backend_pid()")[0].decode(Int.self, at: 0)
+            #expect(replacement != backend)
+        }
+    }
 }
