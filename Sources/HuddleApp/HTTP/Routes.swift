@@ -5,13 +5,17 @@ public struct Routes: Sendable {
     public let metrics: Metrics
     /// The worker's pool, which /readyz asks.
     public let database: PostgresPool?
+    /// The GraphQL endpoint (/graphql and /graphql/schema.graphql).
+    public let graphQL: GraphQLOverHTTP?
 
-    public init(metrics: Metrics, database: PostgresPool? = nil) {
+    public init(metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil) {
         self.metrics = metrics
         self.database = database
+        self.graphQL = graphQL
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if let graphQL, let response = await graphQL.respond(to: request) { return response }
         switch Self.path(of: request.head.target) {
         case "/healthz":
             guard request.head.method == "GET" || request.head.method == "HEAD" else {

@@ -80,9 +80,17 @@ public final class GraphQLOverWebSocket: Sendable {
         case .success(let selected): operation = selected
         }
         if operation.operation == .subscription {
+            // Each event runs as its own response, with a context of its own
+            // when the connection's context makes them (fresh loaders).
+            let makeContext: @Sendable () -> any Sendable
+            if let maker = context as? OperationContextMaking {
+                makeContext = { maker.makeOperationContext() }
+            } else {
+                makeContext = { context }
+            }
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
-                variables: request.variables, context: { context }
+                variables: request.variables, context: makeContext
             ) {
             case .stream(let stream): return .stream(stream)
             case .failure(let result): return .failed(result.errors)
@@ -90,7 +98,7 @@ public final class GraphQLOverWebSocket: Sendable {
         }
         let result = await execute(
             schema: schema, document: document, source: source, operationName: request.operationName,
-            variables: request.variables, context: context
+            variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context
         )
         return result.hasData ? .single(result) : .failed(result.errors)
     }
@@ -133,4 +141,11 @@ public final class GraphQLOverWebSocket: Sendable {
         writer.raw("]")
         return writer.bytes
     }
+}
+
+/// A context given for a whole websocket connection that makes a fresh
+/// context for each operation (and each subscription event) it runs, so
+/// per-operation state such as loader caches never outlives its operation.
+public protocol OperationContextMaking: Sendable {
+    func makeOperationContext() -> any Sendable
 }

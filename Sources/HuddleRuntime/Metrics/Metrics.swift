@@ -58,17 +58,20 @@ public final class Metrics: Sendable {
     /// The text exposition format (version 0.0.4), with the database pools
     /// (each read on its own loop).
     public func render() async -> String {
-        var open = 0, busy = 0, waiting = 0
+        var open = 0, busy = 0, waiting = 0, statements = 0
         for pool in pools.withLock({ $0 }) {
             let statistics = await pool.loop.onLoop { pool.statistics }
             open += statistics.open
             busy += statistics.busy
             waiting += statistics.waiting
+            statements += statistics.statements
         }
         var text = renderHTTP()
         text += gauge("huddle_database_connections", "PostgreSQL connections open now, over all workers.", open)
         text += gauge("huddle_database_connections_busy", "PostgreSQL connections running statements or holding a transaction now.", busy)
         text += gauge("huddle_database_waiting", "Statements and transactions waiting for a PostgreSQL connection now.", waiting)
+        text += "# HELP huddle_database_statements_total Statements run on PostgreSQL, over all workers.\n"
+        text += "# TYPE huddle_database_statements_total counter\nhuddle_database_statements_total \(statements)\n"
         return text
     }
 

@@ -54,9 +54,12 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
         public var waiting: Int
         /// Round trips made to check a connection left idle, since the pool started.
         public var healthChecks: Int
+        /// Statements finished (or failed) on the pool's connections, since it started.
+        public var statements: Int
     }
 
     private var healthChecks = 0
+    private var statements = 0
 
     /// Read on the loop's thread.
     public var statistics: Statistics {
@@ -64,7 +67,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             open: connections.count,
             busy: connections.filter { exclusive.contains(ObjectIdentifier($0)) || $0.statementsInFlight > 0 }.count,
             waiting: waiting,
-            healthChecks: healthChecks
+            healthChecks: healthChecks,
+            statements: statements
         )
     }
 
@@ -284,8 +288,9 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             guard let self, let connection else { return }
             self.connectionClosed(connection)
         }
-        connection.onStatementFinished = { [weak self, weak connection] in
-            guard let self, let connection, connection.statementsInFlight == 0 || self.waiting > 0 else { return }
+        connection.onStatementFinished = { [weak self] in
+            guard let self else { return }
+            self.statements += 1
             if self.waiting > 0 { self.serveWaiters() }
         }
         connections.append(connection)

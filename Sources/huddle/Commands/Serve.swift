@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Synchronization
+import GraphQL
 import HuddleApp
 import HuddleRuntime
 
@@ -31,6 +32,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-migrate"), help: "Do not apply Schema/migrations on start.")
     var noMigrate = false
 
+    @Option(help: "Comma-separated origins whose browsers may call the API (CORS and websockets; `*` for any) (HUDDLE_ALLOWED_ORIGINS).")
+    var allowedOrigins: String = ProcessInfo.processInfo.environment["HUDDLE_ALLOWED_ORIGINS"] ?? ""
+
     func validate() throws {
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -47,6 +51,17 @@ struct Serve: AsyncParsableCommand {
         // One set of counters for the process, whichever loop answers.
         let metrics = Metrics()
         configuration.metrics = metrics
+        let schema: ExecutableSchema
+        do {
+            guard let directory = SchemaDirectory.locate() else {
+                throw ValidationError("no Schema/ folder here or above; run huddle from the repository")
+            }
+            schema = try HuddleAPI.executableSchema(directory)
+        } catch {
+            FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let location: DatabaseLocation
         do {
             location = try DatabaseLocation.resolve()
@@ -68,7 +83,7 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let workers = (0..<workers).map { _ in
-            Worker(configuration: configuration, metrics: metrics, database: location.configuration)
+            Worker(configuration: configuration, metrics: metrics, database: location.configuration, schema: schema, allowedOrigins: origins)
         }
         for worker in workers { worker.start() }
         var failures: [String] = []
@@ -94,11 +109,23 @@ private final class Worker: Sendable {
     private let startOutcome = AsyncOutcome<String?>()
     private let finishOutcome = AsyncOutcome<Void>()
 
-    init(configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration) {
-        pool = PostgresPool(database, on: loop)
+    init(
+        configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
+        schema: ExecutableSchema, allowedOrigins: [String]
+    ) {
+        let pool = PostgresPool(database, on: loop)
+        self.pool = pool
         metrics.register(pool)
-        let routes = Routes(metrics: metrics, database: pool)
-        server = HTTPServer(loop: loop, configuration: configuration) { request in
+        var http = GraphQLOverHTTP.Configuration()
+        http.allowedOrigins = allowedOrigins
+        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ in
+            await HuddleAPI.context(for: request, database: pool)
+        }
+        let webSocket = GraphQLOverWebSocket(schema: schema, metrics: metrics) { payload, _ in
+            await HuddleAPI.context(forConnectionInit: payload, database: pool)
+        }
+        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL)
+        server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) { request in
             await routes.respond(to: request)
         }
     }

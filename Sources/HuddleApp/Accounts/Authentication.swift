@@ -1,0 +1,39 @@
+import Foundation
+import HuddleRuntime
+
+/// Bearer tokens: random, handed to the client once, stored only as their
+/// SHA-256, valid for `tokenLifetime`.
+enum Authentication {
+    static let tokenLifetime: TimeInterval = 30 * 24 * 3600
+
+    static func hash(_ token: String) -> String { Digest.sha256Hex(Array(token.utf8)) }
+
+    /// Issues a token for `userID` in the caller's transaction.
+    static func issueToken(for userID: Int64, on connection: some PostgresQuerying) async throws -> String {
+        let token = RandomBytes.token()
+        _ = try await connection.query(
+            "INSERT INTO auth_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))",
+            [hash(token), userID, tokenLifetime]
+        )
+        return token
+    }
+
+    /// The signed-in user a token stands for; nil for none, an unknown,
+    /// revoked or expired token.
+    static func viewer(token: String?, database: PostgresPool) async -> RequestContext.Viewer? {
+        guard let token, !token.isEmpty, token.utf8.count <= 200 else { return nil }
+        let tokenHash = hash(token)
+        guard let rows = try? await database.query(
+            "SELECT user_id FROM auth_tokens WHERE token_hash = $1 AND expires_at > now()", [tokenHash]
+        ), let row = rows.first, let userID = try? row.decode(Int64.self, at: 0) else { return nil }
+        return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
+    }
+
+    /// The token of an `Authorization: Bearer …` header.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import GraphQL
+
+/// Typed reads of coerced arguments and input-object fields. Validation and
+/// coercion have already checked the types, so a mismatch here is a
+/// schema/resolver disagreement, reported as an ordinary field error.
+extension GraphQLValue {
+    var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    var intValue: Int? { if case .int(let value) = self { value } else { nil } }
+    var doubleValue: Double? {
+        switch self {
+        case .float(let value): value
+        case .int(let value): Double(value)
+        default: nil
+        }
+    }
+    var boolValue: Bool? { if case .boolean(let value) = self { value } else { nil } }
+    var enumValue: String? {
+        switch self {
+        case .enum(let value), .string(let value): value
+        default: nil
+        }
+    }
+    var listValue: [GraphQLValue]? { if case .list(let value) = self { value } else { nil } }
+    var isNull: Bool { self == .null }
+}
+
+extension ResolverInput {
+    func string(_ name: String) -> String? { argument(name)?.stringValue }
+    func int(_ name: String) -> Int? { argument(name)?.intValue }
+
+    /// The row id in the global id argument `name`, of type `type`.
+    func id(_ name: String, of type: String) throws -> Int64 {
+        try GlobalID.id(of: type, string(name) ?? "", argument: name)
+    }
+
+    /// The request's context.
+    var request: RequestContext { context as! RequestContext }
+}
+
+/// Instants: DateTime values arrive as RFC 3339 text (the engine has
+/// checked and normalised them) and leave as milliseconds.
+enum Instant {
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    static func value(_ date: Date) -> Resolved {
+        .scalar(.int(Int((date.timeIntervalSince1970 * 1000).rounded())))
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import GraphQL
+
+/// A global object id: the type name and the row id, base64url-encoded so
+/// clients treat it as opaque (`node(id:)` turns it back).
+struct GlobalID: Hashable, Sendable {
+    var type: String
+    var id: Int64
+
+    var encoded: String {
+        Data("\(type):\(id)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes any global id; nil when malformed.
+    static func decode(_ text: String) -> GlobalID? {
+        guard text.utf8.count <= 200 else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8),
+              let colon = plain.firstIndex(of: ":"), let id = Int64(plain[plain.index(after: colon)...]), id > 0
+        else { return nil }
+        let type = String(plain[..<colon])
+        guard !type.isEmpty else { return nil }
+        return GlobalID(type: type, id: id)
+    }
+
+    /// The row id of a `type` id given as argument `name`, or a BAD_USER_INPUT error.
+    static func id(of type: String, _ text: String, argument name: String) throws -> Int64 {
+        guard let global = decode(text), global.type == type else {
+            throw APIError.badInput("Argument \"\(name)\" is not a valid \(type) id: \(text.debugDescription).")
+        }
+        return global.id
+    }
+
+    static func value(_ type: String, _ id: Int64) -> Resolved {
+        .scalar(.string(GlobalID(type: type, id: id).encoded))
+    }
+}

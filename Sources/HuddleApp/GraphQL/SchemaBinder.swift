@@ -1,0 +1,34 @@
+import GraphQL
+
+/// Binds resolvers to the schema with the parent's Swift type checked once,
+/// here, instead of in every resolver.
+struct SchemaBinder {
+    var builder: ExecutableSchema.Builder
+
+    init(schema: GraphQLSchema) {
+        builder = ExecutableSchema.Builder(schema: schema)
+    }
+
+    /// A field of an object type whose parents are `Parent` values.
+    mutating func field<Parent: Sendable>(
+        _ type: String, _ name: String,
+        _ resolve: @escaping @Sendable (Parent, ResolverInput) throws -> Resolved
+    ) {
+        builder.resolve(type, name) { input in
+            guard case .object(let value) = input.parent, let parent = value as? Parent else {
+                throw GraphQLError(message: "\(type).\(name) was resolved on a \(input.parent), not a \(Parent.self).")
+            }
+            return try resolve(parent, input)
+        }
+    }
+
+    /// A root field (Query or Mutation).
+    mutating func root(_ type: String, _ name: String, _ resolve: @escaping @Sendable (ResolverInput) throws -> Resolved) {
+        builder.resolve(type, name, resolve)
+    }
+
+    /// A root field whose work waits (a database statement).
+    mutating func rootAsync(_ type: String, _ name: String, _ resolve: @escaping @Sendable (ResolverInput) async throws -> Resolved) {
+        builder.resolve(type, name) { input in .async { try await resolve(input) } }
+    }
+}

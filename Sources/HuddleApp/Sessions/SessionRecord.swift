@@ -1,0 +1,36 @@
+import Foundation
+import HuddleRuntime
+
+/// A row of `sports_sessions`, with its distance when a search near a point found it.
+struct SessionRecord: Identified {
+    var id: Int64
+    var sport: String
+    var skillLevel: String
+    var creatorID: Int64
+    var locationID: Int64
+    var occursAt: Date
+    var durationMinutes: Int
+    var capacity: Int
+    var occupied: Int
+    var createdAt: Date
+    var distanceKm: Double?
+
+    /// The columns `init(row:offset:)` reads, from `sports_sessions s`.
+    static let columns = """
+        s.id, s.sport, s.skill_level, s.creator_id, s.location_id, s.occurs_at, s.duration_minutes, \
+        s.capacity, s.occupied, s.created_at
+        """
+
+    init(row: PostgresRow, offset: Int = 0) throws {
+        id = try row.decode(at: offset)
+        sport = try row.decode(at: offset + 1)
+        skillLevel = try row.decode(at: offset + 2)
+        creatorID = try row.decode(at: offset + 3)
+        locationID = try row.decode(at: offset + 4)
+        occursAt = try row.decode(at: offset + 5)
+        durationMinutes = try row.decode(at: offset + 6)
+        capacity = try row.decode(at: offset + 7)
+        occupied = try row.decode(at: offset + 8)
+        createdAt = try row.decode(at: offset + 9)
+    }
+}

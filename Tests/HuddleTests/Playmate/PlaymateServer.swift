@@ -1,0 +1,165 @@
+import Foundation
+import GraphQL
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HuddleRuntime
+import Testing
+
+/// A JSON value from a response, read by path.
+enum JSON: Sendable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSON]), object([String: JSON])
+
+    init(_ value: GraphQLValue) {
+        switch value {
+        case .null: self = .null
+        case .boolean(let value): self = .bool(value)
+        case .int(let value): self = .number(Double(value))
+        case .float(let value): self = .number(value)
+        case .string(let value), .enum(let value): self = .string(value)
+        case .list(let items): self = .array(items.map(JSON.init))
+        case .object(let members): self = .object(Dictionary(members.map { ($0.name, JSON($0.value)) }, uniquingKeysWith: { $1 }))
+        }
+    }
+
+    subscript(key: String) -> JSON {
+        if case .object(let members) = self { return members[key] ?? .null }
+        return .null
+    }
+
+    subscript(index: Int) -> JSON {
+        if case .array(let items) = self, items.indices.contains(index) { return items[index] }
+        return .null
+    }
+
+    var string: String? { if case .string(let value) = self { value } else { nil } }
+    var int: Int? { if case .number(let value) = self { Int(value) } else { nil } }
+    var double: Double? { if case .number(let value) = self { value } else { nil } }
+    var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    var array: [JSON] { if case .array(let items) = self { items } else { [] } }
+    var isNull: Bool { self == .null }
+
+    /// The `extensions.code` of the first error.
+    var errorCode: String? { self["errors"][0]["extensions"]["code"].string }
+    var errorMessage: String? { self["errors"][0]["message"].string }
+}
+
+/// `huddle serve` as a process on a scratch database of its own, spoken to
+/// over HTTP by URLSession.
+final class PlaymateServer: Sendable {
+    let port: Int
+    let databaseURL: String
+    private let process: Process
+
+    private init(port: Int, databaseURL: String, process: Process) {
+        self.port = port
+        self.databaseURL = databaseURL
+        self.process = process
+    }
+
+    /// Runs `body` with a server on a fresh database, stopped after.
+    static func with<T: Sendable>(workers: Int = 1, _ body: (PlaymateServer) async throws -> T) async throws -> T {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await start(databaseURL: url, workers: workers)
+            defer { server.stop() }
+            return try await body(server)
+        }
+    }
+
+    static func start(databaseURL: String, workers: Int = 1) async throws -> PlaymateServer {
+        let port = ServeCommandTests.freePort()
+        let process = Process()
+        process.executableURL = HuddleCommand.executable
+        process.arguments = ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": databaseURL]) { $1 }
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = PlaymateServer(port: port, databaseURL: databaseURL, process: process)
+        for _ in 0..<200 {
+            if (try? await server.get("/readyz")) == "ready\n" { return server }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        server.stop()
+        throw PostgresError(.connection, "huddle serve did not become ready")
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 64
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    func get(_ path: String) async throws -> String {
+        let (data, _) = try await Self.session.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// POSTs an operation; returns the response body as JSON.
+    func graphql(_ query: String, _ variables: [String: any Sendable] = [:], token: String? = nil) async throws -> JSON {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/graphql")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/graphql-response+json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["query": query, "variables": variables] as [String: Any])
+        let (data, _) = try await Self.session.data(for: request)
+        return JSON(try JSONReader().read(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// The statements the server has run so far (from /metrics).
+    func statementCount() async throws -> Int {
+        let metrics = try await get("/metrics")
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix("huddle_database_statements_total ") }
+        return Int(line?.split(separator: " ").last ?? "") ?? -1
+    }
+
+    // MARK: Fixtures
+
+    /// Signs up a user through the API; returns the token and global id.
+    func signUp(_ username: String, password: String = "correct horse battery") async throws -> (token: String, id: String) {
+        let reply = try await graphql(
+            "mutation($u: String!, $e: String!, $p: String!) { signUp(username: $u, email: $e, password: $p) { token user { id } } }",
+            ["u": username, "e": "\(username)@example.com", "p": password])
+        let token = try #require(reply["data"]["signUp"]["token"].string, "\(reply)")
+        return (token, reply["data"]["signUp"]["user"]["id"].string!)
+    }
+
+    /// Many users at once, written straight to the database (the API's
+    /// password hashing takes a good part of a second each, by design).
+    func makeUsers(_ count: Int, prefix: String) async throws -> [(token: String, id: String)] {
+        try await EventLoop.withOwnThread { [databaseURL] loop in
+            let pool = PostgresPool(PostgresConfiguration(url: databaseURL), on: loop)
+            var users: [(String, String)] = []
+            for index in 0..<count {
+                let id = try await pool.query(
+                    "INSERT INTO users (username, email, password_hash) VALUES ($1, $2, 'none') RETURNING id",
+                    ["\(prefix)\(index)", "\(prefix)\(index)@example.com"])[0].decode(Int64.self, at: 0)
+                let token = "token-\(prefix)-\(index)-\(UUID().uuidString)"
+                _ = try await pool.query(
+                    "INSERT INTO auth_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')",
+                    [Digest.sha256Hex(Array(token.utf8)), id])
+                users.append((token, Data("User:\(id)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")))
+            }
+            await pool.close()
+            return users
+        }
+    }
+
+    /// Runs SQL on the server's database (for checks the API does not offer).
+    func sql(_ statement: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
+        try await EventLoop.withOwnThread { [databaseURL] loop in
+            let pool = PostgresPool(PostgresConfiguration(url: databaseURL), on: loop)
+            let rows = try await pool.query(statement, parameters)
+            await pool.close()
+            return rows
+        }
+    }
+}
