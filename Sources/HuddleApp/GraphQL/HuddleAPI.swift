@@ -17,6 +17,9 @@ public enum HuddleAPI {
         LocationResolvers.bind(&binder)
         SessionResolvers.bind(&binder)
         InvitationResolvers.bind(&binder)
+        QuizResolvers.bind(&binder)
+        StatisticsResolvers.bind(&binder)
+        SuggestedSessions.bind(&binder)
         return try binder.builder.build()
     }
 

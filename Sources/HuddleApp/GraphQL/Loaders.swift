@@ -14,6 +14,7 @@ final class Loaders: Sendable {
     let viewerFriends: DataLoader<Int64, Bool>
     /// Whether the viewer plays in each session.
     let viewerSessions: DataLoader<Int64, Bool>
+    let statistics: DataLoader<Int64, UserStatistics>
 
     init(database: PostgresPool, viewerID: Int64?) {
         users = DataLoader { ids in
@@ -54,6 +55,7 @@ final class Loaders: Sendable {
             let friends = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
             return ids.map { .success(friends.contains($0)) }
         }
+        statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }
         viewerSessions = DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success(false) } }
             let rows = try await database.query(
