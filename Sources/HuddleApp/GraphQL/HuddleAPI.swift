@@ -20,24 +20,28 @@ public enum HuddleAPI {
         QuizResolvers.bind(&binder)
         StatisticsResolvers.bind(&binder)
         SuggestedSessions.bind(&binder)
+        NotificationResolvers.bind(&binder)
+        SubscriptionResolvers.bind(&binder)
         return try binder.builder.build()
     }
 
     /// The context of an HTTP request: the worker's pool and the user of
     /// its bearer token.
-    public static func context(for request: HTTPRequest, database: PostgresPool) async -> any Sendable {
+    public static func context(for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?) async -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
-        return RequestContext(database: database, viewer: await Authentication.viewer(token: token, database: database))
+        return RequestContext(database: database, listener: listener, viewer: await Authentication.viewer(token: token, database: database))
     }
 
     /// The context of a websocket connection, from the `token` (or
     /// `Authorization: Bearer …`) in its connection_init payload; anonymous
     /// without one, refused (nil) with one that is not valid.
-    public static func context(forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool) async -> (any Sendable)? {
+    public static func context(
+        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?
+    ) async -> (any Sendable)? {
         let member = payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
-        guard let token = member else { return RequestContext(database: database, viewer: nil) }
+        guard let token = member else { return RequestContext(database: database, listener: listener, viewer: nil) }
         guard let viewer = await Authentication.viewer(token: token, database: database) else { return nil }
-        return RequestContext(database: database, viewer: viewer)
+        return RequestContext(database: database, listener: listener, viewer: viewer)
     }
 }

@@ -7,6 +7,8 @@ import HuddleRuntime
 /// operation sees fresh data and one statement per level).
 final class RequestContext: Sendable {
     let database: PostgresPool
+    /// The process's LISTEN connection, which subscriptions follow.
+    let listener: PostgresListener?
     /// The signed-in user's id and token hash, when a valid token came along.
     let viewer: Viewer?
     let loaders: Loaders
@@ -16,8 +18,9 @@ final class RequestContext: Sendable {
         var tokenHash: String
     }
 
-    init(database: PostgresPool, viewer: Viewer?) {
+    init(database: PostgresPool, listener: PostgresListener?, viewer: Viewer?) {
         self.database = database
+        self.listener = listener
         self.viewer = viewer
         loaders = Loaders(database: database, viewerID: viewer?.userID)
     }
@@ -31,7 +34,7 @@ final class RequestContext: Sendable {
     /// A context for another operation by the same client (each operation
     /// over one websocket gets fresh loaders).
     func forNextOperation() -> RequestContext {
-        RequestContext(database: database, viewer: viewer)
+        RequestContext(database: database, listener: listener, viewer: viewer)
     }
 }
 

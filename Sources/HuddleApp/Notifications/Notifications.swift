@@ -5,8 +5,24 @@ import HuddleRuntime
 /// transaction commits; every server process listening passes it to its
 /// own subscribers.
 enum Notifications {
-    /// The channel every process listens on; payloads are inbox ids.
-    static let channel = "huddle_notifications"
+    /// The channel of a user's inbox; payloads are `ID KIND`. A process
+    /// listens on the channels its subscribers need, and PostgreSQL sends it
+    /// only those.
+    static func channel(forUser user: Int64) -> String { "huddle_user_\(user)" }
+
+    /// The channel of a session's events; payloads are `KIND ACTOR`.
+    static func channel(forSession session: Int64) -> String { "huddle_session_\(session)" }
+
+    enum SessionEvent: String {
+        case playerJoined = "PLAYER_JOINED"
+        case playerLeft = "PLAYER_LEFT"
+        case deleted = "DELETED"
+    }
+
+    /// Announces a change to a session, in the caller's transaction.
+    static func announce(_ event: SessionEvent, session: Int64, actor: Int64, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forSession: session), "\(event.rawValue) \(actor)"])
+    }
 
     enum Kind: String {
         case friendRequestReceived = "FRIEND_REQUEST_RECEIVED"
@@ -14,7 +30,6 @@ enum Notifications {
         case invitationReceived = "INVITATION_RECEIVED"
         case invitationAccepted = "INVITATION_ACCEPTED"
         case invitationDeclined = "INVITATION_DECLINED"
-        case sessionUpdated = "SESSION_UPDATED"
         case sessionDeleted = "SESSION_DELETED"
     }
 
@@ -29,6 +44,7 @@ enum Notifications {
             """,
             [user, kind.rawValue, actor, session, invitation, friendRequest, message]
         )
-        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel, String(try rows[0].decode(Int64.self, at: 0))])
+        let id = try rows[0].decode(Int64.self, at: 0)
+        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forUser: user), "\(id) \(kind.rawValue)"])
     }
 }

@@ -132,6 +132,7 @@ enum SessionResolvers {
         guard try row.decode(Date.self, at: 0) > Date() else { throw APIError.badInput("This session has started already.") }
         do {
             _ = try await connection.query("INSERT INTO session_players (session_id, user_id) VALUES ($1, $2)", [sessionID, user])
+            try await Notifications.announce(.playerJoined, session: sessionID, actor: user, on: connection)
         } catch let error as PostgresError where error.kind == .uniqueViolation {
             throw APIError.badInput("You are in this session already.")
         } catch let error as PostgresError where error.kind == .checkViolation {
@@ -160,6 +161,7 @@ enum SessionResolvers {
             }
             let rows = try await connection.query("DELETE FROM session_players WHERE session_id = $1 AND user_id = $2", [sessionID, viewer])
             guard rows.affectedRows > 0 else { throw APIError.badInput("You are not in this session.") }
+            try await Notifications.announce(.playerLeft, session: sessionID, actor: viewer, on: connection)
             return .object(try await load(sessionID, on: connection))
         }
     }
@@ -179,6 +181,7 @@ enum SessionResolvers {
             let players = try await connection.query(
                 "SELECT user_id FROM session_players WHERE session_id = $1 AND user_id <> $2", [sessionID, viewer])
             _ = try await connection.query("DELETE FROM sports_sessions WHERE id = $1", [sessionID])
+            try await Notifications.announce(.deleted, session: sessionID, actor: viewer, on: connection)
             let when = ISO8601DateFormatter().string(from: occursAt)
             for player in players {
                 try await Notifications.record(

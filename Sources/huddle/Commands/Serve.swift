@@ -82,8 +82,23 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+        // One LISTEN connection for the process, on a loop of its own;
+        // every worker's subscriptions follow it.
+        let listenerLoop = EventLoop()
+        Thread { listenerLoop.run() }.start()
+        let listener = PostgresListener(location.configuration, on: listenerLoop)
+        do {
+            try await listener.start()
+        } catch {
+            FileHandle.standardError.write(Data("huddle: cannot reach PostgreSQL: \(error)\n".utf8))
+            listenerLoop.stop()
+            throw ExitCode.failure
+        }
+        defer { listenerLoop.stop() }
         let workers = (0..<workers).map { _ in
-            Worker(configuration: configuration, metrics: metrics, database: location.configuration, schema: schema, allowedOrigins: origins)
+            Worker(
+                configuration: configuration, metrics: metrics, database: location.configuration, listener: listener,
+                schema: schema, allowedOrigins: origins)
         }
         for worker in workers { worker.start() }
         var failures: [String] = []
@@ -98,6 +113,7 @@ struct Serve: AsyncParsableCommand {
         }
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
         for worker in workers { await worker.finished() }
+        await listener.close()
     }
 }
 
@@ -111,7 +127,7 @@ private final class Worker: Sendable {
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        schema: ExecutableSchema, allowedOrigins: [String]
+        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String]
     ) {
         let pool = PostgresPool(database, on: loop)
         self.pool = pool
@@ -119,10 +135,10 @@ private final class Worker: Sendable {
         var http = GraphQLOverHTTP.Configuration()
         http.allowedOrigins = allowedOrigins
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ in
-            await HuddleAPI.context(for: request, database: pool)
+            await HuddleAPI.context(for: request, database: pool, listener: listener)
         }
         let webSocket = GraphQLOverWebSocket(schema: schema, metrics: metrics) { payload, _ in
-            await HuddleAPI.context(forConnectionInit: payload, database: pool)
+            await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
         }
         let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL)
         server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) { request in
