@@ -82,6 +82,25 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+        if location.privateCluster != nil {
+            // A private database starts with demo data, so the API has something to show.
+            do {
+                let configuration = location.configuration
+                let seeded = try await EventLoop.withOwnThread { loop in
+                    let pool = PostgresPool(configuration, on: loop)
+                    let empty = try await pool.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0
+                    let summary = empty ? try? await DemoData.seed(.demo, into: pool) : nil
+                    await pool.close()
+                    return summary.map { "\($0)" }
+                }
+                if let seeded {
+                    FileHandle.standardError.write(Data("huddle: seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)\n".utf8))
+                }
+            } catch {
+                FileHandle.standardError.write(Data("huddle: cannot seed the demo data: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
         // One LISTEN connection for the process, on a loop of its own;
         // every worker's subscriptions follow it.
         let listenerLoop = EventLoop()
