@@ -122,6 +122,8 @@ public enum DemoData {
                     ORDER BY s.occurs_at LIMIT 2
                     """)
             }
+            // Fresh statistics, or the planner guesses from empty tables.
+            _ = try await connection.query("ANALYZE")
             let counts = try await connection.query(
                 "SELECT (SELECT count(*) FROM users)::int, (SELECT count(*) FROM locations)::int, (SELECT count(*) FROM sports_sessions)::int, (SELECT count(*) FROM session_players)::int")[0]
             return Summary(users: try counts.decode(at: 0), locations: try counts.decode(at: 1), sessions: try counts.decode(at: 2), players: try counts.decode(at: 3))
