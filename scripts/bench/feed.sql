@@ -8,7 +8,7 @@ SELECT json_build_object('data', json_build_object('sportsSessions', json_build_
         'node', json_build_object(
             'id', encode(convert_to('SportsSession:' || page.id, 'UTF8'), 'base64'),
             'sport', page.sport, 'skillLevel', page.skill_level,
-            -- (no colons in the format: pgbench would take ":MI" for a variable)
+            -- chr(58) is a colon: pgbench would read one before MI as a variable
             'occursAt', to_char(page.occurs_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24' || chr(58) || 'MI' || chr(58) || 'SS.MS"Z"'),
             'durationMinutes', page.duration_minutes, 'capacity', page.capacity, 'occupied', page.occupied,
             'creator', creator.value, 'players', players.value, 'location', place.value))

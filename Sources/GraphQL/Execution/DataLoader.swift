@@ -8,7 +8,7 @@ import Synchronization
 /// first of them to run calls the batch function with all the keys (split
 /// by `maxBatchSize`), and the rest wait for its answer. Each key is loaded
 /// at most once per loader, which lives as long as the request.
-public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchRunner {
     public typealias BatchFunction = @Sendable ([Key]) async throws -> [Result<Value, any Error>]
 
     private let batch: BatchFunction
@@ -51,8 +51,33 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: Sendab
             }
         }
         if let cached { return Resolved.fromResult(cached, transform) }
-        return .async { [self] in
-            try transform(try await self.value(for: key).get())
+        return .deferred(Pending(loader: self, key: key, transform: transform))
+    }
+
+    /// Runs the batch function over the keys recorded so far.
+    public func run() async {
+        await dispatchQueuedKeys()
+    }
+
+    /// A load waiting for the loader's next batch.
+    private struct Pending: DeferredValue {
+        let loader: DataLoader
+        let key: Key
+        let transform: @Sendable (Value) throws -> Resolved
+
+        var batch: any BatchRunner { loader }
+
+        func resolve() throws -> Resolved {
+            let result: Result<Value, any Error>? = loader.state.withLock { state in
+                if case .done(let result)? = state.entries[key] { return result }
+                return nil
+            }
+            guard let result else {
+                // Not in the batch that ran (recorded after it started): wait for the next.
+                let (loader, key, transform) = (loader, key, transform)
+                return .async { try transform(try await loader.value(for: key).get()) }
+            }
+            return try transform(result.get())
         }
     }
 

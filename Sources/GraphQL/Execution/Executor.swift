@@ -123,7 +123,9 @@ final class Executor {
     private var pending: [PendingField] = []
 
     struct PendingField {
-        var work: @Sendable () async throws -> Resolved
+        /// What the field waits for: its own work, or a share of a batch.
+        var work: (@Sendable () async throws -> Resolved)?
+        var deferred: (any DeferredValue)?
         var type: GraphQLType
         var fieldNodes: [Field]
         var field: FieldIdentity
@@ -225,16 +227,30 @@ final class Executor {
         while !pending.isEmpty {
             let batch = pending
             pending = []
-            let outcomes = await withTaskGroup(of: (Int, Result<Resolved, any Error>).self) { group in
+            // A task for each field's own work, and one for each batch that
+            // deferred values share (not one per value).
+            var outcomes = await withTaskGroup(of: (Int, Result<Resolved, any Error>)?.self) { group in
+                var batches: Set<ObjectIdentifier> = []
                 for (index, item) in batch.enumerated() {
-                    let work = item.work
-                    group.addTask {
-                        do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
+                    if let work = item.work {
+                        group.addTask {
+                            do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
+                        }
+                    } else if let runner = item.deferred?.batch, batches.insert(ObjectIdentifier(runner)).inserted {
+                        group.addTask {
+                            await runner.run()
+                            return nil
+                        }
                     }
                 }
                 var outcomes = [Result<Resolved, any Error>?](repeating: nil, count: batch.count)
-                for await (index, outcome) in group { outcomes[index] = outcome }
+                for await finished in group {
+                    if let (index, outcome) = finished { outcomes[index] = outcome }
+                }
                 return outcomes
+            }
+            for (index, item) in batch.enumerated() where item.work == nil {
+                outcomes[index] = Result { try item.deferred!.resolve() }
             }
             for (item, outcome) in zip(batch, outcomes) {
                 guard !isAbandoned(item.link) else { continue }
@@ -358,7 +374,11 @@ final class Executor {
         _ resolved: Resolved, _ type: GraphQLType, _ fieldNodes: [Field], _ info: FieldIdentity, link: Link
     ) -> ResultContainer.Slot? {
         if case .async(let work) = resolved {
-            pending.append(PendingField(work: work, type: type, fieldNodes: fieldNodes, field: info, link: link))
+            pending.append(PendingField(work: work, deferred: nil, type: type, fieldNodes: fieldNodes, field: info, link: link))
+            return .pending
+        }
+        if case .deferred(let value) = resolved {
+            pending.append(PendingField(work: nil, deferred: value, type: type, fieldNodes: fieldNodes, field: info, link: link))
             return .pending
         }
         switch type {

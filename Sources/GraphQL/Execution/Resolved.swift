@@ -16,9 +16,25 @@ public enum Resolved: Sendable {
     /// Work that waits (a database read, a call out); run with the other
     /// waiting fields once no ready work is left.
     case async(@Sendable () async throws -> Resolved)
+    /// A value a batch produces (a DataLoader's): the fields waiting on one
+    /// batch wait together, as one task, however many there are.
+    case deferred(any DeferredValue)
 
     /// Wraps a leaf or JSON value.
     public static func scalar(_ value: GraphQLValue) -> Resolved { .value(value) }
+}
+
+/// A value that a batch will produce.
+public protocol DeferredValue: Sendable {
+    /// The batch it waits for, run once for all the values sharing it.
+    var batch: any BatchRunner { get }
+    /// The value, once the batch has run.
+    func resolve() throws -> Resolved
+}
+
+/// Runs the work its deferred values wait for (a loader's batch function).
+public protocol BatchRunner: AnyObject, Sendable {
+    func run() async
 }
 
 /// The parent a field is resolved on.

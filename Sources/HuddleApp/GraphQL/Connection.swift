@@ -35,16 +35,11 @@ struct PageRequest: Sendable {
 
     /// A cursor is opaque to clients: base64url of the sort keys.
     static func cursor(_ keys: [String]) -> String {
-        Data(("c\u{1F}" + keys.joined(separator: "\u{1F}")).utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode("c\u{1F}" + keys.joined(separator: "\u{1F}"))
     }
 
     static func keys(of cursor: String, argument: String) throws -> [String] {
-        var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard cursor.utf8.count <= 500, let data = Data(base64Encoded: base64),
-              let text = String(data: data, encoding: .utf8), text.hasPrefix("c\u{1F}")
+        guard cursor.utf8.count <= 500, let text = Base64URL.decode(cursor), text.hasPrefix("c\u{1F}")
         else { throw APIError.badInput("\"\(argument)\" is not a cursor this list gave out.") }
         return text.dropFirst(2).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
     }

@@ -7,18 +7,11 @@ struct GlobalID: Hashable, Sendable {
     var type: String
     var id: Int64
 
-    var encoded: String {
-        Data("\(type):\(id)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    var encoded: String { Base64URL.encode("\(type):\(id)") }
 
     /// Decodes any global id; nil when malformed.
     static func decode(_ text: String) -> GlobalID? {
-        guard text.utf8.count <= 200 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8),
+        guard text.utf8.count <= 200, let plain = Base64URL.decode(text),
               let colon = plain.firstIndex(of: ":"), let id = Int64(plain[plain.index(after: colon)...]), id > 0
         else { return nil }
         let type = String(plain[..<colon])
