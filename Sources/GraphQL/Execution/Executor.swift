@@ -74,6 +74,12 @@ final class ResultContainer {
         self.link = link
     }
 
+    /// This container's own position, made when a resolver below first needs it.
+    lazy var pathNode: PathNode? = link.map { link in
+        let parent = link.container
+        return PathNode(parent.isList ? .index(link.index) : .key(parent.fields[link.index].key), parent: parent.pathNode)
+    }
+
     enum Slot {
         case null
         case leaf(GraphQLValue)
@@ -334,7 +340,8 @@ final class Executor {
     ) throws -> Resolved {
         if let resolver = schema.resolver(for: field) {
             let info = ResolveInfo(
-                fieldName: field.name, parentType: objectType, returnType: field.type, path: path(of: link),
+                fieldName: field.name, parentType: objectType, returnType: field.type,
+                parentPath: link.container.pathNode, key: link.container.isList ? .index(link.index) : .key(link.container.fields[link.index].key),
                 schema: schema.schema, variableValues: variableValues
             )
             return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
@@ -469,7 +476,8 @@ final class Executor {
         let typeResolver = schema.typeResolver(for: abstractType)
         let info = typeResolver.map { _ in
             ResolveInfo(
-                fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType), path: path(of: link),
+                fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType),
+                parentPath: link.container.pathNode, key: link.container.isList ? .index(link.index) : .key(link.container.fields[link.index].key),
                 schema: self.schema.schema, variableValues: variableValues
             )
         }

@@ -56,10 +56,35 @@ public struct ResolveInfo: Sendable {
     public let fieldName: String
     public let parentType: GraphQLNamedType
     public let returnType: GraphQLType
-    /// The response path, keys and list indices, to this field.
-    public let path: [PathComponent]
+    /// Where the field's parent sits, shared by its siblings; the path is
+    /// spelled out only when a resolver asks for it.
+    let parentPath: PathNode?
+    let key: PathComponent
     public let schema: GraphQLSchema
     public let variableValues: [String: GraphQLValue]
+
+    /// The response path, keys and list indices, to this field.
+    public var path: [PathComponent] {
+        var components = [key]
+        var node = parentPath
+        while let current = node {
+            components.append(current.component)
+            node = current.parent
+        }
+        return components.reversed()
+    }
+}
+
+/// A position in the response, linked to its parent's: built once per
+/// object or list, so a resolver's info costs no path of its own.
+final class PathNode: Sendable {
+    let component: PathComponent
+    let parent: PathNode?
+
+    init(_ component: PathComponent, parent: PathNode?) {
+        self.component = component
+        self.parent = parent
+    }
 }
 
 /// A resolver's inputs: the parent, the coerced arguments, the request's

@@ -58,7 +58,7 @@ public func subscribe(
             node: node.location, source: source
         )
         let info = ResolveInfo(
-            fieldName: field.name, parentType: rootType, returnType: field.type, path: [.key(key)],
+            fieldName: field.name, parentType: rootType, returnType: field.type, parentPath: nil, key: .key(key),
             schema: schema.schema, variableValues: variableValues
         )
         events = try await subscriber(ResolverInput(parent: .root, arguments: arguments, context: context(), info: info))

@@ -5,7 +5,7 @@ import CLibPQ
 ///
 /// A result never changes once received, so it may be read from any thread.
 public final class PostgresRows: @unchecked Sendable, RandomAccessCollection {
-    private let result: OpaquePointer
+    @usableFromInline let result: OpaquePointer
     public let count: Int
     public let columnCount: Int
     public let columnNames: [String]
@@ -32,7 +32,7 @@ public final class PostgresRows: @unchecked Sendable, RandomAccessCollection {
     public func column(named name: String) -> Int? { columnNames.firstIndex(of: name) }
 
     /// The cell's text bytes, or nil for NULL; valid while `self` lives.
-    @inline(__always)
+    @inlinable
     func withCell<T>(row: Int, column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
         let r = Int32(row), c = Int32(column)
         if PQgetisnull(result, r, c) != 0 { return try body(nil) }
@@ -42,7 +42,9 @@ public final class PostgresRows: @unchecked Sendable, RandomAccessCollection {
         }
     }
 
-    /// Decodes one cell.
+    /// Decodes one cell. Inlinable, so that callers in other modules get a
+    /// version specialised to their type instead of a generic call per cell.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, row: Int, column: Int) throws -> T {
         precondition(row < count && column < columnCount, "cell (\(row), \(column)) out of range")
         let columnType = columnTypes[column]
@@ -50,11 +52,19 @@ public final class PostgresRows: @unchecked Sendable, RandomAccessCollection {
             do {
                 guard let bytes else { return try T.decodeNull() }
                 return try T.decode(postgresText: bytes, type: columnType)
-            } catch var error as PostgresError {
-                error.message = "column \"\(columnNames[column])\": \(error.message)"
-                throw error
+            } catch let error as PostgresError {
+                throw annotated(error, column: column)
             }
         }
+    }
+}
+
+extension PostgresRows {
+    @usableFromInline
+    func annotated(_ error: PostgresError, column: Int) -> PostgresError {
+        var error = error
+        error.message = "column \"\(columnNames[column])\": \(error.message)"
+        return error
     }
 }
 
@@ -64,6 +74,7 @@ public struct PostgresRow: Sendable {
     public let index: Int
 
     /// Decodes the value in `column`.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, at column: Int) throws -> T {
         try rows.decode(type, row: index, column: column)
     }
