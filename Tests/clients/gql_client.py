@@ -29,7 +29,7 @@ async def subscribe(subprotocol, mutation):
     )
     async with Client(transport=transport) as session:
         async def trigger():
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(1.5)
             await asyncio.get_running_loop().run_in_executor(None, lambda: http_client(sender_token).execute(gql(mutation)))
 
         task = asyncio.create_task(trigger())

@@ -14,6 +14,33 @@ struct LiveNotificationTests {
         return client
     }
 
+    /// The row id inside a global id.
+    static func rowID(_ globalID: String) -> String {
+        let padded = globalID + String(repeating: "=", count: (4 - globalID.count % 4) % 4)
+        return String(String(decoding: Data(base64Encoded: padded)!, as: UTF8.self).split(separator: ":")[1])
+    }
+
+    /// Waits until a server's listener has run LISTEN on `channel` (its last
+    /// statement, as pg_stat_activity shows), so an event sent now reaches it.
+    static func waitUntilListening(on channel: String, server: PlaymateServer) async throws {
+        for _ in 0..<200 {
+            let rows = try await server.sql("SELECT 1 FROM pg_stat_activity WHERE query = $1", ["LISTEN \"\(channel)\""])
+            if !rows.isEmpty { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("nobody listens on \(channel)")
+    }
+
+    /// Waits until a server runs `count` subscriptions (its /metrics), and a
+    /// moment more for the last to take its starting point.
+    static func waitForSubscriptions(_ count: Int, server: PlaymateServer) async throws {
+        for _ in 0..<200 {
+            if try await server.get("/metrics").contains("huddle_active_subscriptions \(count)\n") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
     @Test func anInvitationMadeThroughOneServerReachesASubscriberOfTheOther() async throws {
         try await TestDatabase.withScratchDatabase { url in
             let first = try await PlaymateServer.start(databaseURL: url)
@@ -32,7 +59,8 @@ struct LiveNotificationTests {
             modern.send(#"{"id":"1","type":"subscribe","payload":{"query":"subscription { invitationReceived { status from { username } session { id } } }"}}"#)
             let legacy = try Self.subscriber(port: second.port, token: bob.token, subprotocol: "graphql-ws")
             legacy.send(#"{"id":"9","type":"start","payload":{"query":"subscription { notificationReceived { kind actor { username } } }"}}"#)
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.waitUntilListening(on: "huddle_user_\(Self.rowID(bob.id))", server: second)
+            try await Self.waitForSubscriptions(2, server: second)
 
             // Ana invites him through the first server.
             let invited = try await first.graphql(
@@ -58,7 +86,7 @@ struct LiveNotificationTests {
             // Session events: Bob joins through the first server; a watcher on the second sees it, then the deletion.
             let watcher = try Self.subscriber(port: second.port, token: ana.token)
             watcher.send(#"{"id":"3","type":"subscribe","payload":{"query":"subscription($id: ID!) { sessionUpdated(sessionId: $id) { kind actor { username } session { occupied } } }","variables":{"id":"\#(sessionID)"}}}"#)
-            try await Task.sleep(for: .milliseconds(300))
+            try await Self.waitUntilListening(on: "huddle_session_\(Self.rowID(sessionID))", server: second)
             _ = try await first.graphql("mutation($id: ID!) { joinSportsSession(sessionId: $id) { id } }", ["id": sessionID], token: bob.token)
             #expect(watcher.next()?.text == #"{"id":"3","type":"next","payload":{"data":{"sessionUpdated":{"kind":"PLAYER_JOINED","actor":{"username":"live1"},"session":{"occupied":2}}}}}"#)
             _ = try await first.graphql("mutation($id: ID!) { deleteSportsSession(sessionId: $id) }", ["id": sessionID], token: ana.token)

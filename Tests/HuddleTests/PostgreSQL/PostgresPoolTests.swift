@@ -20,7 +20,8 @@ struct PostgresPoolTests {
                         }
                     }
                 }
-                await loop.sleep(for: .milliseconds(50))
+                // Until the second connection is open and both are held.
+                for _ in 0..<400 where pool.statistics.busy < 2 { await loop.sleep(for: .milliseconds(25)) }
                 #expect(pool.statistics.open == 2)
                 #expect(pool.statistics.busy == 2)
                 // Both connections are held: the next caller waits, then times out.
@@ -41,7 +42,7 @@ struct PostgresPoolTests {
                         try await pool.withConnection { _ in order.append("\(index)") }
                     }
                 }
-                await loop.sleep(for: .milliseconds(20))
+                for _ in 0..<400 where pool.statistics.waiting < 4 { await loop.sleep(for: .milliseconds(25)) }
                 #expect(pool.statistics.waiting == 4)
                 release.open()
                 for holder in holders { try await holder.value }
