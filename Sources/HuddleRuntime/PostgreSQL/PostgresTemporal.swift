@@ -1,4 +1,5 @@
 import Foundation
+import GraphQL
 
 /// A calendar date (`date`), without a time zone.
 public struct PostgresDate: Hashable, Sendable, CustomStringConvertible, PostgresDecodable, PostgresEncodable {
@@ -12,15 +13,9 @@ public struct PostgresDate: Hashable, Sendable, CustomStringConvertible, Postgre
         self.day = day
     }
 
-    /// Days since 1970-01-01 (proleptic Gregorian), after Howard Hinnant's
-    /// days_from_civil.
+    /// Days since 1970-01-01 (proleptic Gregorian).
     public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day)
     }
 
     public var description: String {
@@ -97,17 +92,10 @@ extension Date: PostgresDecodable, PostgresEncodable {
 }
 
 extension PostgresDate {
-    /// The date `days` after 1970-01-01, after Howard Hinnant's civil_from_days.
+    /// The date `days` after 1970-01-01.
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        let date = GregorianCalendar.date(daysSinceEpoch: days)
+        self.init(year: date.year, month: date.month, day: date.day)
     }
 }
 

@@ -19,13 +19,7 @@ struct Migrate: AsyncParsableCommand {
     var migrations: String?
 
     func run() async throws {
-        let location: DatabaseLocation
-        do {
-            location = try DatabaseLocation.resolve()
-        } catch {
-            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
         do {
             let report = try await location.migrate(directory: migrations ?? DatabaseLocation.migrationsDirectory())

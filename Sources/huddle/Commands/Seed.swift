@@ -22,13 +22,7 @@ struct Seed: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location: DatabaseLocation
-        do {
-            location = try DatabaseLocation.resolve()
-        } catch {
-            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
         do {
             _ = try await location.migrate()

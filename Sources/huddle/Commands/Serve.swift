@@ -62,13 +62,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let location: DatabaseLocation
-        do {
-            location = try DatabaseLocation.resolve()
-        } catch {
-            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
         if let cluster = location.privateCluster {
             FileHandle.standardError.write(Data("huddle: no DATABASE_URL; using the private PostgreSQL in \(cluster.directory)\n".utf8))
@@ -88,10 +82,15 @@ struct Serve: AsyncParsableCommand {
                 let configuration = location.configuration
                 let seeded = try await EventLoop.withOwnThread { loop in
                     let pool = PostgresPool(configuration, on: loop)
-                    let empty = try await pool.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0
-                    let summary = empty ? try? await DemoData.seed(.demo, into: pool) : nil
-                    await pool.close()
-                    return summary.map { "\($0)" }
+                    do {
+                        let empty = try await pool.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0
+                        let summary = empty ? try await DemoData.seed(.demo, into: pool) : nil
+                        await pool.close()
+                        return summary.map { "\($0)" }
+                    } catch {
+                        await pool.close()
+                        throw error
+                    }
                 }
                 if let seeded {
                     FileHandle.standardError.write(Data("huddle: seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)\n".utf8))
