@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GraphQL
 import HuddleRuntime
 
@@ -11,7 +12,18 @@ final class RequestContext: Sendable {
     let listener: PostgresListener?
     /// The signed-in user's id and token hash, when a valid token came along.
     let viewer: Viewer?
-    let loaders: Loaders
+    private let loaderStorage = Mutex<Loaders?>(nil)
+
+    /// The operation's loaders, made on first use (many operations, such as
+    /// introspection or `{ __typename }`, need none).
+    var loaders: Loaders {
+        loaderStorage.withLock { storage in
+            if let loaders = storage { return loaders }
+            let loaders = Loaders(database: database, viewerID: viewer?.userID)
+            storage = loaders
+            return loaders
+        }
+    }
 
     struct Viewer: Sendable {
         var userID: Int64
@@ -22,7 +34,6 @@ final class RequestContext: Sendable {
         self.database = database
         self.listener = listener
         self.viewer = viewer
-        loaders = Loaders(database: database, viewerID: viewer?.userID)
     }
 
     /// The signed-in user's id, or UNAUTHENTICATED.

@@ -374,9 +374,11 @@ public struct HTTPError: Error, Sendable, Equatable {
 
 extension StringProtocol {
     func trimmingSpaces() -> String {
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
+        // Over UTF-8 bytes: spaces and tabs are single bytes, and slicing the
+        // UTF-8 view keeps the text's storage (no scalar-by-scalar rebuild).
+        let utf8 = Substring(self).utf8
+        guard let start = utf8.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        let end = utf8.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        return String(Substring(utf8[start...end]))
     }
 }
