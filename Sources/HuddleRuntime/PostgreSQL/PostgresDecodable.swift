@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Swift type that can be read from PostgreSQL's text format.
 ///
@@ -90,9 +93,19 @@ extension Int16: PostgresDecodable {
 
 extension Double: PostgresDecodable {
     public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> Double {
-        // PostgreSQL writes "Infinity", "-Infinity" and "NaN", as Swift reads them.
-        guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { throw mismatch(bytes, type) }
-        return value
+        // PostgreSQL writes "Infinity", "-Infinity" and "NaN", as strtod reads
+        // them. Read in place from a stack copy: no String per value.
+        guard !bytes.isEmpty, bytes.count < 64 else { throw mismatch(bytes, type) }
+        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            buffer[bytes.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(buffer.baseAddress!, &end)
+            guard end == buffer.baseAddress! + bytes.count, !bytes.contains(where: { $0 == 0x20 || $0 == 0x09 }) else {
+                throw mismatch(bytes, type)
+            }
+            return value
+        }
     }
 }
 
