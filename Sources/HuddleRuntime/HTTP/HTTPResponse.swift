@@ -31,16 +31,35 @@ public struct HTTPResponse: Sendable {
     /// The bytes on the wire. A response to HEAD carries the length of the
     /// body it would have had, but not the body (RFC 9110 §9.3.2).
     func serialized(forHead: Bool, closing: Bool) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
+        // Appended piece by piece into one buffer of the right size: a
+        // response is written for every request, and building it through
+        // String interpolation cost more than the rest of `{ __typename }`.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64 + headers.count * 64 + (forHead ? 0 : body.count))
+        func append(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+        append("HTTP/1.1 ")
+        append(String(status))
+        bytes.append(UInt8(ascii: " "))
+        append(Self.reasonPhrase(status))
+        append("\r\n")
         for (name, value) in headers {
-            head += "\(name): \(value)\r\n"
+            append(name)
+            append(": ")
+            append(value)
+            append("\r\n")
         }
         // RFC 9110 §8.6: never in a 1xx or 204 response.
-        if status >= 200 && status != 204 { head += "Content-Length: \(body.count)\r\n" }
-        if closing { head += "Connection: close\r\n" }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        if !forHead { bytes += body }
+        if status >= 200 && status != 204 {
+            append("Content-Length: ")
+            append(String(body.count))
+            append("\r\n")
+        }
+        if closing { append("Connection: close\r\n") }
+        append("\r\n")
+        if !forHead { bytes.append(contentsOf: body) }
         return bytes
     }
 
