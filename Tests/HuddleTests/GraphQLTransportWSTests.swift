@@ -9,7 +9,7 @@ import Testing
     static let endpoint: GraphQLOverWebSocket = {
         let schema = try! buildSchema("""
             type Query { hello: String, whoami: String }
-            type Subscription { ticks(count: Int!): Int, forever: Int }
+            type Subscription { ticks(count: Int!): Int, forever: Int, blobs(count: Int!, size: Int!): String }
             """)
         var builder = ExecutableSchema.Builder(schema: schema)
         builder.resolve("Query", "hello") { _ in .value(.string("world")) }
@@ -22,7 +22,17 @@ import Testing
             }
         }
         builder.subscribe("Subscription", "forever") { _ in AsyncThrowingStream { _ in } }
-        for field in ["ticks", "forever"] {
+        builder.subscribe("Subscription", "blobs") { input in
+            guard case .int(let count)? = input.argument("count"), case .int(let size)? = input.argument("size") else {
+                throw GraphQLError(message: "no count or size")
+            }
+            let blob = String(repeating: "x", count: size)
+            return AsyncThrowingStream { continuation in
+                for _ in 0..<count { continuation.yield(.value(.string(blob))) }
+                continuation.finish()
+            }
+        }
+        for field in ["ticks", "forever", "blobs"] {
             builder.resolve("Subscription", field) { input in
                 if case .value(let value) = input.parent { return .value(value) }
                 return .null
@@ -81,11 +91,35 @@ import Testing
         }
     }
 
-    static func server() async throws -> HTTPServerTests.RunningServer {
-        try await HTTPServerTests.RunningServer(
-            configure: { $0.drainTimeout = .milliseconds(100) }, webSocket: endpoint.service(allowedOrigins: []),
+    static func server(maxUnsentBytes: Int = 4 << 20) async throws -> HTTPServerTests.RunningServer {
+        var service = endpoint.service(allowedOrigins: [])
+        service.maxUnsentBytes = maxUnsentBytes
+        return try await HTTPServerTests.RunningServer(
+            configure: { $0.drainTimeout = .milliseconds(100) }, webSocket: service,
             handler: { _ in HTTPResponse(status: 404) }
         )
+    }
+
+    /// A subscriber that does not read: the server keeps at most
+    /// `maxUnsentBytes` (and what the kernel buffers) for it, then closes.
+    @Test func closesOnASubscriberThatDoesNotRead() async throws {
+        let running = try await Self.server(maxUnsentBytes: 256 << 10)
+        let client = try Client(port: running.port)
+        client.initialise()
+        // 4,000 events of 16 KiB: 64 MiB, far more than socket buffers hold.
+        client.send(#"{"id":"1","type":"subscribe","payload":{"query":"subscription { blobs(count: 4000, size: 16384) }"}}"#)
+        try await Task.sleep(for: .seconds(2))
+        var events = 0
+        var last: (kind: String, text: String)?
+        while let message = client.next() {
+            last = message
+            if message.kind == "close" { break }
+            events += 1
+        }
+        #expect(events < 4000, "every event was queued for a client that did not read")
+        #expect(events > 0)
+        #expect(last?.kind != "text" || last?.text.contains("complete") != true)
+        await running.stop()
     }
 
     @Test func runsQueriesAndSubscriptions() async throws {

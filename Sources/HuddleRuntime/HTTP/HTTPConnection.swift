@@ -286,6 +286,12 @@ final class HTTPConnection: @unchecked Sendable {
 
     func sendWebSocketFrame(_ frame: [UInt8]) {
         guard let state = webSocket, !state.closeSent, !closing else { return }
+        if let limit = server.webSocketService?.maxUnsentBytes, unsentBytes > limit {
+            // The peer is not reading (a stalled subscriber): stop here, with
+            // a bounded backlog, instead of queueing every event it misses.
+            closeWebSocket(code: 1008, reason: "the client is not reading")
+            return
+        }
         write(frame)
         updateReading()
     }

@@ -8,6 +8,9 @@ public struct WebSocketService: Sendable {
     /// Origins a browser may connect from; `*` for any.
     public var allowedOrigins: [String]
     public var limits = WebSocketFrameParser.Limits()
+    /// Output queued for a peer that does not read it: beyond this, the
+    /// connection is closed (1008) rather than the server holding more.
+    public var maxUnsentBytes = 4 << 20
     /// Starts the session for an accepted connection; runs on its loop.
     public var makeSession: @Sendable (_ request: HTTPRequest, _ socket: WebSocket) -> any WebSocketSession
 
