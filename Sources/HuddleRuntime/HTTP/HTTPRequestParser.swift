@@ -262,7 +262,15 @@ public struct HTTPRequestParser {
         guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
             throw HTTPError(400, "control character in field value")
         }
-        return HTTPHeader(name: String(decoding: name, as: UTF8.self).lowercased(), value: String(decoding: value, as: UTF8.self))
+        // Field names are ASCII tokens (checked above): lowercased byte by
+        // byte while the String is made, not by a second pass over it.
+        let lowercased = String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (index, byte) in name.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return name.count
+        }
+        return HTTPHeader(lowercasedName: lowercased, value: String(decoding: value, as: UTF8.self))
     }
 
     /// `HEXDIG+ [; extensions]`, at most 15 hex digits so it cannot overflow.
@@ -305,6 +313,11 @@ public struct HTTPHeader: Sendable, Equatable {
 
     public init(name: String, value: String) {
         self.name = name.lowercased()
+        self.value = value
+    }
+
+    init(lowercasedName: String, value: String) {
+        name = lowercasedName
         self.value = value
     }
 }
