@@ -134,6 +134,47 @@ struct PostgresPoolTests {
         }
     }
 
+    /// Two transactions that lock two rows in opposite orders: PostgreSQL
+    /// picks one as the deadlock victim (40P01), which runs again and commits.
+    @Test func deadlockVictimsAreRetried() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let running = EventLoopTests.RunningLoop()
+            var configuration = PostgresConfiguration(url: url)
+            configuration.maxConnections = 2
+            let pool = PostgresPool(configuration, on: running.loop)
+            try await pool.start()
+            _ = try await pool.query("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)")
+            _ = try await pool.query("INSERT INTO account VALUES (1, 100), (2, 100)")
+            // Deadlocks are detected after deadlock_timeout (1 s by default); shorten it for the victim's session.
+            let attempts = try await running.loop.onLoop { () async throws in
+                final class Attempts: @unchecked Sendable { var count = 0 }
+                let attempts = Attempts()
+                let bothLocked = (Gate(), Gate())
+                @Sendable func transfer(from: Int, to: Int, locked: Gate, other: Gate) async throws {
+                    try await pool.withTransaction { connection in
+                        attempts.count += 1
+                        _ = try await connection.query("SET LOCAL deadlock_timeout = '100ms'")
+                        _ = try await connection.query("UPDATE account SET balance = balance - 10 WHERE id = $1", [from])
+                        locked.open()
+                        await other.wait()
+                        _ = try await connection.query("UPDATE account SET balance = balance + 10 WHERE id = $1", [to])
+                    }
+                }
+                let first = Task(executorPreference: running.loop) { try await transfer(from: 1, to: 2, locked: bothLocked.0, other: bothLocked.1) }
+                let second = Task(executorPreference: running.loop) { try await transfer(from: 2, to: 1, locked: bothLocked.1, other: bothLocked.0) }
+                try await first.value
+                try await second.value
+                return attempts.count
+            }
+            // Both committed; one of them twice tried.
+            #expect(attempts == 3)
+            let balances = try await pool.query("SELECT balance FROM account ORDER BY id").map { try $0.decode(Int.self, at: 0) }
+            #expect(balances == [100, 100])
+            await pool.close()
+            await running.stop()
+        }
+    }
+
     @Test func constraintViolationsAreTyped() async throws {
         try await TestDatabase.withPool { pool, _ async throws in
             try await pool.withConnection { connection in
