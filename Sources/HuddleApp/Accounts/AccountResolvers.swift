@@ -5,6 +5,7 @@ import HuddleRuntime
 /// A new token and the account it signs in.
 struct AuthPayload: Sendable {
     var token: String
+    /// Read with `shownToOwner`, since the request carries no token yet.
     var user: UserRecord
 }
 
@@ -41,11 +42,7 @@ enum AccountResolvers {
         }
 
         binder.field("AuthPayload", "token") { (payload: AuthPayload, _) in .scalar(.string(payload.token)) }
-        binder.field("AuthPayload", "user") { (payload: AuthPayload, _) in
-            var user = payload.user
-            user.shownToOwner = true
-            return .object(user)
-        }
+        binder.field("AuthPayload", "user") { (payload: AuthPayload, _) in .object(payload.user) }
         binder.field("Coordinates", "latitude") { (point: Coordinates, _) in .scalar(.float(point.latitude)) }
         binder.field("Coordinates", "longitude") { (point: Coordinates, _) in .scalar(.float(point.longitude)) }
         bindUser(&binder)
@@ -95,7 +92,7 @@ enum AccountResolvers {
                     "INSERT INTO users AS u (username, email, password_hash) VALUES ($1, $2, $3) RETURNING \(UserRecord.columns)",
                     [username, email, hash]
                 )
-                let user = try UserRecord(row: rows[0])
+                let user = try UserRecord(row: rows[0], shownToOwner: true)
                 let token = try await Authentication.issueToken(for: user.id, on: connection)
                 return .object(AuthPayload(token: token, user: user))
             }
@@ -118,7 +115,7 @@ enum AccountResolvers {
             "SELECT \(UserRecord.columns), u.password_hash FROM users u WHERE lower(u.username) = lower($1) OR lower(u.email) = lower($1) LIMIT 1",
             [name]
         )
-        let user = try rows.first.map { try UserRecord(row: $0) }
+        let user = try rows.first.map { try UserRecord(row: $0, shownToOwner: true) }
         let stored = try rows.first?.decode(String.self, at: 12) ?? decoyHash
         let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }

@@ -1,23 +1,25 @@
 import Foundation
 import HuddleRuntime
 
-/// A row of `users`, as the User type shows it.
-struct UserRecord: Identified {
-    var id: Int64
-    var username: String
-    var email: String
-    var firstName: String
-    var lastName: String
-    var birthday: PostgresDate?
-    var gender: String?
-    var biography: String
-    var profileImageURL: String?
-    var homeLatitude: Double?
-    var homeLongitude: Double?
-    var createdAt: Date
+/// A row of `users`, as the User type shows it. A class: the executor
+/// copies parents around, and a copy should cost one retain, not one per
+/// string column.
+final class UserRecord: Identified {
+    let id: Int64
+    let username: String
+    let email: String
+    let firstName: String
+    let lastName: String
+    let birthday: PostgresDate?
+    let gender: String?
+    let biography: String
+    let profileImageURL: String?
+    let homeLatitude: Double?
+    let homeLongitude: Double?
+    let createdAt: Date
     /// Shown to the account's owner whoever the request's viewer is: the
     /// user of the payload signUp and logIn return, before the token exists.
-    var shownToOwner = false
+    let shownToOwner: Bool
 
     /// The columns `init(row:offset:)` reads, from `users u`.
     static let columns = """
@@ -25,7 +27,8 @@ struct UserRecord: Identified {
         u.profile_image_url, u.home_latitude, u.home_longitude, u.created_at
         """
 
-    init(row: PostgresRow, offset: Int = 0) throws {
+    init(row: PostgresRow, offset: Int = 0, shownToOwner: Bool = false) throws {
+        self.shownToOwner = shownToOwner
         id = try row.decode(at: offset)
         username = try row.decode(at: offset + 1)
         email = try row.decode(at: offset + 2)

@@ -1,11 +1,11 @@
 import HuddleRuntime
 
-/// A row of `locations`.
-struct LocationRecord: Identified {
-    var id: Int64
-    var name: String
-    var latitude: Double
-    var longitude: Double
+/// A row of `locations` (a class: copies cost one retain).
+final class LocationRecord: Identified {
+    let id: Int64
+    let name: String
+    let latitude: Double
+    let longitude: Double
 
     /// The columns `init(row:offset:)` reads, from `locations l`.
     static let columns = "l.id, l.name, l.latitude, l.longitude"

@@ -1,19 +1,20 @@
 import Foundation
 import HuddleRuntime
 
-/// A row of `sports_sessions`, with its distance when a search near a point found it.
-struct SessionRecord: Identified {
-    var id: Int64
-    var sport: String
-    var skillLevel: String
-    var creatorID: Int64
-    var locationID: Int64
-    var occursAt: Date
-    var durationMinutes: Int
-    var capacity: Int
-    var occupied: Int
-    var createdAt: Date
-    var distanceKm: Double?
+/// A row of `sports_sessions`, with its distance when a search near a point
+/// found it. A class, so that the executor's copies cost one retain.
+final class SessionRecord: Identified {
+    let id: Int64
+    let sport: String
+    let skillLevel: String
+    let creatorID: Int64
+    let locationID: Int64
+    let occursAt: Date
+    let durationMinutes: Int
+    let capacity: Int
+    let occupied: Int
+    let createdAt: Date
+    let distanceKm: Double?
 
     /// The columns `init(row:offset:)` reads, from `sports_sessions s`.
     static let columns = """
@@ -21,7 +22,8 @@ struct SessionRecord: Identified {
         s.capacity, s.occupied, s.created_at
         """
 
-    init(row: PostgresRow, offset: Int = 0) throws {
+    init(row: PostgresRow, offset: Int = 0, distanceKm: Double? = nil) throws {
+        self.distanceKm = distanceKm
         id = try row.decode(at: offset)
         sport = try row.decode(at: offset + 1)
         skillLevel = try row.decode(at: offset + 2)

@@ -71,9 +71,7 @@ struct SessionSearch {
         )
         let withDistance = distance != nil
         return try await query.page(page, on: database) { row in
-            var session = try SessionRecord(row: row)
-            if withDistance { session.distanceKm = try row.decode(Double.self, at: 10) }
-            return session
+            try SessionRecord(row: row, distanceKm: withDistance ? try row.decode(Double.self, at: 10) : nil)
         }
     }
 }
