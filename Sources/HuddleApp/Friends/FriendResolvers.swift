@@ -3,11 +3,11 @@ import GraphQL
 import HuddleRuntime
 
 /// A row of `friend_requests`.
-struct FriendRequestRecord: Identified {
-    var id: Int64
-    var fromUser: Int64
-    var toUser: Int64
-    var createdAt: Date
+final class FriendRequestRecord: Identified {
+    let id: Int64
+    let fromUser: Int64
+    let toUser: Int64
+    let createdAt: Date
 
     static let columns = "r.id, r.from_user, r.to_user, r.created_at"
 

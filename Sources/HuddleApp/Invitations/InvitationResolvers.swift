@@ -3,14 +3,14 @@ import GraphQL
 import HuddleRuntime
 
 /// A row of `invitations`.
-struct InvitationRecord: Identified {
-    var id: Int64
-    var sessionID: Int64
-    var fromUser: Int64
-    var toUser: Int64
-    var status: String
-    var createdAt: Date
-    var answeredAt: Date?
+final class InvitationRecord: Identified {
+    let id: Int64
+    let sessionID: Int64
+    let fromUser: Int64
+    let toUser: Int64
+    let status: String
+    let createdAt: Date
+    let answeredAt: Date?
 
     static let columns = "i.id, i.session_id, i.from_user, i.to_user, i.status, i.created_at, i.answered_at"
 

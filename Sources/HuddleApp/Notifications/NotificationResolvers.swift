@@ -3,16 +3,16 @@ import GraphQL
 import HuddleRuntime
 
 /// A row of `notifications`.
-struct NotificationRecord: Identified {
-    var id: Int64
-    var kind: String
-    var actorID: Int64?
-    var sessionID: Int64?
-    var invitationID: Int64?
-    var friendRequestID: Int64?
-    var message: String
-    var createdAt: Date
-    var readAt: Date?
+final class NotificationRecord: Identified {
+    let id: Int64
+    let kind: String
+    let actorID: Int64?
+    let sessionID: Int64?
+    let invitationID: Int64?
+    let friendRequestID: Int64?
+    let message: String
+    let createdAt: Date
+    let readAt: Date?
 
     static let columns = "n.id, n.kind, n.actor_id, n.session_id, n.invitation_id, n.friend_request_id, n.message, n.created_at, n.read_at"
 
