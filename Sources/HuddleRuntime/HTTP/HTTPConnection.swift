@@ -316,7 +316,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func logExchange(_ head: HTTPRequestHead?, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
         let duration = started.map { ContinuousClock.now - $0 }
         let milliseconds = duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
-        server.configuration.metrics.recordRequest(
+        server.requestCounters.record(
             operationType: response.operationType, status: response.status, seconds: (milliseconds ?? 0) / 1000
         )
         let logger = server.configuration.logger

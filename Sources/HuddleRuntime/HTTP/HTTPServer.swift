@@ -60,6 +60,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Upgrades to WebSocket, when the server takes them.
     let webSocketService: WebSocketService?
+    /// This server's own request counts, summed into its metrics.
+    let requestCounters: Metrics.RequestCounters
     /// WebSocket sessions open now.
     public private(set) var openWebSockets = 0
 
@@ -71,6 +73,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         webSocketService = webSocket
+        requestCounters = configuration.metrics.makeRequestCounters()
         listener = .allocate(capacity: 1)
     }
 
