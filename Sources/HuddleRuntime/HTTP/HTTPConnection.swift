@@ -26,6 +26,12 @@ final class HTTPConnection: @unchecked Sendable {
     private var closing = false
     private var openHandles = 2
     private var timerPhase: TimerPhase?
+    /// When the current phase times out (the loop's clock, ms); nil for none.
+    private var deadline: UInt64?
+    /// When the libuv timer fires, if it runs. Moving a deadline later
+    /// leaves the timer alone (it re-arms itself when it fires early), so a
+    /// request does not cost timer-heap updates on the way in and out.
+    private var timerDue: UInt64?
     /// Set once the connection has switched to WebSocket.
     private var webSocket: WebSocketState?
 
@@ -245,6 +251,8 @@ final class HTTPConnection: @unchecked Sendable {
             processing = false
             uv_timer_stop(timer)
             timerPhase = nil
+            deadline = nil
+            timerDue = nil
             state.session = service.makeSession(request, WebSocket(subprotocol: subprotocol, loop: server.loop, connection: self))
             server.webSocketOpened()
             updateReading()
@@ -407,15 +415,30 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         guard let phase else {
-            uv_timer_stop(timer)
             timerPhase = nil
+            deadline = nil
             return
         }
         if phase == timerPhase && phase != .body { return }
         timerPhase = phase
+        let due = uv_now(server.loop.uv) + UInt64(max(0, timeout.milliseconds))
+        deadline = due
+        if timerDue.map({ due < $0 }) ?? true { startTimer(due: due) }
+    }
+
+    private func startTimer(due: UInt64) {
+        timerDue = due
+        let now = uv_now(server.loop.uv)
         uv_timer_start(timer, { timer in
-            HTTPConnection.from(timer!.pointee.data).timedOut()
-        }, UInt64(timeout.milliseconds), 0)
+            HTTPConnection.from(timer!.pointee.data).timerFired()
+        }, due > now ? due - now : 0, 0)
+    }
+
+    private func timerFired() {
+        timerDue = nil
+        guard let deadline else { return }
+        if uv_now(server.loop.uv) < deadline { return startTimer(due: deadline) }
+        timedOut()
     }
 
     private func timedOut() {
