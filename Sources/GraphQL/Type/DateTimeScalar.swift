@@ -3,11 +3,11 @@
 /// checked and kept as the instant; outputs are written in UTC with
 /// millisecond precision, `2026-11-21T17:30:00.000Z`. Resolvers may return
 /// the text or the milliseconds since 1970 as an Int.
-enum DateTimeScalar {
-    static let name = "DateTime"
+public enum DateTimeScalar {
+    public static let name = "DateTime"
 
     /// Milliseconds since 1970-01-01T00:00:00Z, or nil for text that is not an RFC 3339 date-time.
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
@@ -63,7 +63,8 @@ enum DateTimeScalar {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`
-    static func format(milliseconds: Int) -> String {
+    /// RFC 3339 in UTC with milliseconds, as `DateTime` values are written.
+    public static func format(milliseconds: Int) -> String {
         let totalSeconds = Int((Double(milliseconds) / 1000).rounded(.down))
         let millis = milliseconds - totalSeconds * 1000
         var days = totalSeconds / 86_400

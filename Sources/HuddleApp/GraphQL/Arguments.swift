@@ -42,11 +42,12 @@ extension ResolverInput {
 /// checked and normalised them) and leave as milliseconds.
 enum Instant {
     static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        DateTimeScalar.parse(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    /// RFC 3339 in UTC, as the API writes instants.
+    static func text(_ date: Date) -> String {
+        DateTimeScalar.format(milliseconds: Int((date.timeIntervalSince1970 * 1000).rounded()))
     }
 
     static func value(_ date: Date) -> Resolved {

@@ -182,7 +182,7 @@ enum SessionResolvers {
                 "SELECT user_id FROM session_players WHERE session_id = $1 AND user_id <> $2", [sessionID, viewer])
             _ = try await connection.query("DELETE FROM sports_sessions WHERE id = $1", [sessionID])
             try await Notifications.announce(.deleted, session: sessionID, actor: viewer, on: connection)
-            let when = ISO8601DateFormatter().string(from: occursAt)
+            let when = Instant.text(occursAt)
             for player in players {
                 try await Notifications.record(
                     .sessionDeleted, for: try player.decode(Int64.self, at: 0), actor: viewer, session: sessionID,
