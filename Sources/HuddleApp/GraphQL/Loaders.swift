@@ -15,6 +15,8 @@ final class Loaders: Sendable {
     /// Whether the viewer plays in each session.
     let viewerSessions: DataLoader<Int64, Bool>
     let statistics: DataLoader<Int64, UserStatistics>
+    let invitations: DataLoader<Int64, InvitationRecord?>
+    let friendRequests: DataLoader<Int64, FriendRequestRecord?>
 
     init(database: PostgresPool, viewerID: Int64?) {
         users = DataLoader { ids in
@@ -56,6 +58,14 @@ final class Loaders: Sendable {
             return ids.map { .success(friends.contains($0)) }
         }
         statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }
+        invitations = DataLoader { ids in
+            let rows = try await database.query("SELECT \(InvitationRecord.columns) FROM invitations i WHERE i.id = ANY($1::bigint[])", [ids])
+            return try Self.byID(ids, rows) { try InvitationRecord(row: $0) }
+        }
+        friendRequests = DataLoader { ids in
+            let rows = try await database.query("SELECT \(FriendRequestRecord.columns) FROM friend_requests r WHERE r.id = ANY($1::bigint[])", [ids])
+            return try Self.byID(ids, rows) { try FriendRequestRecord(row: $0) }
+        }
         viewerSessions = DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success(false) } }
             let rows = try await database.query(

@@ -47,19 +47,11 @@ enum NotificationResolvers {
         }
         binder.field("Notification", "invitation") { (notice: NotificationRecord, input) in
             guard let invitation = notice.invitationID else { return .null }
-            let database = input.request.database
-            return .async {
-                let rows = try await database.query("SELECT \(InvitationRecord.columns) FROM invitations i WHERE i.id = $1", [invitation])
-                return try rows.first.map { .object(try InvitationRecord(row: $0)) } ?? .null
-            }
+            return input.request.loaders.invitations.load(invitation) { $0.map { .object($0) } ?? .null }
         }
         binder.field("Notification", "friendRequest") { (notice: NotificationRecord, input) in
             guard let request = notice.friendRequestID else { return .null }
-            let database = input.request.database
-            return .async {
-                let rows = try await database.query("SELECT \(FriendRequestRecord.columns) FROM friend_requests r WHERE r.id = $1", [request])
-                return try rows.first.map { .object(try FriendRequestRecord(row: $0)) } ?? .null
-            }
+            return input.request.loaders.friendRequests.load(request) { $0.map { .object($0) } ?? .null }
         }
         binder.bindConnection("NotificationConnection", edge: "NotificationEdge")
 

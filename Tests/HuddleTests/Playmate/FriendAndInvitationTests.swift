@@ -101,6 +101,15 @@ struct FriendAndInvitationTests {
             // Invitations and requests are nodes, for the two people concerned only.
             #expect(try await server.graphql("query($id: ID!) { node(id: $id) { ... on Invitation { status } } }", ["id": bobInvitation], token: bob.token)["data"]["node"]["status"].string == "ACCEPTED")
             #expect(try await server.graphql("query($id: ID!) { node(id: $id) { id } }", ["id": bobInvitation], token: dee.token)["data"]["node"].isNull)
+            // Ana's inbox reads the invitations of all its notices in one statement:
+            // the token, the page, then the invitations' batch.
+            let before = try await server.statementCount()
+            let inbox = try await server.graphql(
+                "{ notifications { edges { node { kind invitation { status } friendRequest { id } } } } }", token: ana.token)
+            #expect(try await server.statementCount() - before == 3, "\(inbox)")
+            let answered = inbox["data"]["notifications"]["edges"].array.map { $0["node"] }
+            #expect(answered.filter { $0["kind"].string == "INVITATION_ACCEPTED" }.map { $0["invitation"]["status"].string } == ["ACCEPTED"])
+            #expect(answered.filter { $0["kind"].string == "INVITATION_DECLINED" }.map { $0["invitation"]["status"].string } == ["DECLINED"])
             let kinds = try await server.sql("SELECT kind FROM notifications ORDER BY id").map { try $0.decode(String.self, at: 0) }
             #expect(kinds.filter { $0 == "INVITATION_RECEIVED" }.count == 2)
             #expect(kinds.contains("INVITATION_ACCEPTED"))
