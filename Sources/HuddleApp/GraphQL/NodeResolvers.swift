@@ -15,20 +15,18 @@ enum NodeResolvers {
                 return context.loaders.sessions.load(id.id) { $0.map { .object($0, typename: "SportsSession") } ?? .null }
             case "Location":
                 return context.loaders.locations.load(id.id) { $0.map { .object($0, typename: "Location") } ?? .null }
-            case "FriendRequest", "Invitation":
-                // Visible to the two people concerned only.
+            // Requests and invitations are visible to the two people concerned only.
+            case "FriendRequest":
                 guard let viewer = context.viewer?.userID else { return .null }
-                let table = id.type == "FriendRequest" ? "friend_requests r" : "invitations i"
-                let columns = id.type == "FriendRequest" ? FriendRequestRecord.columns : InvitationRecord.columns
-                let alias = id.type == "FriendRequest" ? "r" : "i"
-                return .async {
-                    let rows = try await context.database.query(
-                        "SELECT \(columns) FROM \(table) WHERE \(alias).id = $1 AND $2 IN (\(alias).from_user, \(alias).to_user)",
-                        [id.id, viewer])
-                    guard let row = rows.first else { return .null }
-                    return id.type == "FriendRequest"
-                        ? .object(try FriendRequestRecord(row: row), typename: "FriendRequest")
-                        : .object(try InvitationRecord(row: row), typename: "Invitation")
+                return context.loaders.friendRequests.load(id.id) { request in
+                    guard let request, viewer == request.fromUser || viewer == request.toUser else { return .null }
+                    return .object(request, typename: "FriendRequest")
+                }
+            case "Invitation":
+                guard let viewer = context.viewer?.userID else { return .null }
+                return context.loaders.invitations.load(id.id) { invitation in
+                    guard let invitation, viewer == invitation.fromUser || viewer == invitation.toUser else { return .null }
+                    return .object(invitation, typename: "Invitation")
                 }
             default:
                 return .null

@@ -25,6 +25,10 @@ struct FriendAndInvitationTests {
             #expect(incoming["data"]["incomingFriendRequests"]["edges"][0]["node"]["from"]["username"].string == "pal0")
             let outgoing = try await server.graphql("{ outgoingFriendRequests { edges { node { id } } } }", token: ana.token)
             #expect(outgoing["data"]["outgoingFriendRequests"]["edges"].array.count == 1)
+            // A request is a node for its two people only.
+            let asNode = "query($id: ID!) { node(id: $id) { ... on FriendRequest { to { username } } } }"
+            #expect(try await server.graphql(asNode, ["id": requestID], token: ana.token)["data"]["node"]["to"]["username"].string == "pal1")
+            #expect(try await server.graphql(asNode, ["id": requestID], token: cid.token)["data"]["node"].isNull)
 
             // Only the recipient accepts.
             let accept = "mutation($id: ID!) { acceptFriendRequest(requestId: $id) { username isFriend friendCount } }"
