@@ -41,7 +41,7 @@ let package = Package(
             // The engine's classes are only mutated while a schema is built or
             // within one validation or execution, which owns them; the static
             // exclusivity checks stay, the per-access run-time ones go.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(
             name: "HuddleRuntime",

@@ -11,33 +11,44 @@ import Synchronization
 public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchRunner {
     public typealias BatchFunction = @Sendable ([Key]) async throws -> [Result<Value, any Error>]
 
-    private let batch: BatchFunction
-    private let maxBatchSize: Int
-    private let state = Mutex(State())
+    // Internals are usable from inlinable code so that a loader of concrete
+    // types is specialized where it is used: unspecialized, every dictionary
+    // access looks up generic metadata at run time. The executor reaches a
+    // loader through protocols, whose witnesses are the unspecialized code,
+    // so they call these closures, formed where the types are known.
+    @usableFromInline let batch: BatchFunction
+    @usableFromInline let maxBatchSize: Int
+    @usableFromInline let state = Mutex(State())
+    @usableFromInline let dispatch: @Sendable (DataLoader) async -> Void
+    @usableFromInline let resolvePending: @Sendable (Pending) throws -> Resolved
 
-    private struct State {
-        var queue: [Key] = []
-        var entries: [Key: Entry] = [:]
+    @usableFromInline struct State {
+        @usableFromInline var queue: [Key] = []
+        @usableFromInline var entries: [Key: Entry] = [:]
         /// How many times the batch function has been called, for tests and metrics.
-        var batchCount = 0
+        @usableFromInline var batchCount = 0
+
+        @usableFromInline init() {}
     }
 
-    private enum Entry {
+    @usableFromInline enum Entry {
         case waiting([CheckedContinuation<Result<Value, any Error>, Never>])
         case done(Result<Value, any Error>)
     }
 
-    public init(maxBatchSize: Int = 1_000, batch: @escaping BatchFunction) {
+    @inlinable public init(maxBatchSize: Int = 1_000, batch: @escaping BatchFunction) {
         precondition(maxBatchSize > 0, "a batch holds at least one key")
         self.maxBatchSize = maxBatchSize
         self.batch = batch
+        dispatch = { await $0.dispatchQueuedKeys() }
+        resolvePending = { try $0.resolveNow() }
     }
 
     /// How many times the batch function ran.
-    public var batchCount: Int { state.withLock { $0.batchCount } }
+    @inlinable public var batchCount: Int { state.withLock { $0.batchCount } }
 
     /// The field whose value is the key's, completed through `transform`.
-    public func load(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
+    @inlinable public func load(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
         let cached: Result<Value, any Error>? = state.withLock { state in
             switch state.entries[key] {
             case .done(let result)?:
@@ -56,18 +67,28 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
 
     /// Runs the batch function over the keys recorded so far.
     public func run() async {
-        await dispatchQueuedKeys()
+        await dispatch(self)
     }
 
     /// A load waiting for the loader's next batch.
-    private struct Pending: DeferredValue {
-        let loader: DataLoader
-        let key: Key
-        let transform: @Sendable (Value) throws -> Resolved
+    @usableFromInline struct Pending: DeferredValue {
+        @usableFromInline let loader: DataLoader
+        @usableFromInline let key: Key
+        @usableFromInline let transform: @Sendable (Value) throws -> Resolved
 
-        var batch: any BatchRunner { loader }
+        @inlinable init(loader: DataLoader, key: Key, transform: @escaping @Sendable (Value) throws -> Resolved) {
+            self.loader = loader
+            self.key = key
+            self.transform = transform
+        }
 
-        func resolve() throws -> Resolved {
+        @inlinable var batch: any BatchRunner { loader }
+
+        @usableFromInline func resolve() throws -> Resolved {
+            try loader.resolvePending(self)
+        }
+
+        @inlinable func resolveNow() throws -> Resolved {
             let result: Result<Value, any Error>? = loader.state.withLock { state in
                 if case .done(let result)? = state.entries[key] { return result }
                 return nil
@@ -82,11 +103,11 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     }
 
     /// Loads many keys as one list field.
-    public func loadMany(_ keys: [Key], _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
+    @inlinable public func loadMany(_ keys: [Key], _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
         .list(keys.map { load($0, transform) })
     }
 
-    private func value(for key: Key) async -> Result<Value, any Error> {
+    @inlinable func value(for key: Key) async -> Result<Value, any Error> {
         await dispatchQueuedKeys()
         return await withCheckedContinuation { continuation in
             let ready: Result<Value, any Error>? = state.withLock { state in
@@ -106,7 +127,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     }
 
     /// Runs the batch function over every recorded key, in batches of at most `maxBatchSize`.
-    private func dispatchQueuedKeys() async {
+    @inlinable func dispatchQueuedKeys() async {
         let keys: [Key] = state.withLock { state in
             defer { state.queue = [] }
             return state.queue
@@ -157,7 +178,7 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension Resolved {
-    static func fromResult<Value>(_ result: Result<Value, any Error>, _ transform: (Value) throws -> Resolved) -> Resolved {
+    @inlinable static func fromResult<Value>(_ result: Result<Value, any Error>, _ transform: (Value) throws -> Resolved) -> Resolved {
         switch result {
         case .success(let value):
             do { return try transform(value) } catch { return .async { throw error } }

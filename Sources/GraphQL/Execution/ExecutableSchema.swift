@@ -7,12 +7,18 @@
 /// resolved, so nothing fails at request time with "no resolver".
 public struct ExecutableSchema: Sendable {
     public let schema: GraphQLSchema
-    private let resolvers: [ObjectIdentifier: FieldResolver]
+    private let resolvers: [ObjectIdentifier: BoundResolver]
     private let subscribers: [ObjectIdentifier: SubscriptionSource]
     private let typeResolvers: [String: TypeResolver]
     private let defaultResolved: Set<String>
 
-    func resolver(for field: GraphQLField) -> FieldResolver? {
+    /// A field's resolver, as it was bound.
+    enum BoundResolver: Sendable {
+        case input(FieldResolver)
+        case parent(ParentResolver)
+    }
+
+    func resolver(for field: GraphQLField) -> BoundResolver? {
         resolvers[ObjectIdentifier(field)]
     }
 
@@ -39,7 +45,7 @@ public struct ExecutableSchema: Sendable {
 
     public struct Builder {
         public let schema: GraphQLSchema
-        private var resolvers: [ObjectIdentifier: FieldResolver] = [:]
+        private var resolvers: [ObjectIdentifier: BoundResolver] = [:]
         private var subscribers: [ObjectIdentifier: SubscriptionSource] = [:]
         private var typeResolvers: [String: TypeResolver] = [:]
         private var defaultResolved: Set<String> = []
@@ -51,6 +57,18 @@ public struct ExecutableSchema: Sendable {
 
         /// Binds the resolver of `typeName.fieldName`.
         public mutating func resolve(_ typeName: String, _ fieldName: String, _ resolver: @escaping FieldResolver) {
+            bind(typeName, fieldName, .input(resolver))
+        }
+
+        /// Binds the resolver of `typeName.fieldName` that reads only the
+        /// parent; it is cheaper to call than one taking a `ResolverInput`.
+        /// The field's arguments, if it has any, are still coerced (and
+        /// reported when they are wrong).
+        public mutating func resolveFromParent(_ typeName: String, _ fieldName: String, _ resolver: @escaping ParentResolver) {
+            bind(typeName, fieldName, .parent(resolver))
+        }
+
+        private mutating func bind(_ typeName: String, _ fieldName: String, _ resolver: BoundResolver) {
             guard let type = schema.type(named: typeName), type.kind == .object || type.kind == .interface else {
                 problems.append("Cannot bind a resolver to \"\(typeName).\(fieldName)\": there is no object type \"\(typeName)\".")
                 return
@@ -100,7 +118,7 @@ public struct ExecutableSchema: Sendable {
     }
 
     private init(
-        schema: GraphQLSchema, resolvers: [ObjectIdentifier: FieldResolver],
+        schema: GraphQLSchema, resolvers: [ObjectIdentifier: BoundResolver],
         subscribers: [ObjectIdentifier: SubscriptionSource], typeResolvers: [String: TypeResolver],
         defaultResolved: Set<String>
     ) {

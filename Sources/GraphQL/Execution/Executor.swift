@@ -133,15 +133,8 @@ final class Executor {
         var work: (@Sendable () async throws -> Resolved)?
         var deferred: (any DeferredValue)?
         var type: GraphQLType
-        var fieldNodes: [Field]
-        var field: FieldIdentity
+        var field: PlannedField
         var link: Link
-    }
-
-    /// The field a value completes, for messages: `Parent.field`.
-    struct FieldIdentity {
-        var parentType: GraphQLNamedType
-        var name: String
     }
 
     init(
@@ -172,28 +165,59 @@ final class Executor {
         return ExecutionResult(tree: dataIsNull ? nil : root, errors: errors)
     }
 
-    /// A field to execute on an object type: its response key, its nodes and
-    /// its definition (nil for `__typename` and for fields the type lacks).
-    /// A class, since every object of a list runs the same plan.
+    /// A field to execute on an object type: its response key, its nodes,
+    /// and everything about resolving it that is the same for every object
+    /// (worked out once per type and selection, since every object of a list
+    /// runs the same plan).
     final class PlannedField {
         let key: String
         let nodes: [Field]
+        /// Nil for `__typename` and for fields the type lacks.
         let definition: GraphQLField?
-        let isTypename: Bool
+        let parentType: GraphQLNamedType
+        let resolution: Resolution
+        /// The field's type, `.named(String)` for `__typename`.
+        let type: GraphQLType
+        let isNonNull: Bool
+        /// Whether there are arguments to coerce.
+        let hasArguments: Bool
+        /// The object-independent part of a resolver's info.
+        let info: FieldInfo?
 
         /// `"key":`, escaped once for every object that writes it.
         let jsonKey: [UInt8]
 
-        init(key: String, nodes: [Field], definition: GraphQLField?, isTypename: Bool) {
+        enum Resolution {
+            case typename
+            /// A field the object's type does not have (an unvalidated document): left out.
+            case omitted
+            case bound(ExecutableSchema.BoundResolver)
+            case introspection
+            /// graphql-js's default resolver: the parent's member of the field's name.
+            case byName
+        }
+
+        init(
+            key: String, nodes: [Field], definition: GraphQLField?, parentType: GraphQLNamedType,
+            resolution: Resolution, info: FieldInfo?
+        ) {
             self.key = key
             self.nodes = nodes
             self.definition = definition
-            self.isTypename = isTypename
+            self.parentType = parentType
+            self.resolution = resolution
+            self.info = info
+            type = definition?.type ?? .nonNull(.named(parentType))
+            isNonNull = type.isNonNull
+            hasArguments = !(definition?.arguments.isEmpty ?? true) || !nodes[0].arguments.isEmpty
             var writer = JSONWriter(capacity: key.utf8.count + 3)
             writer.string(key)
             writer.raw(":")
             jsonKey = writer.bytes
         }
+
+        /// The field's name, for messages.
+        var name: String { definition?.name ?? nodes[0].name.value }
     }
 
     private struct PlanKey: Hashable {
@@ -209,10 +233,30 @@ final class Executor {
         (0..<grouped.count).map { index in
             let nodes = grouped.fields[index]
             let name = nodes[0].name.value
+            guard name != "__typename" else {
+                return PlannedField(
+                    key: grouped.keys[index], nodes: nodes, definition: nil, parentType: type, resolution: .typename, info: nil
+                )
+            }
+            guard let field = schema.schema.field(named: name, on: type) else {
+                return PlannedField(
+                    key: grouped.keys[index], nodes: nodes, definition: nil, parentType: type, resolution: .omitted, info: nil
+                )
+            }
+            let resolution: PlannedField.Resolution
+            if let resolver = schema.resolver(for: field) {
+                resolution = .bound(resolver)
+            } else if type.name.hasPrefix("__") || field === MetaFields.schema || field === MetaFields.type {
+                resolution = .introspection
+            } else {
+                resolution = .byName
+            }
+            let info = FieldInfo(
+                fieldName: field.name, parentType: type, returnType: field.type, schema: schema.schema,
+                variableValues: variableValues
+            )
             return PlannedField(
-                key: grouped.keys[index], nodes: nodes,
-                definition: name == "__typename" ? nil : schema.schema.field(named: name, on: type),
-                isTypename: name == "__typename"
+                key: grouped.keys[index], nodes: nodes, definition: field, parentType: type, resolution: resolution, info: info
             )
         }
     }
@@ -262,11 +306,11 @@ final class Executor {
                 guard !isAbandoned(item.link) else { continue }
                 switch outcome! {
                 case .success(let resolved):
-                    if let slot = complete(resolved, item.type, item.fieldNodes, item.field, link: item.link) {
+                    if let slot = complete(resolved, item.type, item.field, link: item.link) {
                         item.link.container.slots[item.link.index] = slot
                     }
                 case .failure(let error):
-                    fail(error, item.fieldNodes, at: item.link)
+                    fail(error, item.field.nodes, at: item.link)
                 }
             }
         }
@@ -302,54 +346,58 @@ final class Executor {
     private func executeField(
         _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, into container: ResultContainer
     ) {
-        if planned.isTypename {
+        switch planned.resolution {
+        case .typename:
             container.slots.append(.leaf(.string(objectType.name)))
             return
-        }
-        // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
-        guard let field = planned.definition else {
+        case .omitted:
+            // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
             container.slots.append(.omitted)
             return
+        default:
+            break
         }
-        let node = planned.nodes[0]
+        let index = container.slots.count
         container.slots.append(.pending)
-        let index = container.slots.count - 1
-        let link = Link(container: container, index: index, isNonNull: field.type.isNonNull)
-        let identity = FieldIdentity(parentType: objectType, name: field.name)
+        let link = Link(container: container, index: index, isNonNull: planned.isNonNull)
         let resolved: Resolved
         do {
-            let arguments = field.arguments.isEmpty && node.arguments.isEmpty
-                ? [:]
-                : try ArgumentValues.coerce(
-                    definitions: field.arguments, arguments: node.arguments, variableValues: variableValues,
-                    node: node.location, source: source
-                )
-            resolved = try resolve(field, objectType, parent, arguments, link)
+            resolved = try resolve(planned, parent, link)
         } catch {
             fail(error, planned.nodes, at: link)
             return
         }
-        if let slot = complete(resolved, field.type, planned.nodes, identity, link: link) {
+        if let slot = complete(resolved, planned.type, planned, link: link) {
             container.slots[index] = slot
         }
     }
 
-    private func resolve(
-        _ field: GraphQLField, _ objectType: GraphQLNamedType, _ parent: Parent,
-        _ arguments: [String: GraphQLValue], _ link: Link
-    ) throws -> Resolved {
-        if let resolver = schema.resolver(for: field) {
+    private func resolve(_ planned: PlannedField, _ parent: Parent, _ link: Link) throws -> Resolved {
+        let arguments = planned.hasArguments ? try coerceArguments(planned) : [:]
+        switch planned.resolution {
+        case .bound(.parent(let resolver)):
+            return try resolver(parent)
+        case .bound(.input(let resolver)):
+            let container = link.container
             let info = ResolveInfo(
-                fieldName: field.name, parentType: objectType, returnType: field.type,
-                parentPath: link.container.pathNode, key: link.container.isList ? .index(link.index) : .key(link.container.fields[link.index].key),
-                schema: schema.schema, variableValues: variableValues
+                field: planned.info!, parentPath: container.pathNode,
+                key: container.isList ? .index(link.index) : .key(planned.key)
             )
             return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
+        case .introspection:
+            return try Introspection.resolve(planned.definition!, parent, arguments, schema.schema)
+        case .byName, .typename, .omitted:
+            return Self.defaultResolve(parent, planned.definition!.name)
         }
-        if objectType.name.hasPrefix("__") || field === MetaFields.schema || field === MetaFields.type {
-            return try Introspection.resolve(field, parent, arguments, schema.schema)
-        }
-        return Self.defaultResolve(parent, field.name)
+    }
+
+    /// CoerceArgumentValues for a field of the plan.
+    private func coerceArguments(_ planned: PlannedField) throws -> [String: GraphQLValue] {
+        let node = planned.nodes[0]
+        return try ArgumentValues.coerce(
+            definitions: planned.definition!.arguments, arguments: node.arguments, variableValues: variableValues,
+            node: node.location, source: source
+        )
     }
 
     /// The response path of a position: keys and list indices from the root.
@@ -366,11 +414,18 @@ final class Executor {
 
     /// graphql-js's default resolver: the parent's property of the field's name.
     static func defaultResolve(_ parent: Parent, _ name: String) -> Resolved {
-        if case .object(let object) = parent, let readable = object as? FieldReadable {
-            return readable.resolve(field: name)
+        switch parent {
+        case .value(.object(let members)):
+            for index in members.indices where members[index].name == name {
+                return .value(members[index].value)
+            }
+            return .null
+        case .object(let object):
+            if let readable = object as? FieldReadable { return readable.resolve(field: name) }
+            return .null
+        default:
+            return .null
         }
-        guard let value = parent[member: name] else { return .null }
-        return .value(value)
     }
 
     // MARK: Completing values
@@ -378,136 +433,156 @@ final class Executor {
     /// CompleteValue: the resolved value as the field's type requires, or
     /// nil when it failed (the failure already handled at `link`).
     private func complete(
-        _ resolved: Resolved, _ type: GraphQLType, _ fieldNodes: [Field], _ info: FieldIdentity, link: Link
+        _ resolved: consuming Resolved, _ type: GraphQLType, _ field: PlannedField, link: Link
     ) -> ResultContainer.Slot? {
-        if case .async(let work) = resolved {
-            pending.append(PendingField(work: work, deferred: nil, type: type, fieldNodes: fieldNodes, field: info, link: link))
-            return .pending
-        }
-        if case .deferred(let value) = resolved {
-            pending.append(PendingField(work: nil, deferred: value, type: type, fieldNodes: fieldNodes, field: info, link: link))
+        // A value that must wait is completed later, against the whole type.
+        if resolved.waits {
+            switch consume resolved {
+            case .async(let work):
+                pending.append(PendingField(work: work, deferred: nil, type: type, field: field, link: link))
+            case .deferred(let value):
+                pending.append(PendingField(work: nil, deferred: value, type: type, field: field, link: link))
+            default:
+                break
+            }
             return .pending
         }
         switch type {
         case .nonNull(let inner):
-            guard let slot = complete(resolved, inner, fieldNodes, info, link: link) else { return nil }
+            guard let slot = complete(resolved, inner, field, link: link) else { return nil }
             if case .null = slot {
                 fail(
-                    FieldFailure("Cannot return null for non-nullable field \(info.parentType.name).\(info.name)."),
-                    fieldNodes, at: link
+                    FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
+                    field.nodes, at: link
                 )
                 return nil
             }
             return slot
         case .list(let itemType):
-            if case .null = resolved { return .null }
-            if case .value(.null) = resolved { return .null }
-            let items: [Resolved]
-            switch resolved {
-            case .list(let list): items = list
-            case .value(.list(let values)): items = values.map(Resolved.value)
+            switch consume resolved {
+            case .null, .value(.null):
+                return .null
+            case .list(let items):
+                return completeList(items.count, itemType, field, link: link) { items[$0] }
+            case .value(.list(let values)):
+                return completeList(values.count, itemType, field, link: link) { .value(values[$0]) }
             default:
                 fail(
-                    GraphQLError(message: "Expected Iterable, but did not find one for field \"\(info.parentType.name).\(info.name)\"."),
-                    fieldNodes, at: link
+                    GraphQLError(message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
+                    field.nodes, at: link
                 )
                 return nil
             }
-            let list = ResultContainer(isList: true, link: link)
-            list.slots = Array(repeating: .pending, count: items.count)
-            for (index, item) in items.enumerated() {
-                let itemLink = Link(container: list, index: index, isNonNull: itemType.isNonNull)
-                if let slot = complete(item, itemType, fieldNodes, info, link: itemLink) {
-                    list.slots[index] = slot
-                }
-                if list.isNull { return nil }
-            }
-            return .container(list)
         case .named(let named):
-            switch resolved {
-            case .null, .value(.null): return .null
-            default: break
-            }
-            switch named.kind {
-            case .scalar, .enum:
-                let value: GraphQLValue
-                switch resolved {
-                case .value(let leaf): value = leaf
+            switch consume resolved {
+            case .null, .value(.null), .async, .deferred:
+                return .null
+            case .value(let value):
+                switch named.kind {
+                case .scalar, .enum:
+                    switch ResultCoercion.serialize(value, named) {
+                    case .success(let serialized): return .leaf(serialized)
+                    case .failure(let error):
+                        fail(GraphQLError(message: error.message), field.nodes, at: link)
+                        return nil
+                    }
                 default:
-                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), fieldNodes, at: link)
-                    return nil
+                    return completeComposite(named, .value(value), nil, field, link: link)
                 }
-                switch ResultCoercion.serialize(value, named) {
-                case .success(let serialized): return .leaf(serialized)
-                case .failure(let error):
-                    fail(GraphQLError(message: error.message), fieldNodes, at: link)
+            case .object(let object, let typename):
+                switch named.kind {
+                case .scalar, .enum:
+                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), field.nodes, at: link)
                     return nil
+                default:
+                    return completeComposite(named, .object(object), typename, field, link: link)
                 }
-            case .object:
-                return completeObject(named, resolved, fieldNodes, info, link: link)
-            case .interface, .union:
-                guard let objectType = resolveAbstractType(named, resolved, fieldNodes, info, link: link) else { return nil }
-                return completeObject(objectType, resolved, fieldNodes, info, link: link)
-            case .inputObject:
-                return nil
+            case .list:
+                switch named.kind {
+                case .scalar, .enum:
+                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), field.nodes, at: link)
+                    return nil
+                default:
+                    return completeComposite(named, .root, nil, field, link: link)
+                }
             }
         }
     }
 
-    private func completeObject(
-        _ objectType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ info: FieldIdentity, link: Link
+    /// The items of a list, each completed as the item type requires.
+    private func completeList(
+        _ count: Int, _ itemType: GraphQLType, _ field: PlannedField, link: Link, _ item: (Int) -> Resolved
     ) -> ResultContainer.Slot? {
-        let parent: Parent
-        switch resolved {
-        case .value(let value): parent = .value(value)
-        case .object(let object, _): parent = .object(object)
-        default: parent = .root
+        let list = ResultContainer(isList: true, link: link)
+        list.slots = Array(repeating: .pending, count: count)
+        let isNonNull = itemType.isNonNull
+        for index in 0..<count {
+            let itemLink = Link(container: list, index: index, isNonNull: isNonNull)
+            if let slot = complete(item(index), itemType, field, link: itemLink) {
+                list.slots[index] = slot
+            }
+            if list.isNull { return nil }
+        }
+        return .container(list)
+    }
+
+    /// An object, interface or union value: its object type's selections
+    /// executed on it.
+    private func completeComposite(
+        _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, link: Link
+    ) -> ResultContainer.Slot? {
+        let objectType: GraphQLNamedType
+        switch named.kind {
+        case .object:
+            objectType = named
+        case .interface, .union:
+            guard let resolvedType = resolveAbstractType(named, parent, typename, field, link: link) else { return nil }
+            objectType = resolvedType
+        default:
+            return nil
         }
         let object = ResultContainer(isList: false, link: link)
-        executeFields(objectType, parent, subfields(objectType, fieldNodes), into: object)
+        executeFields(objectType, parent, subfields(objectType, field.nodes), into: object)
         return object.isNull ? nil : .container(object)
     }
 
     /// ResolveAbstractType: the object type of a value of an interface or union.
     private func resolveAbstractType(
-        _ abstractType: GraphQLNamedType, _ resolved: Resolved, _ fieldNodes: [Field], _ field: FieldIdentity, link: Link
+        _ abstractType: GraphQLNamedType, _ parent: Parent, _ explicit: String?, _ field: PlannedField, link: Link
     ) -> GraphQLNamedType? {
-        var typename: String?
-        let typeResolver = schema.typeResolver(for: abstractType)
-        let info = typeResolver.map { _ in
-            ResolveInfo(
-                fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType),
-                parentPath: link.container.pathNode, key: link.container.isList ? .index(link.index) : .key(link.container.fields[link.index].key),
-                schema: self.schema.schema, variableValues: variableValues
-            )
-        }
-        switch resolved {
-        case .object(let object, let explicit):
-            typename = explicit ?? typeResolver.flatMap { $0(.object(object), info!) }
-        case .value(let value):
-            if let typeResolver {
-                typename = typeResolver(.value(value), info!)
-            } else if case .string(let name)? = value["__typename"] {
+        var typename = explicit
+        if typename == nil {
+            if let typeResolver = schema.typeResolver(for: abstractType) {
+                let container = link.container
+                let parentPath = container.pathNode
+                let key: PathComponent = container.isList ? .index(link.index) : .key(container.fields[link.index].key)
+                let info = ResolveInfo(
+                    field: field.info ?? FieldInfo(
+                        fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType),
+                        schema: schema.schema, variableValues: variableValues
+                    ),
+                    parentPath: parentPath, key: key
+                )
+                typename = typeResolver(parent, info)
+            } else if case .value(let value) = parent, case .string(let name)? = value["__typename"] {
                 typename = name
             }
-        default:
-            break
         }
         let schema = self.schema.schema
         guard let typename else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), fieldNodes, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), field.nodes, at: link)
             return nil
         }
         guard let runtimeType = schema.type(named: typename) else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), fieldNodes, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), field.nodes, at: link)
             return nil
         }
         guard runtimeType.kind == .object else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), fieldNodes, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), field.nodes, at: link)
             return nil
         }
         guard schema.isSubType(abstractType, runtimeType) else {
-            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), fieldNodes, at: link)
+            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), field.nodes, at: link)
             return nil
         }
         return runtimeType

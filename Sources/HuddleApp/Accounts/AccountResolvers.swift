@@ -41,22 +41,22 @@ enum AccountResolvers {
             return try rows.first.map { .object(try UserRecord(row: $0)) } ?? .null
         }
 
-        binder.field("AuthPayload", "token") { (payload: AuthPayload, _) in .scalar(.string(payload.token)) }
-        binder.field("AuthPayload", "user") { (payload: AuthPayload, _) in .object(payload.user) }
-        binder.field("Coordinates", "latitude") { (point: Coordinates, _) in .scalar(.float(point.latitude)) }
-        binder.field("Coordinates", "longitude") { (point: Coordinates, _) in .scalar(.float(point.longitude)) }
+        binder.field("AuthPayload", "token") { (payload: AuthPayload) in .scalar(.string(payload.token)) }
+        binder.field("AuthPayload", "user") { (payload: AuthPayload) in .object(payload.user) }
+        binder.field("Coordinates", "latitude") { (point: Coordinates) in .scalar(.float(point.latitude)) }
+        binder.field("Coordinates", "longitude") { (point: Coordinates) in .scalar(.float(point.longitude)) }
         bindUser(&binder)
     }
 
     private static func bindUser(_ binder: inout SchemaBinder) {
-        binder.field("User", "id") { (user: UserRecord, _) in GlobalID.value("User", user.id) }
-        binder.field("User", "username") { (user: UserRecord, _) in .scalar(.string(user.username)) }
-        binder.field("User", "firstName") { (user: UserRecord, _) in .scalar(.string(user.firstName)) }
-        binder.field("User", "lastName") { (user: UserRecord, _) in .scalar(.string(user.lastName)) }
-        binder.field("User", "gender") { (user: UserRecord, _) in user.gender.map { .scalar(.enum($0)) } ?? .null }
-        binder.field("User", "biography") { (user: UserRecord, _) in .scalar(.string(user.biography)) }
-        binder.field("User", "profileImageUrl") { (user: UserRecord, _) in user.profileImageURL.map { .scalar(.string($0)) } ?? .null }
-        binder.field("User", "createdAt") { (user: UserRecord, _) in Instant.value(user.createdAt) }
+        binder.field("User", "id") { (user: UserRecord) in GlobalID.value("User", user.id) }
+        binder.field("User", "username") { (user: UserRecord) in .scalar(.string(user.username)) }
+        binder.field("User", "firstName") { (user: UserRecord) in .scalar(.string(user.firstName)) }
+        binder.field("User", "lastName") { (user: UserRecord) in .scalar(.string(user.lastName)) }
+        binder.field("User", "gender") { (user: UserRecord) in user.gender.map { .scalar(.enum($0)) } ?? .null }
+        binder.field("User", "biography") { (user: UserRecord) in .scalar(.string(user.biography)) }
+        binder.field("User", "profileImageUrl") { (user: UserRecord) in user.profileImageURL.map { .scalar(.string($0)) } ?? .null }
+        binder.field("User", "createdAt") { (user: UserRecord) in Instant.value(user.createdAt) }
         // What only the user themself sees.
         binder.field("User", "email") { (user: UserRecord, input) in
             isOwner(user, input) ? .scalar(.string(user.email)) : .null

@@ -47,14 +47,14 @@ enum FriendResolvers {
         }
         binder.bindConnection("UserConnection", edge: "UserEdge", totalCount: true)
 
-        binder.field("FriendRequest", "id") { (request: FriendRequestRecord, _) in GlobalID.value("FriendRequest", request.id) }
+        binder.field("FriendRequest", "id") { (request: FriendRequestRecord) in GlobalID.value("FriendRequest", request.id) }
         binder.field("FriendRequest", "from") { (request: FriendRequestRecord, input) in
             input.request.loaders.users.load(request.fromUser) { $0.map { .object($0) } ?? .null }
         }
         binder.field("FriendRequest", "to") { (request: FriendRequestRecord, input) in
             input.request.loaders.users.load(request.toUser) { $0.map { .object($0) } ?? .null }
         }
-        binder.field("FriendRequest", "createdAt") { (request: FriendRequestRecord, _) in Instant.value(request.createdAt) }
+        binder.field("FriendRequest", "createdAt") { (request: FriendRequestRecord) in Instant.value(request.createdAt) }
         binder.bindConnection("FriendRequestConnection", edge: "FriendRequestEdge")
 
         for (field, column) in [("incomingFriendRequests", "to_user"), ("outgoingFriendRequests", "from_user")] {

@@ -22,6 +22,21 @@ struct SchemaBinder {
         }
     }
 
+    /// A field of an object type whose parents are `Parent` values, read
+    /// from the parent alone (no arguments, context or info): the cheapest
+    /// kind for the executor to call.
+    mutating func field<Parent: Sendable>(
+        _ type: String, _ name: String,
+        _ resolve: @escaping @Sendable (Parent) throws -> Resolved
+    ) {
+        builder.resolveFromParent(type, name) { parent in
+            guard case .object(let value) = parent, let parent = value as? Parent else {
+                throw GraphQLError(message: "\(type).\(name) was resolved on a \(parent), not a \(Parent.self).")
+            }
+            return try resolve(parent)
+        }
+    }
+
     /// A root field (Query or Mutation).
     mutating func root(_ type: String, _ name: String, _ resolve: @escaping @Sendable (ResolverInput) throws -> Resolved) {
         builder.resolve(type, name, resolve)

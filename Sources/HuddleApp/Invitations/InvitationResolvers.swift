@@ -28,10 +28,10 @@ final class InvitationRecord: Identified {
 /// Inviting friends to sessions and answering invitations.
 enum InvitationResolvers {
     static func bind(_ binder: inout SchemaBinder) {
-        binder.field("Invitation", "id") { (invitation: InvitationRecord, _) in GlobalID.value("Invitation", invitation.id) }
-        binder.field("Invitation", "status") { (invitation: InvitationRecord, _) in .scalar(.enum(invitation.status)) }
-        binder.field("Invitation", "createdAt") { (invitation: InvitationRecord, _) in Instant.value(invitation.createdAt) }
-        binder.field("Invitation", "answeredAt") { (invitation: InvitationRecord, _) in invitation.answeredAt.map(Instant.value) ?? .null }
+        binder.field("Invitation", "id") { (invitation: InvitationRecord) in GlobalID.value("Invitation", invitation.id) }
+        binder.field("Invitation", "status") { (invitation: InvitationRecord) in .scalar(.enum(invitation.status)) }
+        binder.field("Invitation", "createdAt") { (invitation: InvitationRecord) in Instant.value(invitation.createdAt) }
+        binder.field("Invitation", "answeredAt") { (invitation: InvitationRecord) in invitation.answeredAt.map(Instant.value) ?? .null }
         binder.field("Invitation", "session") { (invitation: InvitationRecord, input) in
             input.request.loaders.sessions.load(invitation.sessionID) { $0.map { .object($0) } ?? .null }
         }

@@ -4,10 +4,10 @@ import HuddleRuntime
 /// Stored places and the search over their names (no outside geocoder).
 enum LocationResolvers {
     static func bind(_ binder: inout SchemaBinder) {
-        binder.field("Location", "id") { (location: LocationRecord, _) in GlobalID.value("Location", location.id) }
-        binder.field("Location", "name") { (location: LocationRecord, _) in .scalar(.string(location.name)) }
-        binder.field("Location", "latitude") { (location: LocationRecord, _) in .scalar(.float(location.latitude)) }
-        binder.field("Location", "longitude") { (location: LocationRecord, _) in .scalar(.float(location.longitude)) }
+        binder.field("Location", "id") { (location: LocationRecord) in GlobalID.value("Location", location.id) }
+        binder.field("Location", "name") { (location: LocationRecord) in .scalar(.string(location.name)) }
+        binder.field("Location", "latitude") { (location: LocationRecord) in .scalar(.float(location.latitude)) }
+        binder.field("Location", "longitude") { (location: LocationRecord) in .scalar(.float(location.longitude)) }
 
         binder.rootAsync("Query", "searchLocations") { input in
             let text = (input.string("query") ?? "").trimmingCharacters(in: .whitespaces)

@@ -32,11 +32,11 @@ final class NotificationRecord: Identified {
 /// The inbox: reading it and marking it read.
 enum NotificationResolvers {
     static func bind(_ binder: inout SchemaBinder) {
-        binder.field("Notification", "id") { (notice: NotificationRecord, _) in GlobalID.value("Notification", notice.id) }
-        binder.field("Notification", "kind") { (notice: NotificationRecord, _) in .scalar(.enum(notice.kind)) }
-        binder.field("Notification", "message") { (notice: NotificationRecord, _) in .scalar(.string(notice.message)) }
-        binder.field("Notification", "read") { (notice: NotificationRecord, _) in .scalar(.boolean(notice.readAt != nil)) }
-        binder.field("Notification", "createdAt") { (notice: NotificationRecord, _) in Instant.value(notice.createdAt) }
+        binder.field("Notification", "id") { (notice: NotificationRecord) in GlobalID.value("Notification", notice.id) }
+        binder.field("Notification", "kind") { (notice: NotificationRecord) in .scalar(.enum(notice.kind)) }
+        binder.field("Notification", "message") { (notice: NotificationRecord) in .scalar(.string(notice.message)) }
+        binder.field("Notification", "read") { (notice: NotificationRecord) in .scalar(.boolean(notice.readAt != nil)) }
+        binder.field("Notification", "createdAt") { (notice: NotificationRecord) in Instant.value(notice.createdAt) }
         binder.field("Notification", "actor") { (notice: NotificationRecord, input) in
             guard let actor = notice.actorID else { return .null }
             return input.request.loaders.users.load(actor) { $0.map { .object($0) } ?? .null }

@@ -50,8 +50,8 @@ enum SubscriptionResolvers {
             }
         }
         binder.root("Subscription", "sessionUpdated") { input in passThrough(input) }
-        binder.field("SportsSessionEvent", "kind") { (event: SessionEventRecord, _) in .scalar(.enum(event.kind)) }
-        binder.field("SportsSessionEvent", "sessionId") { (event: SessionEventRecord, _) in GlobalID.value("SportsSession", event.sessionID) }
+        binder.field("SportsSessionEvent", "kind") { (event: SessionEventRecord) in .scalar(.enum(event.kind)) }
+        binder.field("SportsSessionEvent", "sessionId") { (event: SessionEventRecord) in GlobalID.value("SportsSession", event.sessionID) }
         binder.field("SportsSessionEvent", "session") { (event: SessionEventRecord, input) in
             input.request.loaders.sessions.load(event.sessionID) { $0.map { .object($0) } ?? .null }
         }

@@ -24,11 +24,11 @@ struct QuizRecord: Sendable {
 /// The preferences quiz: taken once, retaken any time.
 enum QuizResolvers {
     static func bind(_ binder: inout SchemaBinder) {
-        binder.field("QuizResult", "sportsPlayed") { (quiz: QuizRecord, _) in .list(quiz.sportsPlayed.map { .scalar(.enum($0)) }) }
-        binder.field("QuizResult", "sportsNotWanted") { (quiz: QuizRecord, _) in .list(quiz.sportsNotWanted.map { .scalar(.enum($0)) }) }
-        binder.field("QuizResult", "preferredGenders") { (quiz: QuizRecord, _) in .list(quiz.preferredGenders.map { .scalar(.enum($0)) }) }
-        binder.field("QuizResult", "preferredAgeGroups") { (quiz: QuizRecord, _) in .list(quiz.preferredAgeGroups.map { .scalar(.enum($0)) }) }
-        binder.field("QuizResult", "updatedAt") { (quiz: QuizRecord, _) in Instant.value(quiz.updatedAt) }
+        binder.field("QuizResult", "sportsPlayed") { (quiz: QuizRecord) in .list(quiz.sportsPlayed.map { .scalar(.enum($0)) }) }
+        binder.field("QuizResult", "sportsNotWanted") { (quiz: QuizRecord) in .list(quiz.sportsNotWanted.map { .scalar(.enum($0)) }) }
+        binder.field("QuizResult", "preferredGenders") { (quiz: QuizRecord) in .list(quiz.preferredGenders.map { .scalar(.enum($0)) }) }
+        binder.field("QuizResult", "preferredAgeGroups") { (quiz: QuizRecord) in .list(quiz.preferredAgeGroups.map { .scalar(.enum($0)) }) }
+        binder.field("QuizResult", "updatedAt") { (quiz: QuizRecord) in Instant.value(quiz.updatedAt) }
 
         binder.rootAsync("Query", "myQuizResult") { input in
             let viewer = try input.request.signedIn()

@@ -42,12 +42,12 @@ enum SuggestedSessions {
                     friends: try row.decode(at: 12), preferredGenders: try row.decode(at: 13), preferredAgeGroups: try row.decode(at: 14)))
             })
         }
-        binder.field("SuggestedSession", "session") { (suggestion: Suggestion, _) in .object(suggestion.session) }
-        binder.field("SuggestedSession", "score") { (suggestion: Suggestion, _) in .scalar(.float(suggestion.score)) }
-        binder.field("SuggestedSession", "sportWeight") { (suggestion: Suggestion, _) in .scalar(.float(suggestion.sportWeight)) }
-        binder.field("SuggestedSession", "friendsInSession") { (suggestion: Suggestion, _) in .scalar(.int(suggestion.friends)) }
-        binder.field("SuggestedSession", "playersInPreferredGenders") { (suggestion: Suggestion, _) in .scalar(.int(suggestion.preferredGenders)) }
-        binder.field("SuggestedSession", "playersInPreferredAgeGroups") { (suggestion: Suggestion, _) in .scalar(.int(suggestion.preferredAgeGroups)) }
+        binder.field("SuggestedSession", "session") { (suggestion: Suggestion) in .object(suggestion.session) }
+        binder.field("SuggestedSession", "score") { (suggestion: Suggestion) in .scalar(.float(suggestion.score)) }
+        binder.field("SuggestedSession", "sportWeight") { (suggestion: Suggestion) in .scalar(.float(suggestion.sportWeight)) }
+        binder.field("SuggestedSession", "friendsInSession") { (suggestion: Suggestion) in .scalar(.int(suggestion.friends)) }
+        binder.field("SuggestedSession", "playersInPreferredGenders") { (suggestion: Suggestion) in .scalar(.int(suggestion.preferredGenders)) }
+        binder.field("SuggestedSession", "playersInPreferredAgeGroups") { (suggestion: Suggestion) in .scalar(.int(suggestion.preferredAgeGroups)) }
     }
 
     static let sql = """

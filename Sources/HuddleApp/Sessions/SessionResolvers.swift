@@ -43,19 +43,19 @@ enum SessionResolvers {
     }
 
     private static func bindFields(_ binder: inout SchemaBinder) {
-        binder.field("SportsSession", "id") { (session: SessionRecord, _) in GlobalID.value("SportsSession", session.id) }
-        binder.field("SportsSession", "sport") { (session: SessionRecord, _) in .scalar(.enum(session.sport)) }
-        binder.field("SportsSession", "skillLevel") { (session: SessionRecord, _) in .scalar(.enum(session.skillLevel)) }
-        binder.field("SportsSession", "occursAt") { (session: SessionRecord, _) in Instant.value(session.occursAt) }
-        binder.field("SportsSession", "durationMinutes") { (session: SessionRecord, _) in .scalar(.int(session.durationMinutes)) }
-        binder.field("SportsSession", "endsAt") { (session: SessionRecord, _) in
+        binder.field("SportsSession", "id") { (session: SessionRecord) in GlobalID.value("SportsSession", session.id) }
+        binder.field("SportsSession", "sport") { (session: SessionRecord) in .scalar(.enum(session.sport)) }
+        binder.field("SportsSession", "skillLevel") { (session: SessionRecord) in .scalar(.enum(session.skillLevel)) }
+        binder.field("SportsSession", "occursAt") { (session: SessionRecord) in Instant.value(session.occursAt) }
+        binder.field("SportsSession", "durationMinutes") { (session: SessionRecord) in .scalar(.int(session.durationMinutes)) }
+        binder.field("SportsSession", "endsAt") { (session: SessionRecord) in
             Instant.value(session.occursAt.addingTimeInterval(TimeInterval(session.durationMinutes * 60)))
         }
-        binder.field("SportsSession", "capacity") { (session: SessionRecord, _) in .scalar(.int(session.capacity)) }
-        binder.field("SportsSession", "occupied") { (session: SessionRecord, _) in .scalar(.int(session.occupied)) }
-        binder.field("SportsSession", "openSpots") { (session: SessionRecord, _) in .scalar(.int(max(0, session.capacity - session.occupied))) }
-        binder.field("SportsSession", "distanceKm") { (session: SessionRecord, _) in session.distanceKm.map { .scalar(.float($0)) } ?? .null }
-        binder.field("SportsSession", "createdAt") { (session: SessionRecord, _) in Instant.value(session.createdAt) }
+        binder.field("SportsSession", "capacity") { (session: SessionRecord) in .scalar(.int(session.capacity)) }
+        binder.field("SportsSession", "occupied") { (session: SessionRecord) in .scalar(.int(session.occupied)) }
+        binder.field("SportsSession", "openSpots") { (session: SessionRecord) in .scalar(.int(max(0, session.capacity - session.occupied))) }
+        binder.field("SportsSession", "distanceKm") { (session: SessionRecord) in session.distanceKm.map { .scalar(.float($0)) } ?? .null }
+        binder.field("SportsSession", "createdAt") { (session: SessionRecord) in Instant.value(session.createdAt) }
         binder.field("SportsSession", "creator") { (session: SessionRecord, input) in
             input.request.loaders.users.load(session.creatorID) { $0.map { .object($0) } ?? .null }
         }

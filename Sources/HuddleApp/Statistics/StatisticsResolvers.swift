@@ -15,17 +15,17 @@ enum StatisticsResolvers {
         binder.field("User", "statistics") { (user: UserRecord, input) in
             input.request.loaders.statistics.load(user.id) { .object($0) }
         }
-        binder.field("UserStatistics", "sessionsPerSport") { (statistics: UserStatistics, _) in
+        binder.field("UserStatistics", "sessionsPerSport") { (statistics: UserStatistics) in
             .list(statistics.sessionsPerSport.map { .object(SportCount(sport: $0.sport, sessions: $0.sessions)) })
         }
-        binder.field("UserStatistics", "sessionsPlayed") { (statistics: UserStatistics, _) in .scalar(.int(statistics.sessionsPlayed)) }
-        binder.field("UserStatistics", "hoursPlayed") { (statistics: UserStatistics, _) in .scalar(.float(statistics.hoursPlayed)) }
-        binder.field("UserStatistics", "sessionsCreated") { (statistics: UserStatistics, _) in .scalar(.int(statistics.sessionsCreated)) }
+        binder.field("UserStatistics", "sessionsPlayed") { (statistics: UserStatistics) in .scalar(.int(statistics.sessionsPlayed)) }
+        binder.field("UserStatistics", "hoursPlayed") { (statistics: UserStatistics) in .scalar(.float(statistics.hoursPlayed)) }
+        binder.field("UserStatistics", "sessionsCreated") { (statistics: UserStatistics) in .scalar(.int(statistics.sessionsCreated)) }
         binder.field("UserStatistics", "friendCount") { (statistics: UserStatistics, input) in
             input.request.loaders.friendCounts.load(statistics.userID) { .scalar(.int($0)) }
         }
-        binder.field("SportCount", "sport") { (count: SportCount, _) in .scalar(.enum(count.sport)) }
-        binder.field("SportCount", "sessions") { (count: SportCount, _) in .scalar(.int(count.sessions)) }
+        binder.field("SportCount", "sport") { (count: SportCount) in .scalar(.enum(count.sport)) }
+        binder.field("SportCount", "sessions") { (count: SportCount) in .scalar(.int(count.sessions)) }
     }
 
     struct SportCount: Sendable {
