@@ -33,9 +33,14 @@ import Testing
             try await Task(executorPreference: loop) { try server.start() }.value
         }
 
-        /// Answers with the method, target and body; `/slow` first waits.
+        /// Answers with the method, target and body; `/slow` first waits,
+        /// `/slowest` longer (longer than a busy machine takes to start a task).
         static func echo(_ request: HTTPRequest, loop: EventLoop) async -> HTTPResponse {
-            if request.head.target.hasPrefix("/slow") { await loop.sleep(for: .milliseconds(100)) }
+            if request.head.target.hasPrefix("/slowest") {
+                await loop.sleep(for: .milliseconds(800))
+            } else if request.head.target.hasPrefix("/slow") {
+                await loop.sleep(for: .milliseconds(100))
+            }
             let body = "\(request.head.method) \(request.head.target) \(String(decoding: request.body, as: UTF8.self))"
             return HTTPResponse(status: 200, contentType: "text/plain", body: body)
         }
@@ -323,9 +328,9 @@ import Testing
     }
 
     @Test func shutdownFinishesRequestsInFlightAndStopsAccepting() async throws {
-        let running = try await RunningServer { $0.drainTimeout = .milliseconds(100) }
+        let running = try await RunningServer { $0.drainTimeout = .seconds(5) }
         let client = try RawClient(port: running.port)
-        client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        client.send("GET /slowest HTTP/1.1\r\nHost: a\r\n\r\n")
         try await Task.sleep(for: .milliseconds(20))
         async let stopped: Void = running.shutdown()
         let (text, closed) = client.receive()

@@ -184,8 +184,9 @@ final class Executor {
         /// The object-independent part of a resolver's info.
         let info: FieldInfo?
 
-        /// `"key":`, escaped once for every object that writes it.
-        let jsonKey: [UInt8]
+        /// `"key":`, escaped once for every object that writes it; owned by
+        /// the plan, so writing it costs no reference counting.
+        let jsonKey: UnsafeBufferPointer<UInt8>
 
         enum Resolution {
             case typename
@@ -213,7 +214,13 @@ final class Executor {
             var writer = JSONWriter(capacity: key.utf8.count + 3)
             writer.string(key)
             writer.raw(":")
-            jsonKey = writer.bytes
+            let keyBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: writer.bytes.count)
+            _ = keyBytes.initialize(from: writer.bytes)
+            jsonKey = UnsafeBufferPointer(keyBytes)
+        }
+
+        deinit {
+            jsonKey.deallocate()
         }
 
         /// The field's name, for messages.

@@ -78,16 +78,28 @@ extension ResultContainer {
         if isNull { return writer.null() }
         writer.raw(isList ? "[" : "{")
         var first = true
-        for index in slots.indices {
-            let slot = slots[index]
-            if case .omitted = slot { continue }
-            if !first { writer.raw(",") }
-            first = false
-            if !isList { writer.append(fields[index].jsonKey) }
-            switch slot {
-            case .null, .pending, .omitted: writer.null()
-            case .leaf(let value): writer.value(value)
-            case .container(let container): container.write(to: &writer)
+        let isList = isList
+        fields.withUnsafeBufferPointer { fields in
+            slots.withUnsafeBufferPointer { slots in
+                for index in slots.indices {
+                    switch slots[index] {
+                    case .omitted:
+                        continue
+                    case .null, .pending:
+                        if !first { writer.raw(",") }
+                        if !isList { writer.append(fields[index].jsonKey) }
+                        writer.null()
+                    case .leaf(let value):
+                        if !first { writer.raw(",") }
+                        if !isList { writer.append(fields[index].jsonKey) }
+                        writer.value(value)
+                    case .container(let container):
+                        if !first { writer.raw(",") }
+                        if !isList { writer.append(fields[index].jsonKey) }
+                        container.write(to: &writer)
+                    }
+                    first = false
+                }
             }
         }
         writer.raw(isList ? "]" : "}")

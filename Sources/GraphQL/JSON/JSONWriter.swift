@@ -22,6 +22,12 @@ public struct JSONWriter {
         bytes.append(contentsOf: json)
     }
 
+    /// Bytes that are already JSON, from memory the caller keeps alive.
+    @inline(__always)
+    public mutating func append(_ json: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: json)
+    }
+
     public mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }

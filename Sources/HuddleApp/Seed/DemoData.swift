@@ -48,6 +48,7 @@ public enum DemoData {
                           "Randall's Island", "Flushing Meadows", "Van Cortlandt Park", "Hudson River Park", "Brooklyn Bridge Park", "Astoria Park"]
             let sports = ["BADMINTON", "BASKETBALL", "CLIMBING", "CYCLING", "FOOTBALL", "HIKING", "RUNNING", "SOCCER", "SQUASH",
                           "SWIMMING", "TABLE_TENNIS", "TENNIS", "ULTIMATE", "VOLLEYBALL", "YOGA"]
+            // Coordinates are kept to six decimals (about 10 cm), as apps and maps give them.
             _ = try await connection.query(
                 """
                 INSERT INTO users (username, email, password_hash, first_name, last_name, gender, birthday, biography,
@@ -57,7 +58,8 @@ public enum DemoData {
                        $1, ($2::text[])[1 + i % array_length($2::text[], 1)], ($3::text[])[1 + (i / 7) % array_length($3::text[], 1)],
                        (ARRAY['FEMALE', 'MALE', 'NON_BINARY', 'FEMALE', 'MALE'])[1 + i % 5],
                        DATE '1965-01-01' + (\(pick("i || ':birthday'")) * 15000)::int,
-                       'Plays for fun.', 40.60 + \(pick("i || ':lat'")) * 0.25, -74.05 + \(pick("i || ':lng'")) * 0.20
+                       'Plays for fun.', round((40.60 + \(pick("i || ':lat'")) * 0.25)::numeric, 6),
+                       round((-74.05 + \(pick("i || ':lng'")) * 0.20)::numeric, 6)
                 FROM generate_series(1, $4::int) AS i
                 """, [hash, firstNames, lastNames, scale.users])
             _ = try await connection.query(
@@ -65,7 +67,8 @@ public enum DemoData {
                 INSERT INTO locations (name, latitude, longitude)
                 SELECT ($1::text[])[1 + (i - 1) % array_length($1::text[], 1)]
                        || CASE WHEN i > array_length($1::text[], 1) THEN ' ' || (i - 1) / array_length($1::text[], 1) + 1 ELSE '' END,
-                       40.60 + \(pick("i || ':location-lat'")) * 0.25, -74.05 + \(pick("i || ':location-lng'")) * 0.20
+                       round((40.60 + \(pick("i || ':location-lat'")) * 0.25)::numeric, 6),
+                       round((-74.05 + \(pick("i || ':location-lng'")) * 0.20)::numeric, 6)
                 FROM generate_series(1, $2::int) AS i
                 """, [places, scale.locations])
             // Sessions over the next four weeks, at whole quarter hours.

@@ -96,16 +96,77 @@ extension Double: PostgresDecodable {
         // PostgreSQL writes "Infinity", "-Infinity" and "NaN", as strtod reads
         // them. Read in place from a stack copy: no String per value.
         guard !bytes.isEmpty, bytes.count < 64 else { throw mismatch(bytes, type) }
+        if let exact = exactDecimal(bytes) { return exact }
         return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
             buffer[bytes.count] = 0
             var end: UnsafeMutablePointer<CChar>?
             let value = strtod(buffer.baseAddress!, &end)
-            guard end == buffer.baseAddress! + bytes.count, !bytes.contains(where: { $0 == 0x20 || $0 == 0x09 }) else {
+            guard end == buffer.baseAddress! + bytes.count, !bytes.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 | 0x20 == UInt8(ascii: "x") }) else {
                 throw mismatch(bytes, type)
             }
             return value
         }
+    }
+}
+
+extension Double {
+    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
+
+    /// Clinger's fast path: a decimal of at most 15 significant digits whose
+    /// exponent is within ±22 is one correctly rounded multiplication or
+    /// division of two exact doubles. Most stored coordinates and amounts
+    /// are; the rest (and anything unusual) goes to strtod.
+    static func exactDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let count = bytes.count
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") {
+            negative = true
+            index = 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var sawDigit = false
+        while index < count, bytes[index] &- 48 < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 48)
+            if mantissa != 0 { digits += 1 }
+            sawDigit = true
+            index += 1
+        }
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < count, bytes[index] &- 48 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 48)
+                if mantissa != 0 { digits += 1 }
+                exponent -= 1
+                sawDigit = true
+                index += 1
+            }
+        }
+        guard sawDigit, digits <= 15 else { return nil }
+        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            var written = 0
+            var exponentDigits = 0
+            while index < count, bytes[index] &- 48 < 10, exponentDigits < 4 {
+                written = written * 10 + Int(bytes[index] &- 48)
+                exponentDigits += 1
+                index += 1
+            }
+            guard exponentDigits > 0 else { return nil }
+            exponent += exponentNegative ? -written : written
+        }
+        guard index == count, abs(exponent) <= 22 else { return nil }
+        var value = Double(mantissa)
+        value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        return negative ? -value : value
     }
 }
 
