@@ -53,4 +53,18 @@ import Testing
         #expect(try await run("{ next }", data: #"{"next": true}"#)
             == #"{"errors":[{"message":"DateTime cannot represent value: true","locations":[{"line":1,"column":3}],"path":["next"]}],"data":{"next":null}}"#)
     }
+
+    @Test func formattingRoundTripsAcrossTheCalendar() {
+        var generator = SystemRandomNumberGenerator()
+        // Years 0001 to 9999, both sides of the epoch and of leap days.
+        let range = -62_135_596_800_000...253_402_300_799_999
+        var samples = [0, -1, 1, 951_782_400_000, 951_868_799_999, range.lowerBound, range.upperBound]
+        for _ in 0..<10_000 { samples.append(Int.random(in: range, using: &generator)) }
+        for milliseconds in samples {
+            let text = DateTimeScalar.format(milliseconds: milliseconds)
+            #expect(text.utf8.count == 24, "\(text)")
+            #expect(DateTimeScalar.parse(text) == milliseconds, "\(milliseconds) -> \(text)")
+        }
+        #expect(DateTimeScalar.format(milliseconds: 1_795_285_800_123) == "2026-11-21T18:30:00.123Z")
+    }
 }

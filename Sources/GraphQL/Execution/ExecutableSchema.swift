@@ -16,7 +16,14 @@ public struct ExecutableSchema: Sendable {
     enum BoundResolver: Sendable {
         case input(FieldResolver)
         case parent(ParentResolver)
+        /// A field of the objects of one Swift class: called with the
+        /// instance once the executor has checked its class (once per object,
+        /// not per field); `fallback` takes any other parent.
+        case instance(class: ObjectIdentifier, InstanceResolver, fallback: ParentResolver)
     }
+
+    /// Called only with an instance of the class it was bound for.
+    typealias InstanceResolver = @Sendable (AnyObject) throws -> Resolved
 
     func resolver(for field: GraphQLField) -> BoundResolver? {
         resolvers[ObjectIdentifier(field)]
@@ -66,6 +73,27 @@ public struct ExecutableSchema: Sendable {
         /// reported when they are wrong).
         public mutating func resolveFromParent(_ typeName: String, _ fieldName: String, _ resolver: @escaping ParentResolver) {
             bind(typeName, fieldName, .parent(resolver))
+        }
+
+        /// Binds the resolver of `typeName.fieldName` for parents that are
+        /// instances of `Object`: the cheapest kind for the executor to call,
+        /// since it checks an object's class once for all its fields instead
+        /// of casting the parent in every resolver.
+        public mutating func resolve<Object: AnyObject & Sendable>(
+            _ typeName: String, _ fieldName: String, on objectClass: Object.Type,
+            _ resolver: @escaping @Sendable (Object) throws -> Resolved
+        ) {
+            bind(typeName, fieldName, .instance(
+                class: ObjectIdentifier(objectClass),
+                // Safe: the executor calls it only after comparing the class.
+                { object in try resolver(unsafeDowncast(object, to: Object.self)) },
+                fallback: { parent in
+                    guard case .object(let value) = parent, let object = value as? Object else {
+                        throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(parent), not a \(Object.self).")
+                    }
+                    return try resolver(object)
+                }
+            ))
         }
 
         private mutating func bind(_ typeName: String, _ fieldName: String, _ resolver: BoundResolver) {

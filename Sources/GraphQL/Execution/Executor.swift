@@ -57,6 +57,33 @@ public func selectOperation(_ document: Document, _ name: String?) -> Result<Ope
     return .failure(GraphQLError(message: name.map { "Unknown operation named \"\($0)\"." } ?? "Must provide an operation."))
 }
 
+/// The parent as a class instance, worked out for the first field that
+/// wants it and reused by the object's other fields.
+struct ParentInstance {
+    private var checked = false
+    private var object: AnyObject?
+    private var objectClass: ObjectIdentifier?
+
+    mutating func object(of parent: Parent, ifInstanceOf expected: ObjectIdentifier) -> AnyObject? {
+        if !checked {
+            checked = true
+            if case .object(let value) = parent {
+                let dynamicType = type(of: value)
+                if dynamicType is AnyClass {
+                    // `as AnyObject` would look for bridging conformances first;
+                    // a class instance already is the reference.
+                    func reference<Instance>(_ instance: Instance) -> AnyObject {
+                        unsafeBitCast(instance, to: AnyObject.self)
+                    }
+                    object = reference(value)
+                    objectClass = ObjectIdentifier(dynamicType)
+                }
+            }
+        }
+        return objectClass == expected ? object : nil
+    }
+}
+
 /// Where a completed value goes: a slot of an object or list under construction.
 final class ResultContainer {
     var slots: [Slot] = []
@@ -130,11 +157,15 @@ final class Executor {
 
     struct PendingField {
         /// What the field waits for: its own work, or a share of a batch.
-        var work: (@Sendable () async throws -> Resolved)?
-        var deferred: (any DeferredValue)?
+        var waiting: Waiting
         var type: GraphQLType
-        var field: PlannedField
+        unowned(unsafe) var field: PlannedField
         var link: Link
+
+        enum Waiting {
+            case work(@Sendable () async throws -> Resolved)
+            case deferred(any DeferredValue)
+        }
     }
 
     init(
@@ -154,8 +185,9 @@ final class Executor {
         let fields = plan(rootType, collector.collectFields(rootType, operation.selectionSet))
         if operation.operation == .mutation {
             root.fields = fields
+            var instance = ParentInstance()
             for field in fields {
-                executeField(rootType, rootValue, field, into: root)
+                executeField(rootType, rootValue, field, into: root, instance: &instance)
                 await drain()
             }
         } else {
@@ -176,6 +208,14 @@ final class Executor {
         let definition: GraphQLField?
         let parentType: GraphQLNamedType
         let resolution: Resolution
+        // The bound resolver, unwrapped once: reading a stored closure costs
+        // less than copying it out of an enum's payload for every object.
+        let parentResolver: ParentResolver?
+        let inputResolver: FieldResolver?
+        /// For a resolver bound to a Swift class: the class, and the resolver
+        /// that takes its instances (`parentResolver` takes the rest).
+        let instanceClass: ObjectIdentifier?
+        let instanceResolver: ExecutableSchema.InstanceResolver?
         /// The field's type, `.named(String)` for `__typename`.
         let type: GraphQLType
         let isNonNull: Bool
@@ -183,6 +223,11 @@ final class Executor {
         let hasArguments: Bool
         /// The object-independent part of a resolver's info.
         let info: FieldInfo?
+        /// The plan of this field's selections on the object type it last
+        /// completed (an index into the executor's plans), so that the
+        /// objects of a list look their plan up without hashing.
+        var subplanType: ObjectIdentifier?
+        var subplan = 0
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.
@@ -192,7 +237,8 @@ final class Executor {
             case typename
             /// A field the object's type does not have (an unvalidated document): left out.
             case omitted
-            case bound(ExecutableSchema.BoundResolver)
+            /// `parentResolver` or `inputResolver`.
+            case bound
             case introspection
             /// graphql-js's default resolver: the parent's member of the field's name.
             case byName
@@ -200,13 +246,23 @@ final class Executor {
 
         init(
             key: String, nodes: [Field], definition: GraphQLField?, parentType: GraphQLNamedType,
-            resolution: Resolution, info: FieldInfo?
+            resolution: Resolution, info: FieldInfo?, resolver: ExecutableSchema.BoundResolver? = nil
         ) {
             self.key = key
             self.nodes = nodes
             self.definition = definition
             self.parentType = parentType
             self.resolution = resolution
+            switch resolver {
+            case .parent(let resolver):
+                (parentResolver, inputResolver, instanceClass, instanceResolver) = (resolver, nil, nil, nil)
+            case .input(let resolver):
+                (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, resolver, nil, nil)
+            case .instance(let objectClass, let resolver, let fallback):
+                (parentResolver, inputResolver, instanceClass, instanceResolver) = (fallback, nil, objectClass, resolver)
+            case nil:
+                (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, nil, nil, nil)
+            }
             self.info = info
             type = definition?.type ?? .nonNull(.named(parentType))
             isNonNull = type.isNonNull
@@ -251,8 +307,9 @@ final class Executor {
                 )
             }
             let resolution: PlannedField.Resolution
-            if let resolver = schema.resolver(for: field) {
-                resolution = .bound(resolver)
+            let resolver = schema.resolver(for: field)
+            if resolver != nil {
+                resolution = .bound
             } else if type.name.hasPrefix("__") || field === MetaFields.schema || field === MetaFields.type {
                 resolution = .introspection
             } else {
@@ -263,9 +320,22 @@ final class Executor {
                 variableValues: variableValues
             )
             return PlannedField(
-                key: grouped.keys[index], nodes: nodes, definition: field, parentType: type, resolution: resolution, info: info
+                key: grouped.keys[index], nodes: nodes, definition: field, parentType: type, resolution: resolution, info: info,
+                resolver: resolver
             )
         }
+    }
+
+    private var subplans: [[PlannedField]] = []
+
+    private func subfields(_ type: GraphQLNamedType, of field: PlannedField) -> [PlannedField] {
+        let identity = ObjectIdentifier(type)
+        if field.subplanType == identity { return subplans[field.subplan] }
+        let planned = subfields(type, field.nodes)
+        field.subplanType = identity
+        field.subplan = subplans.count
+        subplans.append(planned)
+        return planned
     }
 
     private func subfields(_ type: GraphQLNamedType, _ fieldNodes: [Field]) -> [PlannedField] {
@@ -288,15 +358,24 @@ final class Executor {
             // deferred values share (not one per value).
             var outcomes = await withTaskGroup(of: (Int, Result<Resolved, any Error>)?.self) { group in
                 var batches: Set<ObjectIdentifier> = []
-                for (index, item) in batch.enumerated() {
-                    if let work = item.work {
+                var lastBatch: ObjectIdentifier?
+                for index in batch.indices {
+                    switch batch[index].waiting {
+                    case .work(let work):
                         group.addTask {
                             do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
                         }
-                    } else if let runner = item.deferred?.batch, batches.insert(ObjectIdentifier(runner)).inserted {
-                        group.addTask {
-                            await runner.run()
-                            return nil
+                    case .deferred(let value):
+                        let runner = value.batch
+                        let identity = ObjectIdentifier(runner)
+                        // Loads of one loader come in runs; the set is for the rest.
+                        guard identity != lastBatch else { continue }
+                        lastBatch = identity
+                        if batches.insert(identity).inserted {
+                            group.addTask {
+                                await runner.run()
+                                return nil
+                            }
                         }
                     }
                 }
@@ -306,18 +385,24 @@ final class Executor {
                 }
                 return outcomes
             }
-            for (index, item) in batch.enumerated() where item.work == nil {
-                outcomes[index] = Result { try item.deferred!.resolve() }
-            }
-            for (item, outcome) in zip(batch, outcomes) {
-                guard !isAbandoned(item.link) else { continue }
-                switch outcome! {
+            for index in batch.indices {
+                let link = batch[index].link
+                guard !isAbandoned(link) else { continue }
+                let outcome: Result<Resolved, any Error>
+                switch batch[index].waiting {
+                case .work:
+                    outcome = outcomes[index].take()!
+                case .deferred(let value):
+                    outcome = Result { try value.resolve() }
+                }
+                let field = batch[index].field
+                switch outcome {
                 case .success(let resolved):
-                    if let slot = complete(resolved, item.type, item.field, link: item.link) {
-                        item.link.container.slots[item.link.index] = slot
+                    if let slot = complete(resolved, batch[index].type, field, link: link) {
+                        link.container.slots[link.index] = slot
                     }
                 case .failure(let error):
-                    fail(error, item.field.nodes, at: item.link)
+                    fail(error, field.nodes, at: link)
                 }
             }
         }
@@ -340,9 +425,10 @@ final class Executor {
     ) {
         container.fields = fields
         container.slots.reserveCapacity(fields.count)
+        var instance = ParentInstance()
         for field in fields {
             let errorCount = errors.count
-            executeField(objectType, parent, field, into: container)
+            executeField(objectType, parent, field, into: container, instance: &instance)
             // As in graphql-js, a failure that nulls this object (or one above it)
             // ends the work on it: its remaining fields are not resolved.
             if errors.count != errorCount, container.isNull || dataIsNull || container.link.map(isAbandoned) == true { return }
@@ -351,7 +437,8 @@ final class Executor {
 
     /// ExecuteField: resolve, then complete, one field of one object.
     private func executeField(
-        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, into container: ResultContainer
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, into container: ResultContainer,
+        instance: inout ParentInstance
     ) {
         switch planned.resolution {
         case .typename:
@@ -369,7 +456,12 @@ final class Executor {
         let link = Link(container: container, index: index, isNonNull: planned.isNonNull)
         let resolved: Resolved
         do {
-            resolved = try resolve(planned, parent, link)
+            if let instanceClass = planned.instanceClass, !planned.hasArguments,
+               let object = instance.object(of: parent, ifInstanceOf: instanceClass) {
+                resolved = try planned.instanceResolver!(object)
+            } else {
+                resolved = try resolve(planned, parent, link)
+            }
         } catch {
             fail(error, planned.nodes, at: link)
             return
@@ -382,9 +474,9 @@ final class Executor {
     private func resolve(_ planned: PlannedField, _ parent: Parent, _ link: Link) throws -> Resolved {
         let arguments = planned.hasArguments ? try coerceArguments(planned) : [:]
         switch planned.resolution {
-        case .bound(.parent(let resolver)):
-            return try resolver(parent)
-        case .bound(.input(let resolver)):
+        case .bound:
+            if let resolver = planned.parentResolver { return try resolver(parent) }
+            let resolver = planned.inputResolver!
             let container = link.container
             let info = ResolveInfo(
                 field: planned.info!, parentPath: container.pathNode,
@@ -446,9 +538,9 @@ final class Executor {
         if resolved.waits {
             switch consume resolved {
             case .async(let work):
-                pending.append(PendingField(work: work, deferred: nil, type: type, field: field, link: link))
+                pending.append(PendingField(waiting: .work(work), type: type, field: field, link: link))
             case .deferred(let value):
-                pending.append(PendingField(work: nil, deferred: value, type: type, field: field, link: link))
+                pending.append(PendingField(waiting: .deferred(value), type: type, field: field, link: link))
             default:
                 break
             }
@@ -549,7 +641,7 @@ final class Executor {
             return nil
         }
         let object = ResultContainer(isList: false, link: link)
-        executeFields(objectType, parent, subfields(objectType, field.nodes), into: object)
+        executeFields(objectType, parent, subfields(objectType, of: field), into: object)
         return object.isNull ? nil : .container(object)
     }
 

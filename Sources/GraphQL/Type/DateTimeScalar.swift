@@ -74,6 +74,34 @@ public enum DateTimeScalar {
             days -= 1
         }
         let (year, month, day) = civilFromDays(days)
+        if (0...9999).contains(year) {
+            // The common case, written into one small string without the
+            // intermediate strings of the general path below.
+            return String(unsafeUninitializedCapacity: 24) { buffer in
+                func put(_ value: Int, _ width: Int, at offset: Int) {
+                    var value = value
+                    for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                        buffer[position] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                        value /= 10
+                    }
+                }
+                put(year, 4, at: 0)
+                buffer[4] = UInt8(ascii: "-")
+                put(month, 2, at: 5)
+                buffer[7] = UInt8(ascii: "-")
+                put(day, 2, at: 8)
+                buffer[10] = UInt8(ascii: "T")
+                put(secondsOfDay / 3600, 2, at: 11)
+                buffer[13] = UInt8(ascii: ":")
+                put(secondsOfDay / 60 % 60, 2, at: 14)
+                buffer[16] = UInt8(ascii: ":")
+                put(secondsOfDay % 60, 2, at: 17)
+                buffer[19] = UInt8(ascii: ".")
+                put(millis, 3, at: 20)
+                buffer[23] = UInt8(ascii: "Z")
+                return 24
+            }
+        }
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text

@@ -37,6 +37,16 @@ struct SchemaBinder {
         }
     }
 
+    /// A field of an object type whose parents are instances of the class
+    /// `Parent`, read from the parent alone; the executor checks the class
+    /// once per object.
+    mutating func field<Parent: AnyObject & Sendable>(
+        _ type: String, _ name: String,
+        _ resolve: @escaping @Sendable (Parent) throws -> Resolved
+    ) {
+        builder.resolve(type, name, on: Parent.self, resolve)
+    }
+
     /// A root field (Query or Mutation).
     mutating func root(_ type: String, _ name: String, _ resolve: @escaping @Sendable (ResolverInput) throws -> Resolved) {
         builder.resolve(type, name, resolve)

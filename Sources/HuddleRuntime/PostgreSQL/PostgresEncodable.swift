@@ -80,7 +80,11 @@ extension Array: PostgresEncodable where Element: PostgresEncodable {
     public func encodePostgresText(into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "{"))
         var element: [UInt8] = []
-        for (index, value) in enumerated() {
+        // Plain indices: this runs unspecialized (through `any
+        // PostgresEncodable`), where every generic wrapper type, such as
+        // `enumerated()`'s, costs a metadata lookup per use.
+        for index in indices {
+            let value = self[index]
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
             if value.isPostgresNull {
                 buffer.append(contentsOf: "NULL".utf8)

@@ -10,7 +10,7 @@ import HuddleRuntime
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the engine's benchmarks (build with -c release).",
-        subcommands: [Parse.self, Validate.self, Execute.self, Loop.self, Postgres.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self, GenerateData.self]
+        subcommands: [Parse.self, Validate.self, Execute.self, Resolvers.self, Loop.self, Postgres.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self, GenerateData.self]
     )
 
     struct Parse: ParsableCommand {

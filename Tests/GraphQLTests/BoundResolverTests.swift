@@ -1,0 +1,53 @@
+import GraphQL
+import Testing
+
+/// The cheaper ways to bind a resolver: from the parent alone, and on the
+/// instances of one Swift class, with the class checked once per object.
+@Suite struct BoundResolverTests {
+    static let sdl = """
+        type Query { pets: [Pet!]! pet: Pet }
+        type Pet { name: String! shout(times: Int!): String! kind: String! }
+        """
+
+    class Pet: @unchecked Sendable {
+        let name: String
+        init(name: String) { self.name = name }
+    }
+
+    /// A subclass is not the bound class itself: its instances take the checked path.
+    final class Puppy: Pet, @unchecked Sendable {}
+
+    struct Robot: Sendable { var name: String }
+
+    func run(_ query: String, pets: [any Sendable]) async throws -> String {
+        var builder = ExecutableSchema.Builder(schema: try buildSchema(Self.sdl))
+        builder.resolve("Query", "pets") { _ in .list(pets.map { .object($0) }) }
+        builder.resolve("Query", "pet") { _ in pets.first.map { .object($0) } ?? .null }
+        builder.resolve("Pet", "name", on: Pet.self) { pet in .value(.string(pet.name)) }
+        builder.resolve("Pet", "shout", on: Pet.self) { pet in .value(.string(pet.name.uppercased())) }
+        builder.resolveFromParent("Pet", "kind") { parent in
+            guard case .object(let value) = parent else { return .null }
+            return .value(.string(value is Puppy ? "puppy" : value is Pet ? "pet" : "other"))
+        }
+        let source = Source(body: query)
+        return await execute(schema: try builder.build(), document: try parse(source), source: source).json()
+    }
+
+    @Test func instancesOfTheClassAndOfSubclassesResolve() async throws {
+        let json = try await run("{ pets { name kind } }", pets: [Pet(name: "Rex"), Puppy(name: "Bit"), Pet(name: "Tom")])
+        #expect(json == #"{"data":{"pets":[{"name":"Rex","kind":"pet"},{"name":"Bit","kind":"puppy"},{"name":"Tom","kind":"pet"}]}}"#)
+    }
+
+    @Test func aParentOfAnotherTypeIsAFieldError() async throws {
+        let json = try await run("{ pet { kind name } }", pets: [Robot(name: "R2")])
+        #expect(json.contains(#""message":"Pet.name was resolved on a object(GraphQLTests.BoundResolverTests.Robot(name: \"R2\")), not a Pet.""#))
+        #expect(json.hasSuffix(#""data":{"pet":null}}"#))
+    }
+
+    @Test func argumentsOfAnInstanceBoundFieldAreStillCoerced() async throws {
+        #expect(try await run("{ pet { shout(times: 2) } }", pets: [Pet(name: "Rex")]) == #"{"data":{"pet":{"shout":"REX"}}}"#)
+        let json = try await run(#"{ pet { shout(times: "loud") } }"#, pets: [Pet(name: "Rex")])
+        #expect(json.contains(#"Argument \"times\" has invalid value \"loud\"."#))
+        #expect(json.hasSuffix(#""path":["pet","shout"]}],"data":{"pet":null}}"#))
+    }
+}
