@@ -158,7 +158,8 @@ final class Executor {
     struct PendingField {
         /// What the field waits for: its own work, or a share of a batch.
         var waiting: Waiting
-        var type: GraphQLType
+        /// How many of the field's type wrappers are outside the value.
+        var depth: Int
         unowned(unsafe) var field: PlannedField
         var link: Link
 
@@ -219,6 +220,12 @@ final class Executor {
         /// The field's type, `.named(String)` for `__typename`.
         let type: GraphQLType
         let isNonNull: Bool
+        /// The type's wrappers from the outside in, and the named type within
+        /// them: completing a value walks these instead of the type's enum.
+        let wrappers: [TypeWrapper]
+        let namedType: GraphQLNamedType
+        /// How a leaf value serialises; nil for object, interface and union types.
+        let leafKind: ResultCoercion.LeafKind?
         /// Whether there are arguments to coerce.
         let hasArguments: Bool
         /// The object-independent part of a resolver's info.
@@ -266,6 +273,25 @@ final class Executor {
             self.info = info
             type = definition?.type ?? .nonNull(.named(parentType))
             isNonNull = type.isNonNull
+            var wrappers: [TypeWrapper] = []
+            var inner = type
+            while true {
+                switch inner {
+                case .nonNull(let wrapped):
+                    wrappers.append(.nonNull)
+                    inner = wrapped
+                    continue
+                case .list(let wrapped):
+                    wrappers.append(.list)
+                    inner = wrapped
+                    continue
+                case .named(let named):
+                    namedType = named
+                }
+                break
+            }
+            self.wrappers = wrappers
+            leafKind = namedType.kind == .scalar || namedType.kind == .enum ? ResultCoercion.LeafKind(namedType) : nil
             hasArguments = !(definition?.arguments.isEmpty ?? true) || !nodes[0].arguments.isEmpty
             var writer = JSONWriter(capacity: key.utf8.count + 3)
             writer.string(key)
@@ -281,6 +307,16 @@ final class Executor {
 
         /// The field's name, for messages.
         var name: String { definition?.name ?? nodes[0].name.value }
+
+        /// Whether the type at `depth` wrappers in is non-null.
+        @inline(__always)
+        func isNonNull(at depth: Int) -> Bool {
+            depth < wrappers.count && wrappers[depth] == .nonNull
+        }
+
+        enum TypeWrapper {
+            case nonNull, list
+        }
     }
 
     private struct PlanKey: Hashable {
@@ -398,7 +434,7 @@ final class Executor {
                 let field = batch[index].field
                 switch outcome {
                 case .success(let resolved):
-                    if let slot = complete(resolved, batch[index].type, field, link: link) {
+                    if let slot = complete(resolved, depth: batch[index].depth, field, link: link) {
                         link.container.slots[link.index] = slot
                     }
                 case .failure(let error):
@@ -466,7 +502,7 @@ final class Executor {
             fail(error, planned.nodes, at: link)
             return
         }
-        if let slot = complete(resolved, planned.type, planned, link: link) {
+        if let slot = complete(resolved, depth: 0, planned, link: link) {
             container.slots[index] = slot
         }
     }
@@ -532,92 +568,87 @@ final class Executor {
     /// CompleteValue: the resolved value as the field's type requires, or
     /// nil when it failed (the failure already handled at `link`).
     private func complete(
-        _ resolved: consuming Resolved, _ type: GraphQLType, _ field: PlannedField, link: Link
+        _ resolved: consuming Resolved, depth: Int, _ field: PlannedField, link: Link
     ) -> ResultContainer.Slot? {
         // A value that must wait is completed later, against the whole type.
         if resolved.waits {
             switch consume resolved {
             case .async(let work):
-                pending.append(PendingField(waiting: .work(work), type: type, field: field, link: link))
+                pending.append(PendingField(waiting: .work(work), depth: depth, field: field, link: link))
             case .deferred(let value):
-                pending.append(PendingField(waiting: .deferred(value), type: type, field: field, link: link))
+                pending.append(PendingField(waiting: .deferred(value), depth: depth, field: field, link: link))
             default:
                 break
             }
             return .pending
         }
-        switch type {
-        case .nonNull(let inner):
-            guard let slot = complete(resolved, inner, field, link: link) else { return nil }
-            if case .null = slot {
-                fail(
-                    FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
-                    field.nodes, at: link
-                )
-                return nil
-            }
-            return slot
-        case .list(let itemType):
-            switch consume resolved {
-            case .null, .value(.null):
-                return .null
-            case .list(let items):
-                return completeList(items.count, itemType, field, link: link) { items[$0] }
-            case .value(.list(let values)):
-                return completeList(values.count, itemType, field, link: link) { .value(values[$0]) }
-            default:
-                fail(
-                    GraphQLError(message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
-                    field.nodes, at: link
-                )
-                return nil
-            }
-        case .named(let named):
-            switch consume resolved {
-            case .null, .value(.null), .async, .deferred:
-                return .null
-            case .value(let value):
-                switch named.kind {
-                case .scalar, .enum:
-                    switch ResultCoercion.serialize(value, named) {
-                    case .success(let serialized): return .leaf(serialized)
-                    case .failure(let error):
-                        fail(GraphQLError(message: error.message), field.nodes, at: link)
-                        return nil
-                    }
-                default:
-                    return completeComposite(named, .value(value), nil, field, link: link)
-                }
-            case .object(let object, let typename):
-                switch named.kind {
-                case .scalar, .enum:
-                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), field.nodes, at: link)
+        if depth < field.wrappers.count {
+            switch field.wrappers[depth] {
+            case .nonNull:
+                guard let slot = complete(resolved, depth: depth + 1, field, link: link) else { return nil }
+                if case .null = slot {
+                    fail(
+                        FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
+                        field.nodes, at: link
+                    )
                     return nil
-                default:
-                    return completeComposite(named, .object(object), typename, field, link: link)
                 }
+                return slot
             case .list:
-                switch named.kind {
-                case .scalar, .enum:
-                    fail(GraphQLError(message: "\(named.name) cannot represent value: [object]"), field.nodes, at: link)
-                    return nil
+                switch consume resolved {
+                case .null, .value(.null):
+                    return .null
+                case .list(let items):
+                    return completeList(items.count, depth: depth + 1, field, link: link) { items[$0] }
+                case .value(.list(let values)):
+                    return completeList(values.count, depth: depth + 1, field, link: link) { .value(values[$0]) }
                 default:
-                    return completeComposite(named, .root, nil, field, link: link)
+                    fail(
+                        GraphQLError(message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
+                        field.nodes, at: link
+                    )
+                    return nil
                 }
             }
+        }
+        switch consume resolved {
+        case .null, .value(.null), .async, .deferred:
+            return .null
+        case .value(let value):
+            if let leafKind = field.leafKind {
+                switch ResultCoercion.serialize(value, leafKind, field.namedType) {
+                case .success(let serialized): return .leaf(serialized)
+                case .failure(let error):
+                    fail(GraphQLError(message: error.message), field.nodes, at: link)
+                    return nil
+                }
+            }
+            return completeComposite(field.namedType, .value(value), nil, field, link: link)
+        case .object(let object, let typename):
+            guard field.leafKind == nil else {
+                fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes, at: link)
+                return nil
+            }
+            return completeComposite(field.namedType, .object(object), typename, field, link: link)
+        case .list:
+            guard field.leafKind == nil else {
+                fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes, at: link)
+                return nil
+            }
+            return completeComposite(field.namedType, .root, nil, field, link: link)
         }
     }
 
     /// The items of a list, each completed as the item type requires.
     private func completeList(
-        _ count: Int, _ itemType: GraphQLType, _ field: PlannedField, link: Link, _ item: (Int) -> Resolved
+        _ count: Int, depth: Int, _ field: PlannedField, link: Link, _ item: (Int) -> Resolved
     ) -> ResultContainer.Slot? {
         let list = ResultContainer(isList: true, link: link)
         list.slots = Array(repeating: .pending, count: count)
-        let isNonNull = itemType.isNonNull
+        let isNonNull = field.isNonNull(at: depth)
         for index in 0..<count {
             let itemLink = Link(container: list, index: index, isNonNull: isNonNull)
-            if let slot = complete(item(index), itemType, field, link: itemLink) {
+            if let slot = complete(item(index), depth: depth, field, link: itemLink) {
                 list.slots[index] = slot
             }
             if list.isNull { return nil }

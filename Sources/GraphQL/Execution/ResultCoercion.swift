@@ -2,8 +2,41 @@
 /// graphql-js 16): what a resolver returned for a scalar or enum field, as
 /// the response carries it, or the message of the field error it causes.
 enum ResultCoercion {
+    /// How a leaf type serialises, worked out once per planned field rather
+    /// than by comparing the type's name for every value.
+    enum LeafKind {
+        case int, float, string, boolean, id, dateTime, `enum`, customScalar
+
+        init(_ type: GraphQLNamedType) {
+            if type.kind == .enum {
+                self = .enum
+                return
+            }
+            switch type.name {
+            case "Int": self = .int
+            case "Float": self = .float
+            case "String": self = .string
+            case "Boolean": self = .boolean
+            case "ID": self = .id
+            case DateTimeScalar.name: self = .dateTime
+            default: self = .customScalar
+            }
+        }
+    }
+
     static func serialize(_ value: GraphQLValue, _ type: GraphQLNamedType) -> Result<GraphQLValue, SerializeError> {
-        if type.kind == .enum {
+        serialize(value, LeafKind(type), type)
+    }
+
+    static func serialize(_ value: GraphQLValue, _ kind: LeafKind, _ type: GraphQLNamedType) -> Result<GraphQLValue, SerializeError> {
+        // The values resolvers return most: already what the response carries.
+        switch (kind, value) {
+        case (.string, .string), (.id, .string), (.boolean, .boolean): return .success(value)
+        case (.int, .int(let int)) where Int32(exactly: int) != nil: return .success(value)
+        case (.float, .float(let double)) where double.isFinite: return .success(value)
+        default: break
+        }
+        if kind == .enum {
             switch value {
             case .enum(let name), .string(let name):
                 if type.enumValue(named: name) != nil { return .success(.enum(name)) }
@@ -12,8 +45,8 @@ enum ResultCoercion {
             }
             return .failure(SerializeError("Enum \"\(type.name)\" cannot represent value: \(inspect(value))"))
         }
-        switch type.name {
-        case "Int":
+        switch kind {
+        case .int:
             let number: Double?
             switch value {
             case .boolean(let boolean): return .success(.int(boolean ? 1 : 0))
@@ -33,7 +66,7 @@ enum ResultCoercion {
                 return .failure(SerializeError("Int cannot represent non 32-bit signed integer value: \(inspect(value))"))
             }
             return .success(.int(Int(integer)))
-        case "Float":
+        case .float:
             let number: Double?
             switch value {
             case .boolean(let boolean): number = boolean ? 1 : 0
@@ -46,7 +79,7 @@ enum ResultCoercion {
                 return .failure(SerializeError("Float cannot represent non numeric value: \(inspect(value))"))
             }
             return .success(.float(number))
-        case "String":
+        case .string:
             switch value {
             case .string, .enum: return .success(.string(stringValue(value)))
             case .boolean(let boolean): return .success(.string(boolean ? "true" : "false"))
@@ -54,14 +87,14 @@ enum ResultCoercion {
             case .float(let double) where double.isFinite: return .success(.string(JavaScriptNumber.format(double)))
             default: return .failure(SerializeError("String cannot represent value: \(inspect(value))"))
             }
-        case "Boolean":
+        case .boolean:
             switch value {
             case .boolean: return .success(value)
             case .int(let int): return .success(.boolean(int != 0))
             case .float(let double) where double.isFinite: return .success(.boolean(double != 0))
             default: return .failure(SerializeError("Boolean cannot represent a non boolean value: \(inspect(value))"))
             }
-        case "ID":
+        case .id:
             switch value {
             case .string, .enum: return .success(.string(stringValue(value)))
             case .int(let int): return .success(.string(String(int)))
@@ -69,9 +102,9 @@ enum ResultCoercion {
                 return .success(.string(JavaScriptNumber.format(double)))
             default: return .failure(SerializeError("ID cannot represent value: \(inspect(value))"))
             }
-        case DateTimeScalar.name:
+        case .dateTime:
             return DateTimeScalar.serialize(value).mapError { SerializeError($0.message) }
-        default:
+        case .customScalar, .enum:
             // Other custom scalars serialise as they come.
             return .success(value)
         }
