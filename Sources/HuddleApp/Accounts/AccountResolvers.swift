@@ -53,20 +53,20 @@ enum AccountResolvers {
         binder.field("User", "username") { (user: UserRecord) in .scalar(.string(user.username)) }
         binder.field("User", "firstName") { (user: UserRecord) in .scalar(.string(user.firstName)) }
         binder.field("User", "lastName") { (user: UserRecord) in .scalar(.string(user.lastName)) }
-        binder.field("User", "gender") { (user: UserRecord) in user.gender.map { .scalar(.enum($0)) } ?? .null }
-        binder.field("User", "biography") { (user: UserRecord) in .scalar(.string(user.biography)) }
-        binder.field("User", "profileImageUrl") { (user: UserRecord) in user.profileImageURL.map { .scalar(.string($0)) } ?? .null }
-        binder.field("User", "createdAt") { (user: UserRecord) in Instant.value(user.createdAt) }
+        binder.field("User", "gender") { (user: UserRecord) in try user.gender.map { .scalar(.enum($0)) } ?? .null }
+        binder.field("User", "biography") { (user: UserRecord) in .scalar(.string(try user.biography)) }
+        binder.field("User", "profileImageUrl") { (user: UserRecord) in try user.profileImageURL.map { .scalar(.string($0)) } ?? .null }
+        binder.field("User", "createdAt") { (user: UserRecord) in Instant.value(try user.createdAt) }
         // What only the user themself sees.
         binder.field("User", "email") { (user: UserRecord, input) in
-            isOwner(user, input) ? .scalar(.string(user.email)) : .null
+            isOwner(user, input) ? .scalar(.string(try user.email)) : .null
         }
         binder.field("User", "birthday") { (user: UserRecord, input) in
-            guard isOwner(user, input), let birthday = user.birthday else { return .null }
+            guard isOwner(user, input), let birthday = try user.birthday else { return .null }
             return .scalar(.string(birthday.description))
         }
         binder.field("User", "homeLocation") { (user: UserRecord, input) in
-            guard isOwner(user, input), let latitude = user.homeLatitude, let longitude = user.homeLongitude else {
+            guard isOwner(user, input), let latitude = try user.homeLatitude, let longitude = try user.homeLongitude else {
                 return .null
             }
             return .object(Coordinates(latitude: latitude, longitude: longitude))

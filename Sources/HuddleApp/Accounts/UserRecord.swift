@@ -7,19 +7,24 @@ import HuddleRuntime
 final class UserRecord: Identified {
     let id: Int64
     let username: String
-    let email: String
     let firstName: String
     let lastName: String
-    let birthday: PostgresDate?
-    let gender: String?
-    let biography: String
-    let profileImageURL: String?
-    let homeLatitude: Double?
-    let homeLongitude: Double?
-    let createdAt: Date
     /// Shown to the account's owner whoever the request's viewer is: the
     /// user of the payload signUp and logIn return, before the token exists.
     let shownToOwner: Bool
+    /// The row the other columns are decoded from when a field asks: most
+    /// queries show a user by name, and a page of players is hundreds of rows.
+    private let row: PostgresRow
+    private let offset: Int
+
+    var email: String { get throws { try row.decode(at: offset + 2) } }
+    var birthday: PostgresDate? { get throws { try row.decode(at: offset + 5) } }
+    var gender: String? { get throws { try row.decode(at: offset + 6) } }
+    var biography: String { get throws { try row.decode(at: offset + 7) } }
+    var profileImageURL: String? { get throws { try row.decode(at: offset + 8) } }
+    var homeLatitude: Double? { get throws { try row.decode(at: offset + 9) } }
+    var homeLongitude: Double? { get throws { try row.decode(at: offset + 10) } }
+    var createdAt: Date { get throws { try row.decode(at: offset + 11) } }
 
     /// The columns `init(row:offset:)` reads, from `users u`.
     static let columns = """
@@ -29,17 +34,11 @@ final class UserRecord: Identified {
 
     init(row: PostgresRow, offset: Int = 0, shownToOwner: Bool = false) throws {
         self.shownToOwner = shownToOwner
+        self.row = row
+        self.offset = offset
         id = try row.decode(at: offset)
         username = try row.decode(at: offset + 1)
-        email = try row.decode(at: offset + 2)
         firstName = try row.decode(at: offset + 3)
         lastName = try row.decode(at: offset + 4)
-        birthday = try row.decode(at: offset + 5)
-        gender = try row.decode(at: offset + 6)
-        biography = try row.decode(at: offset + 7)
-        profileImageURL = try row.decode(at: offset + 8)
-        homeLatitude = try row.decode(at: offset + 9)
-        homeLongitude = try row.decode(at: offset + 10)
-        createdAt = try row.decode(at: offset + 11)
     }
 }
