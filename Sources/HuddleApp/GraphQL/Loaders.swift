@@ -8,7 +8,6 @@ final class Loaders: Sendable {
     let users: DataLoader<Int64, UserRecord?>
     let locations: DataLoader<Int64, LocationRecord?>
     let sessions: DataLoader<Int64, SessionRecord?>
-    let sessionPlayers: DataLoader<Int64, [UserRecord]>
     let friendCounts: DataLoader<Int64, Int>
     /// Whether the viewer is friends with each user.
     let viewerFriends: DataLoader<Int64, Bool>
@@ -30,18 +29,6 @@ final class Loaders: Sendable {
         sessions = DataLoader { ids in
             let rows = try await database.query("SELECT \(SessionRecord.columns) FROM sports_sessions s WHERE s.id = ANY($1::bigint[])", [ids])
             return try Self.byID(ids, rows) { try SessionRecord(row: $0) }
-        }
-        sessionPlayers = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT p.session_id, \(UserRecord.columns) FROM session_players p JOIN users u ON u.id = p.user_id
-                WHERE p.session_id = ANY($1::bigint[]) ORDER BY p.session_id, p.joined_at, u.id
-                """, [ids])
-            var players: [Int64: [UserRecord]] = [:]
-            for row in rows {
-                players[try row.decode(Int64.self, at: 0), default: []].append(try UserRecord(row: row, offset: 1))
-            }
-            return ids.map { .success(players[$0] ?? []) }
         }
         friendCounts = DataLoader { ids in
             let rows = try await database.query(

@@ -36,10 +36,12 @@ enum SuggestedSessions {
                 throw APIError.badInput("\"radiusKm\" must be more than 0 and at most \(Int(maxRadiusKm)).")
             }
             let rows = try await input.request.database.query(sql, [viewer, radius * 1000, first])
+            let extra = SessionRecord.columnCount
             return .list(try rows.map { row in
                 .object(Suggestion(
-                    session: try SessionRecord(row: row), score: try row.decode(at: 10), sportWeight: try row.decode(at: 11),
-                    friends: try row.decode(at: 12), preferredGenders: try row.decode(at: 13), preferredAgeGroups: try row.decode(at: 14)))
+                    session: try SessionRecord(row: row), score: try row.decode(at: extra), sportWeight: try row.decode(at: extra + 1),
+                    friends: try row.decode(at: extra + 2), preferredGenders: try row.decode(at: extra + 3),
+                    preferredAgeGroups: try row.decode(at: extra + 4)))
             })
         }
         binder.field("SuggestedSession", "session") { (suggestion: Suggestion) in .object(suggestion.session) }

@@ -14,13 +14,17 @@ final class SessionRecord: Identified {
     let capacity: Int
     let occupied: Int
     let createdAt: Date
+    /// The players' ids in the order they joined (kept by the database with `occupied`).
+    let playerIDs: [Int64]
     let distanceKm: Double?
 
     /// The columns `init(row:offset:)` reads, from `sports_sessions s`.
     static let columns = """
         s.id, s.sport, s.skill_level, s.creator_id, s.location_id, s.occurs_at, s.duration_minutes, \
-        s.capacity, s.occupied, s.created_at
+        s.capacity, s.occupied, s.created_at, s.player_ids
         """
+    /// How many columns `columns` names: what a query selects after them starts here.
+    static let columnCount = 11
 
     init(row: PostgresRow, offset: Int = 0, distanceKm: Double? = nil) throws {
         self.distanceKm = distanceKm
@@ -34,5 +38,6 @@ final class SessionRecord: Identified {
         capacity = try row.decode(at: offset + 7)
         occupied = try row.decode(at: offset + 8)
         createdAt = try row.decode(at: offset + 9)
+        playerIDs = try row.decode(at: offset + 10)
     }
 }

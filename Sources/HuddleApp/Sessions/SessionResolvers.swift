@@ -63,7 +63,10 @@ enum SessionResolvers {
             input.request.loaders.locations.load(session.locationID) { $0.map { .object($0) } ?? .null }
         }
         binder.field("SportsSession", "players") { (session: SessionRecord, input) in
-            input.request.loaders.sessionPlayers.load(session.id) { .list($0.map { .object($0) }) }
+            // The ids come with the session row; the users through the loader
+            // that also brings the creators. The API never deletes a user, so
+            // a missing row is a data error and reported as one.
+            input.request.loaders.users.loadMany(session.playerIDs) { $0.map { .object($0) } ?? .null }
         }
         binder.field("SportsSession", "viewerIsPlayer") { (session: SessionRecord, input) in
             input.request.loaders.viewerSessions.load(session.id) { .scalar(.boolean($0)) }

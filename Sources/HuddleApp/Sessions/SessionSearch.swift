@@ -71,7 +71,7 @@ struct SessionSearch {
         )
         let withDistance = distance != nil
         return try await query.page(page, on: database) { row in
-            try SessionRecord(row: row, distanceKm: withDistance ? try row.decode(Double.self, at: 10) : nil)
+            try SessionRecord(row: row, distanceKm: withDistance ? try row.decode(Double.self, at: SessionRecord.columnCount) : nil)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleRuntime
 import Testing
 
 /// Sports sessions over HTTP: creating, joining under contention, leaving,
@@ -113,6 +114,39 @@ struct SessionTests {
             let final = try await server.graphql("query($id: ID!) { sportsSession(id: $id) { occupied capacity players { id } } }", ["id": id])
             #expect(final["data"]["sportsSession"]["occupied"].int == 10)
             #expect(final["data"]["sportsSession"]["players"].array.count == 10)
+            // The ids the session row keeps for its players are its players.
+            let kept = try await server.sql(
+                """
+                SELECT ARRAY(SELECT x FROM unnest(s.player_ids) AS x ORDER BY x)
+                       = ARRAY(SELECT p.user_id FROM session_players p WHERE p.session_id = s.id ORDER BY p.user_id)
+                FROM sports_sessions s
+                """)
+            #expect(try kept.map { try $0.decode(Bool.self, at: 0) } == [true])
+        }
+    }
+
+    /// The player ids a session row keeps follow joins, leaves and deleted sessions, and cannot disagree with `occupied`.
+    @Test func aSessionsPlayerIdsFollowItsPlayers() async throws {
+        try await PlaymateServer.with { server in
+            let creator = try await server.signUp("creator")
+            let created = try await server.graphql(Self.create, Self.input(capacity: 5), token: creator.token)
+            let id = try #require(created["data"]["createSportsSession"]["id"].string)
+            let players = try await server.makeUsers(3, prefix: "player")
+            for player in players {
+                _ = try await server.graphql("mutation($id: ID!) { joinSportsSession(sessionId: $id) { id } }", ["id": id], token: player.token)
+            }
+            _ = try await server.graphql("mutation($id: ID!) { leaveSportsSession(sessionId: $id) { id } }", ["id": id], token: players[1].token)
+            let shown = try await server.graphql("query($id: ID!) { sportsSession(id: $id) { occupied players { username } } }", ["id": id])
+            #expect(shown["data"]["sportsSession"]["players"].array.map { $0["username"].string } == ["creator", "player0", "player2"])
+            #expect(shown["data"]["sportsSession"]["occupied"].int == 3)
+            let rows = try await server.sql("SELECT cardinality(player_ids), occupied FROM sports_sessions")
+            #expect(try rows[0].decode(Int.self, at: 0) == 3)
+            #expect(try rows[0].decode(Int.self, at: 1) == 3)
+            await #expect(throws: PostgresError.self) {
+                _ = try await server.sql("UPDATE sports_sessions SET player_ids = '{}'")
+            }
+            _ = try await server.graphql("mutation($id: ID!) { deleteSportsSession(sessionId: $id) }", ["id": id], token: creator.token)
+            #expect(try await server.sql("SELECT count(*)::int FROM session_players")[0].decode(Int.self, at: 0) == 0)
         }
     }
 
