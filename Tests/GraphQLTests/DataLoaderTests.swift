@@ -134,4 +134,29 @@ import Testing
         _ = try await run(50, loaders)
         #expect(loaders.users.batchCount == 1)
     }
+
+    /// loadMany waits as one value per list, completes each item on its own
+    /// (a failing key is its item's error), and answers from the cache
+    /// without waiting when every key is known.
+    @Test func loadManyBatchesWithLoadsAndFailsPerItem() async throws {
+        let loader = DataLoader<Int, Int> { keys in
+            keys.map { $0 == 3 ? .failure(GraphQLError.coded("No \($0)", code: "NOT_FOUND")) : .success($0 * 10) }
+        }
+        let schema = try buildSchema("type Query { one: Int many: [Int] again: [Int] }")
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "one") { _ in loader.load(1) { .value(.int($0)) } }
+        builder.resolve("Query", "many") { _ in loader.loadMany([1, 2, 3, 2]) { .value(.int($0)) } }
+        builder.resolve("Query", "again") { _ in
+            .async {
+                // By now every key is cached: the list is answered at once, nothing new is batched.
+                loader.loadMany([2, 1]) { .value(.int($0)) }
+            }
+        }
+        let source = Source(body: "{ one many again }")
+        let result = await execute(schema: try builder.build(), document: try parse(source), source: source)
+        #expect(result.json() == #"""
+            {"errors":[{"message":"No 3","locations":[{"line":1,"column":7}],"path":["many",2],"extensions":{"code":"NOT_FOUND"}}],"data":{"one":10,"many":[10,20,null,20],"again":[20,10]}}
+            """#)
+        #expect(loader.batchCount == 1)
+    }
 }

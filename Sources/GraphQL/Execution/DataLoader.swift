@@ -21,6 +21,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     @usableFromInline let state = Mutex(State())
     @usableFromInline let dispatch: @Sendable (DataLoader) async -> Void
     @usableFromInline let resolvePending: @Sendable (Pending) throws -> Resolved
+    @usableFromInline let resolvePendingList: @Sendable (PendingList) throws -> Resolved
 
     @usableFromInline struct State {
         @usableFromInline var queue: [Key] = []
@@ -42,6 +43,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         self.batch = batch
         dispatch = { await $0.dispatchQueuedKeys() }
         resolvePending = { try $0.resolveNow() }
+        resolvePendingList = { try $0.resolveNow() }
     }
 
     /// How many times the batch function ran.
@@ -49,20 +51,24 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
 
     /// The field whose value is the key's, completed through `transform`.
     @inlinable public func load(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
-        let cached: Result<Value, any Error>? = state.withLock { state in
-            switch state.entries[key] {
-            case .done(let result)?:
-                return result
-            case .waiting?:
-                return nil
-            case nil:
-                state.entries[key] = .waiting([])
-                state.queue.append(key)
-                return nil
-            }
-        }
+        let cached: Result<Value, any Error>? = state.withLock { state in Self.record(key, in: &state) }
         if let cached { return Resolved.fromResult(cached, transform) }
         return .deferred(Pending(loader: self, key: key, transform: transform))
+    }
+
+    /// The key's result if it has one; otherwise the key is queued for the
+    /// next batch (once).
+    @inlinable static func record(_ key: Key, in state: inout State) -> Result<Value, any Error>? {
+        switch state.entries[key] {
+        case .done(let result)?:
+            return result
+        case .waiting?:
+            return nil
+        case nil:
+            state.entries[key] = .waiting([])
+            state.queue.append(key)
+            return nil
+        }
     }
 
     /// Runs the batch function over the keys recorded so far.
@@ -102,9 +108,61 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         }
     }
 
-    /// Loads many keys as one list field.
+    /// Loads many keys as one list field. The list waits as one value (not
+    /// one per key), and each item is completed on its own: a key that fails
+    /// is an error of its item.
     @inlinable public func loadMany(_ keys: [Key], _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
-        .list(keys.map { load($0, transform) })
+        let cached: [Result<Value, any Error>]? = state.withLock { state in
+            var results: [Result<Value, any Error>] = []
+            results.reserveCapacity(keys.count)
+            var complete = true
+            for key in keys {
+                if let result = Self.record(key, in: &state) {
+                    if complete { results.append(result) }
+                } else {
+                    complete = false
+                }
+            }
+            return complete ? results : nil
+        }
+        if let cached { return .list(cached.map { Resolved.fromResult($0, transform) }) }
+        return .deferred(PendingList(loader: self, keys: keys, transform: transform))
+    }
+
+    /// A list of loads waiting for the loader's next batch.
+    @usableFromInline struct PendingList: DeferredValue {
+        @usableFromInline let loader: DataLoader
+        @usableFromInline let keys: [Key]
+        @usableFromInline let transform: @Sendable (Value) throws -> Resolved
+
+        @inlinable init(loader: DataLoader, keys: [Key], transform: @escaping @Sendable (Value) throws -> Resolved) {
+            self.loader = loader
+            self.keys = keys
+            self.transform = transform
+        }
+
+        @inlinable var batch: any BatchRunner { loader }
+
+        @usableFromInline func resolve() throws -> Resolved {
+            try loader.resolvePendingList(self)
+        }
+
+        @inlinable func resolveNow() throws -> Resolved {
+            let results: [Result<Value, any Error>?] = loader.state.withLock { state in
+                keys.map { key in
+                    if case .done(let result)? = state.entries[key] { return result }
+                    return nil
+                }
+            }
+            let (loader, transform) = (loader, transform)
+            return .list(zip(keys, results).map { key, result in
+                guard let result else {
+                    // Not in the batch that ran (recorded after it started): wait for the next.
+                    return .async { try transform(try await loader.value(for: key).get()) }
+                }
+                return Resolved.fromResult(result, transform)
+            })
+        }
     }
 
     @inlinable func value(for key: Key) async -> Result<Value, any Error> {

@@ -47,9 +47,16 @@ struct PageRequest: Sendable {
 
 /// One page of a connection, its nodes still as rows.
 struct ConnectionPage: Sendable {
-    struct Edge: Sendable {
-        var cursor: String
-        var node: any Sendable
+    /// A class, so that the executor resolves its fields on the instance
+    /// (one class check per edge) and a list of edges costs no boxes.
+    final class Edge: Sendable {
+        let cursor: String
+        let node: any Sendable
+
+        init(cursor: String, node: any Sendable) {
+            self.cursor = cursor
+            self.node = node
+        }
     }
     var edges: [Edge]
     var hasNextPage: Bool
@@ -117,23 +124,23 @@ struct KeysetQuery {
 extension SchemaBinder {
     /// Binds a connection type, its edge type and PageInfo's use of the page.
     mutating func bindConnection(_ connection: String, edge: String, totalCount: Bool = false) {
-        field(connection, "edges") { (page: ConnectionPage, _) in .list(page.edges.map { .object($0) }) }
-        field(connection, "pageInfo") { (page: ConnectionPage, _) in .object(page) }
+        field(connection, "edges") { (page: ConnectionPage) in .list(page.edges.map { .object($0) }) }
+        field(connection, "pageInfo") { (page: ConnectionPage) in .object(page) }
         if totalCount {
-            field(connection, "totalCount") { (page: ConnectionPage, _) in
+            field(connection, "totalCount") { (page: ConnectionPage) in
                 guard let count = page.totalCount else { return .null }
                 return .async { .scalar(.int(try await count())) }
             }
         }
-        field(edge, "cursor") { (edge: ConnectionPage.Edge, _) in .scalar(.string(edge.cursor)) }
-        field(edge, "node") { (edge: ConnectionPage.Edge, _) in .object(edge.node) }
+        field(edge, "cursor") { (edge: ConnectionPage.Edge) in .scalar(.string(edge.cursor)) }
+        field(edge, "node") { (edge: ConnectionPage.Edge) in .object(edge.node) }
     }
 
     /// PageInfo, shared by every connection.
     mutating func bindPageInfo() {
-        field("PageInfo", "hasNextPage") { (page: ConnectionPage, _) in .scalar(.boolean(page.hasNextPage)) }
-        field("PageInfo", "hasPreviousPage") { (page: ConnectionPage, _) in .scalar(.boolean(page.hasPreviousPage)) }
-        field("PageInfo", "startCursor") { (page: ConnectionPage, _) in page.edges.first.map { .scalar(.string($0.cursor)) } ?? .null }
-        field("PageInfo", "endCursor") { (page: ConnectionPage, _) in page.edges.last.map { .scalar(.string($0.cursor)) } ?? .null }
+        field("PageInfo", "hasNextPage") { (page: ConnectionPage) in .scalar(.boolean(page.hasNextPage)) }
+        field("PageInfo", "hasPreviousPage") { (page: ConnectionPage) in .scalar(.boolean(page.hasPreviousPage)) }
+        field("PageInfo", "startCursor") { (page: ConnectionPage) in page.edges.first.map { .scalar(.string($0.cursor)) } ?? .null }
+        field("PageInfo", "endCursor") { (page: ConnectionPage) in page.edges.last.map { .scalar(.string($0.cursor)) } ?? .null }
     }
 }

@@ -197,6 +197,10 @@ extension Array: PostgresDecodable where Element: PostgresDecodable {
             return try PostgresBytes.decodeHex(bytes) as! [Element]
         }
         guard let elementType = type.element else { throw mismatch(bytes, type) }
+        // Id lists: plain integers need no element strings of their own.
+        if Element.self == Int64.self, let integers = PostgresArrayText.integers(of: bytes) {
+            return integers as! [Element]
+        }
         return try PostgresArrayText.elements(of: bytes).map { element in
             guard let element else { return try Element.decodeNull() }
             return try element.withUnsafeBufferPointer { try Element.decode(postgresText: $0, type: elementType) }
@@ -237,6 +241,38 @@ enum PostgresBytes {
 
 /// PostgreSQL's text form of a one-dimensional array: `{a,"b c",NULL}`.
 enum PostgresArrayText {
+    /// The elements of `{1,-2,3}`, or nil for anything else (NULLs, bounds,
+    /// quoting, numbers out of range), which the general path reads.
+    static func integers(of bytes: UnsafeBufferPointer<UInt8>) -> [Int64]? {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "{"), bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
+        var values: [Int64] = []
+        let end = bytes.count - 1
+        var index = 1
+        if index == end { return values }
+        values.reserveCapacity(end / 2)
+        while true {
+            var negative = false
+            if bytes[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
+            var value: Int64 = 0
+            let start = index
+            while index < end, bytes[index] &- 48 < 10 {
+                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(Int64(bytes[index] &- 48))
+                guard !overflow1, !overflow2 else { return nil }
+                value = sum
+                index += 1
+            }
+            guard index > start else { return nil }
+            values.append(negative ? -value : value)
+            if index == end { return values }
+            guard bytes[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
+            index += 1
+        }
+    }
+
     /// Each element's text, nil for NULL.
     static func elements(of bytes: UnsafeBufferPointer<UInt8>) throws -> [[UInt8]?] {
         var index = 0

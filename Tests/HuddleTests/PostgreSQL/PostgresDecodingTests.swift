@@ -36,4 +36,20 @@ import Testing
             #expect(throws: PostgresError.self, "\(text)") { try decode(text) }
         }
     }
+
+    @Test func integerArraysDecodeOnTheFastPathAndTheGeneralOne() throws {
+        func ids(_ text: String) throws -> [Int64] {
+            try Array(text.utf8).withUnsafeBufferPointer { try [Int64].decode(postgresText: $0, type: PostgresType(rawValue: 1016)) }
+        }
+        #expect(try ids("{}") == [])
+        #expect(try ids("{1,2,3}") == [1, 2, 3])
+        #expect(try ids("{-5,0,9223372036854775807}") == [-5, 0, .max])
+        // Beyond the fast path: the general reader takes these.
+        #expect(try ids("{-9223372036854775808}") == [.min])
+        #expect(try ids("[0:1]={7,8}") == [7, 8])
+        #expect(try ids(#"{"4"}"#) == [4])
+        for bad in ["{1,NULL}", "{1,,2}", "{1,2", "{9223372036854775808}", "{1,x}", "{,}"] {
+            #expect(throws: PostgresError.self, "\(bad)") { try ids(bad) }
+        }
+    }
 }
