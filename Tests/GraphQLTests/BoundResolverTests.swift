@@ -50,4 +50,37 @@ import Testing
         #expect(json.contains(#"Argument \"times\" has invalid value \"loud\"."#))
         #expect(json.hasSuffix(#""path":["pet","shout"]}],"data":{"pet":null}}"#))
     }
+
+    @Test func resolversSeeTheFieldNamesSelectedOnTheirValue() async throws {
+        let schema = try buildSchema("""
+            type Query { owner: Person name: String }
+            type Person { name: String! age: Int! friend: Person }
+            """)
+        let seen = Seen()
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "owner") { input in
+            seen.set(input.info.selectedFieldNames)
+            return .value(.object([.init("name", .string("Ada")), .init("age", .int(36))]))
+        }
+        builder.resolve("Query", "name") { input in
+            seen.set(input.info.selectedFieldNames)
+            return .value(.string("x"))
+        }
+        builder.readFieldsByName("Person")
+        let executable = try builder.build()
+        func names(_ query: String, _ variables: [GraphQLValue.Member] = []) async throws -> Set<String> {
+            let source = Source(body: query)
+            _ = await execute(schema: executable, document: try parse(source), source: source, variables: variables)
+            return seen.value
+        }
+        #expect(try await names("{ owner { name } }") == ["name"])
+        #expect(try await names("{ owner { ...F a: age friend { age } } } fragment F on Person { name }") == ["name", "age", "friend"])
+        #expect(try await names("query($x: Boolean!) { owner { name age @include(if: $x) } }", [.init("x", .boolean(false))]) == ["name"])
+        #expect(try await names("{ name }") == [])
+    }
+
+    final class Seen: @unchecked Sendable {
+        private(set) var value: Set<String> = []
+        func set(_ names: Set<String>) { value = names }
+    }
 }

@@ -351,9 +351,16 @@ final class Executor {
             } else {
                 resolution = .byName
             }
+            // What the field's value will be asked for, for resolvers that look
+            // ahead (only those that take an info, and only on object types).
+            var selectedFieldNames: Set<String> = []
+            if case .input? = resolver, field.type.namedType.kind == .object {
+                let grouped = collector.collectSubfields(field.type.namedType, nodes)
+                selectedFieldNames = Set(grouped.fields.map { $0[0].name.value })
+            }
             let info = FieldInfo(
                 fieldName: field.name, parentType: type, returnType: field.type, schema: schema.schema,
-                variableValues: variableValues
+                variableValues: variableValues, selectedFieldNames: selectedFieldNames
             )
             return PlannedField(
                 key: grouped.keys[index], nodes: nodes, definition: field, parentType: type, resolution: resolution, info: info,

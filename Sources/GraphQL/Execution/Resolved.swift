@@ -93,6 +93,11 @@ public struct ResolveInfo: Sendable {
     public var returnType: GraphQLType { field.returnType }
     public var schema: GraphQLSchema { field.schema }
     public var variableValues: [String: GraphQLValue] { field.variableValues }
+    /// The names of the fields the operation selects on this field's value
+    /// (after fragments, `@skip` and `@include`) when its type is an object
+    /// type; empty otherwise. A resolver may read less when less is asked,
+    /// as long as what it returns answers every name here.
+    public var selectedFieldNames: Set<String> { field.selectedFieldNames }
 
     /// The response path, keys and list indices, to this field.
     public var path: [PathComponent] {
@@ -113,16 +118,18 @@ final class FieldInfo: Sendable {
     let returnType: GraphQLType
     let schema: GraphQLSchema
     let variableValues: [String: GraphQLValue]
+    let selectedFieldNames: Set<String>
 
     init(
         fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema,
-        variableValues: [String: GraphQLValue]
+        variableValues: [String: GraphQLValue], selectedFieldNames: Set<String> = []
     ) {
         self.fieldName = fieldName
         self.parentType = parentType
         self.returnType = returnType
         self.schema = schema
         self.variableValues = variableValues
+        self.selectedFieldNames = selectedFieldNames
     }
 }
 

@@ -14,17 +14,32 @@ final class UserRecord: Identified {
     let shownToOwner: Bool
     /// The row the other columns are decoded from when a field asks: most
     /// queries show a user by name, and a page of players is hundreds of rows.
-    private let row: PostgresRow
+    /// Nil for a record read with `nameColumns` only.
+    private let row: PostgresRow?
     private let offset: Int
 
-    var email: String { get throws { try row.decode(at: offset + 2) } }
-    var birthday: PostgresDate? { get throws { try row.decode(at: offset + 5) } }
-    var gender: String? { get throws { try row.decode(at: offset + 6) } }
-    var biography: String { get throws { try row.decode(at: offset + 7) } }
-    var profileImageURL: String? { get throws { try row.decode(at: offset + 8) } }
-    var homeLatitude: Double? { get throws { try row.decode(at: offset + 9) } }
-    var homeLongitude: Double? { get throws { try row.decode(at: offset + 10) } }
-    var createdAt: Date { get throws { try row.decode(at: offset + 11) } }
+    var email: String { get throws { try column(2) } }
+    var birthday: PostgresDate? { get throws { try column(5) } }
+    var gender: String? { get throws { try column(6) } }
+    var biography: String { get throws { try column(7) } }
+    var profileImageURL: String? { get throws { try column(8) } }
+    var homeLatitude: Double? { get throws { try column(9) } }
+    var homeLongitude: Double? { get throws { try column(10) } }
+    var createdAt: Date { get throws { try column(11) } }
+
+    /// The User fields a record read with `nameColumns` answers; a selection
+    /// of only these lets a resolver use the narrower query.
+    static let fieldsAnsweredByNames: Set<String> = ["__typename", "id", "username", "firstName", "lastName"]
+
+    /// The columns `init(namesFrom:)` reads, from `users u`.
+    static let nameColumns = "u.id, u.username, u.first_name, u.last_name"
+
+    private func column<T: PostgresDecodable>(_ index: Int) throws -> T {
+        guard let row else {
+            throw APIError.internalError("User \(id) was read without column \(index); its field needs the whole row.")
+        }
+        return try row.decode(at: offset + index)
+    }
 
     /// The columns `init(row:offset:)` reads, from `users u`.
     static let columns = """
@@ -40,5 +55,16 @@ final class UserRecord: Identified {
         username = try row.decode(at: offset + 1)
         firstName = try row.decode(at: offset + 3)
         lastName = try row.decode(at: offset + 4)
+    }
+
+    /// A record of `nameColumns` only.
+    init(namesFrom row: PostgresRow) throws {
+        shownToOwner = false
+        self.row = nil
+        offset = 0
+        id = try row.decode(at: 0)
+        username = try row.decode(at: 1)
+        firstName = try row.decode(at: 2)
+        lastName = try row.decode(at: 3)
     }
 }

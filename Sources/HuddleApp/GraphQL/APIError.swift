@@ -18,4 +18,9 @@ enum APIError {
     static func notFound(_ message: String) -> GraphQLError {
         .coded(message, code: "NOT_FOUND")
     }
+
+    /// A fault of the server's own, not of the request.
+    static func internalError(_ message: String) -> GraphQLError {
+        .coded(message, code: "INTERNAL_SERVER_ERROR")
+    }
 }

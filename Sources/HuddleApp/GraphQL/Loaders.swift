@@ -6,6 +6,9 @@ import HuddleRuntime
 /// statement however many parents it has.
 final class Loaders: Sendable {
     let users: DataLoader<Int64, UserRecord?>
+    /// Users with their names only, for selections that ask no more
+    /// (`UserRecord.fieldsAnsweredByNames`): a narrower statement.
+    let userNames: DataLoader<Int64, UserRecord?>
     let locations: DataLoader<Int64, LocationRecord?>
     let sessions: DataLoader<Int64, SessionRecord?>
     let friendCounts: DataLoader<Int64, Int>
@@ -21,6 +24,10 @@ final class Loaders: Sendable {
         users = DataLoader { ids in
             let rows = try await database.query("SELECT \(UserRecord.columns) FROM users u WHERE u.id = ANY($1::bigint[])", [ids])
             return try Self.byID(ids, rows) { try UserRecord(row: $0) }
+        }
+        userNames = DataLoader { ids in
+            let rows = try await database.query("SELECT \(UserRecord.nameColumns) FROM users u WHERE u.id = ANY($1::bigint[])", [ids])
+            return try Self.byID(ids, rows) { try UserRecord(namesFrom: $0) }
         }
         locations = DataLoader { ids in
             let rows = try await database.query("SELECT \(LocationRecord.columns) FROM locations l WHERE l.id = ANY($1::bigint[])", [ids])
@@ -60,6 +67,12 @@ final class Loaders: Sendable {
             let joined = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
             return ids.map { .success(joined.contains($0)) }
         }
+    }
+
+    /// The users loader that answers what `info` selects: the names-only
+    /// one when that is all the selection asks for.
+    func users(for info: ResolveInfo) -> DataLoader<Int64, UserRecord?> {
+        info.selectedFieldNames.isSubset(of: UserRecord.fieldsAnsweredByNames) ? userNames : users
     }
 
     /// One result per id, in the ids' order; nil where no row has the id.

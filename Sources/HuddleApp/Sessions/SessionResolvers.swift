@@ -57,7 +57,7 @@ enum SessionResolvers {
         binder.field("SportsSession", "distanceKm") { (session: SessionRecord) in session.distanceKm.map { .scalar(.float($0)) } ?? .null }
         binder.field("SportsSession", "createdAt") { (session: SessionRecord) in Instant.value(session.createdAt) }
         binder.field("SportsSession", "creator") { (session: SessionRecord, input) in
-            input.request.loaders.users.load(session.creatorID) { $0.map { .object($0) } ?? .null }
+            input.request.loaders.users(for: input.info).load(session.creatorID) { $0.map { .object($0) } ?? .null }
         }
         binder.field("SportsSession", "location") { (session: SessionRecord, input) in
             input.request.loaders.locations.load(session.locationID) { $0.map { .object($0) } ?? .null }
@@ -66,7 +66,7 @@ enum SessionResolvers {
             // The ids come with the session row; the users through the loader
             // that also brings the creators. The API never deletes a user, so
             // a missing row is a data error and reported as one.
-            input.request.loaders.users.loadMany(session.playerIDs) { $0.map { .object($0) } ?? .null }
+            input.request.loaders.users(for: input.info).loadMany(session.playerIDs) { $0.map { .object($0) } ?? .null }
         }
         binder.field("SportsSession", "viewerIsPlayer") { (session: SessionRecord, input) in
             input.request.loaders.viewerSessions.load(session.id) { .scalar(.boolean($0)) }

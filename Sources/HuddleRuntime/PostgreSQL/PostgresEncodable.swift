@@ -27,7 +27,22 @@ extension Bool: PostgresEncodable {
 }
 
 extension BinaryInteger where Self: PostgresEncodable {
-    public func encodePostgresText(into buffer: inout [UInt8]) { buffer.append(contentsOf: String(self).utf8) }
+    public func encodePostgresText(into buffer: inout [UInt8]) {
+        // Digits written straight into the buffer: id lists have hundreds.
+        guard let value = Int64(exactly: self) else { return buffer.append(contentsOf: String(self).utf8) }
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var position = scratch.count
+            repeat {
+                position -= 1
+                scratch[position] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[position...]))
+        }
+    }
 }
 
 extension Int: PostgresEncodable {}

@@ -125,6 +125,31 @@ struct SessionTests {
         }
     }
 
+    /// A session's people are read with the columns their selection needs:
+    /// names only, or whole rows as soon as a field needs more.
+    @Test func peopleAreReadWithTheColumnsTheirSelectionNeeds() async throws {
+        try await PlaymateServer.with { server in
+            let creator = try await server.signUp("creator")
+            let created = try await server.graphql(Self.create, Self.input(capacity: 5), token: creator.token)
+            let id = try #require(created["data"]["createSportsSession"]["id"].string)
+            let names = try await server.graphql(
+                "query($id: ID!) { sportsSession(id: $id) { creator { __typename id username firstName lastName } players { username } } }",
+                ["id": id])
+            #expect(names.errorMessage == nil)
+            #expect(names["data"]["sportsSession"]["players"].array.map { $0["username"].string } == ["creator"])
+            let more = try await server.graphql(
+                """
+                query($id: ID!, $more: Boolean!) { sportsSession(id: $id) {
+                  creator { username biography createdAt } players { username ...More } } }
+                fragment More on User { gender @include(if: $more) profileImageUrl @include(if: $more) }
+                """,
+                ["id": id, "more": true])
+            #expect(more.errorMessage == nil, "\(more)")
+            #expect(more["data"]["sportsSession"]["creator"]["createdAt"].string != nil)
+            #expect(more["data"]["sportsSession"]["players"].array.first?["gender"].isNull == true)
+        }
+    }
+
     /// The player ids a session row keeps follow joins, leaves and deleted sessions, and cannot disagree with `occupied`.
     @Test func aSessionsPlayerIdsFollowItsPlayers() async throws {
         try await PlaymateServer.with { server in

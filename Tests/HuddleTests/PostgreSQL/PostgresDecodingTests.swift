@@ -52,4 +52,15 @@ import Testing
             #expect(throws: PostgresError.self, "\(bad)") { try ids(bad) }
         }
     }
+
+    @Test func integersEncodeAsTheirDecimalText() {
+        func text(_ value: some PostgresEncodable) -> String {
+            var buffer: [UInt8] = []
+            value.encodePostgresText(into: &buffer)
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        for value in [Int64.min, -1_000, -1, 0, 7, 10, 12_345, .max] { #expect(text(value) == String(value)) }
+        #expect(text(Int32.min) == "-2147483648")
+        #expect(text([Int64(3), -4, 50]) == #"{"3","-4","50"}"#)
+    }
 }
