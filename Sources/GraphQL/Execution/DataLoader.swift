@@ -113,6 +113,8 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     /// is an error of its item.
     @inlinable public func loadMany(_ keys: [Key], _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
         let cached: [Result<Value, any Error>]? = state.withLock { state in
+            // Room for every key at once, rather than rehashing as the table grows.
+            state.entries.reserveCapacity(state.entries.count + keys.count)
             var results: [Result<Value, any Error>] = []
             results.reserveCapacity(keys.count)
             var complete = true

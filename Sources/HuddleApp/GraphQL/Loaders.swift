@@ -80,6 +80,7 @@ final class Loaders: Sendable {
         _ ids: [Int64], _ rows: PostgresRows, _ record: (PostgresRow) throws -> Record
     ) throws -> [Result<Record?, any Error>] {
         var found: [Int64: Record] = [:]
+        found.reserveCapacity(rows.count)
         for row in rows {
             let value = try record(row)
             found[value.id] = value

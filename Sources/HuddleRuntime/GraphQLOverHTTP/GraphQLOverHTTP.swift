@@ -1,4 +1,5 @@
 import GraphQL
+import Synchronization
 
 /// Serves a schema by the GraphQL-over-HTTP specification: POST with a JSON
 /// body, GET for queries, responses as application/graphql-response+json or
@@ -180,7 +181,7 @@ public final class GraphQLOverHTTP: Sendable {
             schema: schema, document: document, source: source,
             operationName: parameters.operationName, variables: parameters.variables, context: context
         )
-        return (result.hasData ? 200 : requestErrorStatus, Self.body(result), operationType)
+        return (result.hasData ? 200 : requestErrorStatus, responseBody(result), operationType)
     }
 
     /// Fills in the query from `extensions.persistedQuery`, or stores it.
@@ -227,6 +228,18 @@ public final class GraphQLOverHTTP: Sendable {
 
     private func plain(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers, body: Array((message + "\n").utf8))
+    }
+
+    /// The size of the last response, as the next one's starting capacity:
+    /// growing a buffer of tens of kilobytes by doubling copies it and churns
+    /// the allocator several times per response.
+    private let lastResponseSize = Atomic<Int>(1_024)
+
+    private func responseBody(_ result: ExecutionResult) -> [UInt8] {
+        var writer = JSONWriter(capacity: min(lastResponseSize.load(ordering: .relaxed) + 256, 1 << 20))
+        result.write(to: &writer)
+        lastResponseSize.store(writer.bytes.count, ordering: .relaxed)
+        return writer.bytes
     }
 
     private static func body(_ result: ExecutionResult) -> [UInt8] {
