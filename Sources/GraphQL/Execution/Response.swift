@@ -76,33 +76,25 @@ extension ResultContainer {
     /// Writes the tree as JSON without building a ResponseValue first.
     func write(to writer: inout JSONWriter) {
         if isNull { return writer.null() }
-        writer.raw(isList ? "[" : "{")
-        var first = true
         let isList = isList
+        writer.byte(isList ? 0x5B : 0x7B)
+        var first = true
         fields.withUnsafeBufferPointer { fields in
             slots.withUnsafeBufferPointer { slots in
                 for index in slots.indices {
-                    switch slots[index] {
-                    case .omitted:
-                        continue
-                    case .null, .pending:
-                        if !first { writer.raw(",") }
-                        if !isList { writer.append(fields[index].jsonKey) }
-                        writer.null()
-                    case .leaf(let value):
-                        if !first { writer.raw(",") }
-                        if !isList { writer.append(fields[index].jsonKey) }
-                        writer.value(value)
-                    case .container(let container):
-                        if !first { writer.raw(",") }
-                        if !isList { writer.append(fields[index].jsonKey) }
-                        container.write(to: &writer)
-                    }
+                    if case .omitted = slots[index] { continue }
+                    if !first { writer.byte(0x2C) }
                     first = false
+                    if !isList { writer.append(fields[index].jsonKey) }
+                    switch slots[index] {
+                    case .null, .pending, .omitted: writer.null()
+                    case .leaf(let value): writer.value(value)
+                    case .container(let container): container.write(to: &writer)
+                    }
                 }
             }
         }
-        writer.raw(isList ? "]" : "}")
+        writer.byte(isList ? 0x5D : 0x7D)
     }
 }
 

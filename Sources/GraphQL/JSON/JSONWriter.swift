@@ -32,12 +32,30 @@ public struct JSONWriter {
         if value { raw("true") } else { raw("false") }
     }
 
+    /// One byte of punctuation.
+    @inline(__always)
+    public mutating func byte(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
     public mutating func int(_ value: Int) {
         if value >= 0 && value < 10 {
             bytes.append(UInt8(0x30 + value))
             return
         }
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(0x2D) }
+        var magnitude = value.magnitude
+        // At most 20 digits, written backwards into scratch space on the stack.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { digits in
+            var position = digits.count
+            repeat {
+                position -= 1
+                digits[position] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[position...]))
+        }
     }
 
     /// A double as JavaScript writes it; NaN and infinities, which JSON cannot
