@@ -2,7 +2,7 @@
 /// object type, grouped by response key in the order they first appear,
 /// with `@skip`, `@include`, fragment type conditions and each fragment at
 /// most once.
-public struct FieldCollector {
+public struct FieldCollector: Sendable {
     public let schema: GraphQLSchema
     public let fragments: [String: FragmentDefinition]
     public let variableValues: [String: GraphQLValue]

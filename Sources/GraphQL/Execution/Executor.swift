@@ -273,24 +273,34 @@ final class Executor {
             self.info = info
             type = definition?.type ?? .nonNull(.named(parentType))
             isNonNull = type.isNonNull
-            var wrappers: [TypeWrapper] = []
-            var inner = type
-            while true {
-                switch inner {
-                case .nonNull(let wrapped):
-                    wrappers.append(.nonNull)
-                    inner = wrapped
-                    continue
-                case .list(let wrapped):
-                    wrappers.append(.list)
-                    inner = wrapped
-                    continue
-                case .named(let named):
-                    namedType = named
+            // The common shapes share their arrays: planning allocates none for them.
+            switch type {
+            case .named(let named): (wrappers, namedType) = (TypeWrapper.none, named)
+            case .nonNull(.named(let named)): (wrappers, namedType) = (TypeWrapper.shapes[0], named)
+            case .list(.named(let named)): (wrappers, namedType) = (TypeWrapper.shapes[1], named)
+            case .nonNull(.list(.named(let named))): (wrappers, namedType) = (TypeWrapper.shapes[2], named)
+            case .nonNull(.list(.nonNull(.named(let named)))): (wrappers, namedType) = (TypeWrapper.shapes[3], named)
+            case .list(.nonNull(.named(let named))): (wrappers, namedType) = (TypeWrapper.shapes[4], named)
+            default:
+                var wrappers: [TypeWrapper] = []
+                var inner = type
+                while true {
+                    switch inner {
+                    case .nonNull(let wrapped):
+                        wrappers.append(.nonNull)
+                        inner = wrapped
+                        continue
+                    case .list(let wrapped):
+                        wrappers.append(.list)
+                        inner = wrapped
+                        continue
+                    case .named(let named):
+                        namedType = named
+                    }
+                    break
                 }
-                break
+                self.wrappers = wrappers
             }
-            self.wrappers = wrappers
             leafKind = namedType.kind == .scalar || namedType.kind == .enum ? ResultCoercion.LeafKind(namedType) : nil
             hasArguments = !(definition?.arguments.isEmpty ?? true) || !nodes[0].arguments.isEmpty
             var writer = JSONWriter(capacity: key.utf8.count + 3)
@@ -316,6 +326,10 @@ final class Executor {
 
         enum TypeWrapper {
             case nonNull, list
+
+            static let none: [TypeWrapper] = []
+            /// `T!`, `[T]`, `[T]!`, `[T!]!` and `[T!]`.
+            static let shapes: [[TypeWrapper]] = [[.nonNull], [.list], [.nonNull, .list], [.nonNull, .list, .nonNull], [.list, .nonNull]]
         }
     }
 
@@ -351,16 +365,16 @@ final class Executor {
             } else {
                 resolution = .byName
             }
-            // What the field's value will be asked for, for resolvers that look
-            // ahead (only those that take an info, and only on object types).
-            var selectedFieldNames: Set<String> = []
+            // What the field's value will be asked for, worked out only if a
+            // resolver looks ahead (only on object types).
+            var lookahead: (@Sendable () -> Set<String>)?
             if case .input? = resolver, field.type.namedType.kind == .object {
-                let grouped = collector.collectSubfields(field.type.namedType, nodes)
-                selectedFieldNames = Set(grouped.fields.map { $0[0].name.value })
+                let (collector, named) = (collector, field.type.namedType)
+                lookahead = { Set(collector.collectSubfields(named, nodes).fields.map { $0[0].name.value }) }
             }
             let info = FieldInfo(
                 fieldName: field.name, parentType: type, returnType: field.type, schema: schema.schema,
-                variableValues: variableValues, selectedFieldNames: selectedFieldNames
+                variableValues: variableValues, lookahead: lookahead
             )
             return PlannedField(
                 key: grouped.keys[index], nodes: nodes, definition: field, parentType: type, resolution: resolution, info: info,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a resolver hands back for a field: a value now, or one that needs waiting for.
 ///
 /// A resolver that has its answer returns it directly; that costs the
@@ -97,7 +99,7 @@ public struct ResolveInfo: Sendable {
     /// (after fragments, `@skip` and `@include`) when its type is an object
     /// type; empty otherwise. A resolver may read less when less is asked,
     /// as long as what it returns answers every name here.
-    public var selectedFieldNames: Set<String> { field.selectedFieldNames }
+    public var selectedFieldNames: Set<String> { field.selectedFieldNames() }
 
     /// The response path, keys and list indices, to this field.
     public var path: [PathComponent] {
@@ -118,18 +120,28 @@ final class FieldInfo: Sendable {
     let returnType: GraphQLType
     let schema: GraphQLSchema
     let variableValues: [String: GraphQLValue]
-    let selectedFieldNames: Set<String>
+    private let lookahead: (@Sendable () -> Set<String>)?
+    private let selected = Mutex<Set<String>?>(nil)
 
     init(
         fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema,
-        variableValues: [String: GraphQLValue], selectedFieldNames: Set<String> = []
+        variableValues: [String: GraphQLValue], lookahead: (@Sendable () -> Set<String>)? = nil
     ) {
         self.fieldName = fieldName
         self.parentType = parentType
         self.returnType = returnType
         self.schema = schema
         self.variableValues = variableValues
-        self.selectedFieldNames = selectedFieldNames
+        self.lookahead = lookahead
+    }
+
+    /// Worked out on first use and kept for the field's other objects.
+    func selectedFieldNames() -> Set<String> {
+        guard let lookahead else { return [] }
+        if let known = selected.withLock({ $0 }) { return known }
+        let names = lookahead()
+        selected.withLock { $0 = names }
+        return names
     }
 }
 
