@@ -43,19 +43,7 @@ public struct JSONWriter {
             bytes.append(UInt8(0x30 + value))
             return
         }
-        if value < 0 { bytes.append(0x2D) }
-        var magnitude = value.magnitude
-        // At most 20 digits, written backwards into scratch space on the stack.
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { digits in
-            var position = digits.count
-            repeat {
-                position -= 1
-                digits[position] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[position...]))
-        }
+        DecimalText.append(Int64(value), to: &bytes)
     }
 
     /// A double as JavaScript writes it; NaN and infinities, which JSON cannot

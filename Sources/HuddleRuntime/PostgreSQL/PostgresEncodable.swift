@@ -1,4 +1,5 @@
 import Foundation
+import GraphQL
 
 /// A Swift value bound as a statement parameter, in PostgreSQL's text format.
 /// Parameters are always bound, never spliced into SQL; the server infers
@@ -30,18 +31,7 @@ extension BinaryInteger where Self: PostgresEncodable {
     public func encodePostgresText(into buffer: inout [UInt8]) {
         // Digits written straight into the buffer: id lists have hundreds.
         guard let value = Int64(exactly: self) else { return buffer.append(contentsOf: String(self).utf8) }
-        if value < 0 { buffer.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var position = scratch.count
-            repeat {
-                position -= 1
-                scratch[position] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[position...]))
-        }
+        DecimalText.append(value, to: &buffer)
     }
 }
 

@@ -33,21 +33,9 @@ extension Bench {
             let schema = try fixture.executableSchema()
             let source = Source(body: FeedFixture.query)
             let document = try GraphQL.parse(source)
-            func once() async -> Int {
-                let result = await GraphQL.execute(
-                    schema: schema, document: document, source: source, context: FeedFixture.Context(fixture)
-                )
-                var writer = JSONWriter(capacity: 1 << 16)
-                result.write(to: &writer)
-                return writer.bytes.count
+            await Measurement.executions(name: "feed-\(sessions)", timing: timing, iterations: iterations) {
+                await GraphQL.execute(schema: schema, document: document, source: source, context: FeedFixture.Context(fixture))
             }
-            if let iterations {
-                for _ in 0..<iterations { _ = await once() }
-                return
-            }
-            let bytes = await once()
-            let nanoseconds = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { _ = await once() }
-            Measurement.report(name: "feed-\(sessions)", bytes: bytes, nanoseconds: nanoseconds)
         }
     }
 }

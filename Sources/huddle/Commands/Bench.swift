@@ -233,19 +233,11 @@ extension Bench {
             let root = try data.map { try JSONReader().read(try String(contentsOfFile: $0, encoding: .utf8)) } ?? .object([])
             let source = Source(body: try String(contentsOfFile: document, encoding: .utf8), name: document)
             let parsed = try GraphQL.parse(source, options: .trusted)
-            func once() async -> Int {
-                let result = await GraphQL.execute(schema: executable, document: parsed, source: source, rootValue: .value(root))
-                var writer = JSONWriter(capacity: 1 << 16)
-                result.write(to: &writer)
-                return writer.bytes.count
+            await Measurement.executions(
+                name: URL(fileURLWithPath: document).lastPathComponent, timing: timing, iterations: iterations
+            ) {
+                await GraphQL.execute(schema: executable, document: parsed, source: source, rootValue: .value(root))
             }
-            if let iterations {
-                for _ in 0..<iterations { _ = await once() }
-                return
-            }
-            let bytes = await once()
-            let nanoseconds = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { _ = await once() }
-            Measurement.report(name: URL(fileURLWithPath: document).lastPathComponent, bytes: bytes, nanoseconds: nanoseconds)
         }
     }
 
@@ -290,6 +282,25 @@ extension Bench {
 }
 
 extension Measurement {
+    /// Runs `execute` `iterations` times and reports nothing (for profilers),
+    /// or measures it, response JSON included, and reports the median.
+    static func executions(
+        name: String, timing: TimingOptions, iterations: Int?, _ execute: () async -> ExecutionResult
+    ) async {
+        func once() async -> Int {
+            var writer = JSONWriter(capacity: 1 << 16)
+            await execute().write(to: &writer)
+            return writer.bytes.count
+        }
+        if let iterations {
+            for _ in 0..<iterations { _ = await once() }
+            return
+        }
+        let bytes = await once()
+        let nanoseconds = await medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { _ = await once() }
+        report(name: name, bytes: bytes, nanoseconds: nanoseconds)
+    }
+
     static func medianAsync(rounds: Int, roundSeconds: Double, _ body: () async -> Void) async -> Double {
         func time(_ iterations: Int) async -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
