@@ -217,8 +217,6 @@ final class Executor {
         /// that takes its instances (`parentResolver` takes the rest).
         let instanceClass: ObjectIdentifier?
         let instanceResolver: ExecutableSchema.InstanceResolver?
-        /// The field's type, `.named(String)` for `__typename`.
-        let type: GraphQLType
         let isNonNull: Bool
         /// The type's wrappers from the outside in, and the named type within
         /// them: completing a value walks these instead of the type's enum.
@@ -271,7 +269,8 @@ final class Executor {
                 (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, nil, nil, nil)
             }
             self.info = info
-            type = definition?.type ?? .nonNull(.named(parentType))
+            // `__typename` and omitted fields are never completed: any type does for them.
+            let type = definition?.type ?? .nonNull(.named(parentType))
             isNonNull = type.isNonNull
             // The common shapes share their arrays: planning allocates none for them.
             switch type {

@@ -24,10 +24,6 @@ enum ResultCoercion {
         }
     }
 
-    static func serialize(_ value: GraphQLValue, _ type: GraphQLNamedType) -> Result<GraphQLValue, SerializeError> {
-        serialize(value, LeafKind(type), type)
-    }
-
     static func serialize(_ value: GraphQLValue, _ kind: LeafKind, _ type: GraphQLNamedType) -> Result<GraphQLValue, SerializeError> {
         // The values resolvers return most: already what the response carries.
         switch (kind, value) {
