@@ -205,11 +205,13 @@ struct PostgresPoolTests {
     @Test func aConnectionIdleTooLongIsCheckedAndADeadOneReplaced() async throws {
         try await TestDatabase.withPool({
             $0.maxConnections = 1
-            $0.healthCheckAfterIdle = .seconds(1)
+            // Long enough that a loaded machine (the suites run in parallel)
+            // does not let "a moment ago" below pass for idle.
+            $0.healthCheckAfterIdle = .seconds(3)
         }) { pool, loop async throws in
             let backend = try await pool.query("SELECT pg_backend_pid()")[0].decode(Int.self, at: 0)
             let before = await loop.onLoop { pool.statistics.healthChecks }
-            try await Task.sleep(for: .milliseconds(1200))
+            try await Task.sleep(for: .milliseconds(3200))
             _ = try await pool.query("SELECT 1")
             let afterIdle = await loop.onLoop { pool.statistics.healthChecks }
             #expect(afterIdle == before + 1)
