@@ -14,6 +14,18 @@ final class HTTPConnection: @unchecked Sendable {
     private var pending: [HTTPRequest] = []
     /// A request is with the handler.
     private var processing = false
+    /// The task that answers this connection's requests one after another:
+    /// one task per connection, not one per request (making a task costs
+    /// more than a small response does).
+    private var responder = Responder.none
+    /// A request handed to the responder while it was still finishing the last.
+    private var handoff: (request: HTTPRequest, started: ContinuousClock.Instant)?
+
+    private enum Responder {
+        case none
+        case busy
+        case idle(UnsafeContinuation<(request: HTTPRequest, started: ContinuousClock.Instant)?, Never>)
+    }
     private var reading = false
     /// Refused input, answered once the requests before it are.
     private var failure: HTTPError?
@@ -210,10 +222,26 @@ final class HTTPConnection: @unchecked Sendable {
         }
         updateReading()
         armTimer()
-        Task(executorPreference: server.loop) { [self] in
+        switch responder {
+        case .none:
+            responder = .busy
+            Task(executorPreference: server.loop) { [self] in await respond(first: (request, started)) }
+        case .idle(let continuation):
+            responder = .busy
+            continuation.resume(returning: (request, started))
+        case .busy:
+            handoff = (request, started)
+        }
+    }
+
+    /// The responder's loop: answers a request, then waits for the next one
+    /// (nil when the connection ends).
+    private func respond(first: (request: HTTPRequest, started: ContinuousClock.Instant)) async {
+        var next: (request: HTTPRequest, started: ContinuousClock.Instant)? = first
+        while let (request, started) = next {
             let response = await server.respond(to: request)
             processing = false
-            guard !closing else { return }
+            guard !closing else { break }
             // After a request to upgrade that is answered as HTTP, the
             // parser has stopped; the connection cannot go on.
             let closesAfter = !request.head.keepAlive || finishing || server.isShuttingDown || request.head.asksToUpgrade
@@ -222,10 +250,27 @@ final class HTTPConnection: @unchecked Sendable {
             if closesAfter {
                 pending.removeAll()
                 finishWriting()
-            } else {
-                processNext()
-                armTimer()
+                break
             }
+            processNext()
+            armTimer()
+            if let handed = handoff {
+                handoff = nil
+                next = handed
+            } else if closing || draining {
+                break
+            } else {
+                next = await withUnsafeContinuation { responder = .idle($0) }
+            }
+        }
+        responder = .none
+    }
+
+    /// Lets a waiting responder go: the connection will have no more requests for it.
+    private func endResponder() {
+        if case .idle(let continuation) = responder {
+            responder = .none
+            continuation.resume(returning: nil)
         }
     }
 
@@ -458,6 +503,7 @@ final class HTTPConnection: @unchecked Sendable {
     func close() {
         guard !closing else { return }
         closing = true
+        endResponder()
         endSession(code: nil)
         if reading {
             reading = false
