@@ -21,22 +21,10 @@ final class Loaders: Sendable {
     let friendRequests: DataLoader<Int64, FriendRequestRecord?>
 
     init(database: PostgresPool, viewerID: Int64?) {
-        users = DataLoader { ids in
-            let rows = try await database.query("SELECT \(UserRecord.columns) FROM users u WHERE u.id = ANY($1::bigint[])", [ids])
-            return try Self.byID(ids, rows) { try UserRecord(row: $0) }
-        }
-        userNames = DataLoader { ids in
-            let rows = try await database.query("SELECT \(UserRecord.nameColumns) FROM users u WHERE u.id = ANY($1::bigint[])", [ids])
-            return try Self.byID(ids, rows) { try UserRecord(namesFrom: $0) }
-        }
-        locations = DataLoader { ids in
-            let rows = try await database.query("SELECT \(LocationRecord.columns) FROM locations l WHERE l.id = ANY($1::bigint[])", [ids])
-            return try Self.byID(ids, rows) { try LocationRecord(row: $0) }
-        }
-        sessions = DataLoader { ids in
-            let rows = try await database.query("SELECT \(SessionRecord.columns) FROM sports_sessions s WHERE s.id = ANY($1::bigint[])", [ids])
-            return try Self.byID(ids, rows) { try SessionRecord(row: $0) }
-        }
+        users = Self.byID(database, UserRecord.columns, from: "users", as: "u") { try UserRecord(row: $0) }
+        userNames = Self.byID(database, UserRecord.nameColumns, from: "users", as: "u") { try UserRecord(namesFrom: $0) }
+        locations = Self.byID(database, LocationRecord.columns, from: "locations", as: "l") { try LocationRecord(row: $0) }
+        sessions = Self.byID(database, SessionRecord.columns, from: "sports_sessions", as: "s") { try SessionRecord(row: $0) }
         friendCounts = DataLoader { ids in
             let rows = try await database.query(
                 "SELECT user_id, count(*)::int FROM friendships WHERE user_id = ANY($1::bigint[]) GROUP BY user_id", [ids])
@@ -52,14 +40,8 @@ final class Loaders: Sendable {
             return ids.map { .success(friends.contains($0)) }
         }
         statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }
-        invitations = DataLoader { ids in
-            let rows = try await database.query("SELECT \(InvitationRecord.columns) FROM invitations i WHERE i.id = ANY($1::bigint[])", [ids])
-            return try Self.byID(ids, rows) { try InvitationRecord(row: $0) }
-        }
-        friendRequests = DataLoader { ids in
-            let rows = try await database.query("SELECT \(FriendRequestRecord.columns) FROM friend_requests r WHERE r.id = ANY($1::bigint[])", [ids])
-            return try Self.byID(ids, rows) { try FriendRequestRecord(row: $0) }
-        }
+        invitations = Self.byID(database, InvitationRecord.columns, from: "invitations", as: "i") { try InvitationRecord(row: $0) }
+        friendRequests = Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") { try FriendRequestRecord(row: $0) }
         viewerSessions = DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success(false) } }
             let rows = try await database.query(
@@ -73,6 +55,16 @@ final class Loaders: Sendable {
     /// one when that is all the selection asks for.
     func users(for info: ResolveInfo) -> DataLoader<Int64, UserRecord?> {
         info.selectedFieldNames.isSubset(of: UserRecord.fieldsAnsweredByNames) ? userNames : users
+    }
+
+    /// A loader of rows by primary key: `SELECT columns FROM table alias
+    /// WHERE alias.id = ANY(ids)`, one result per id (nil where none).
+    static func byID<Record: Identified>(
+        _ database: PostgresPool, _ columns: String, from table: String, as alias: String,
+        _ record: @escaping @Sendable (PostgresRow) throws -> Record
+    ) -> DataLoader<Int64, Record?> {
+        let sql = "SELECT \(columns) FROM \(table) \(alias) WHERE \(alias).id = ANY($1::bigint[])"
+        return DataLoader { ids in try byID(ids, try await database.query(sql, [ids]), record) }
     }
 
     /// One result per id, in the ids' order; nil where no row has the id.
