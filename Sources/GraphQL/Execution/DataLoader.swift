@@ -71,6 +71,17 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         }
     }
 
+    /// The key's result, once its batch has run.
+    @inlinable static func finished(_ key: Key, in state: State) -> Result<Value, any Error>? {
+        if case .done(let result)? = state.entries[key] { return result }
+        return nil
+    }
+
+    /// A key recorded after its level's batch started: its value waits for the next batch.
+    @inlinable func nextBatch(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
+        .async { [self] in try transform(try await value(for: key).get()) }
+    }
+
     /// Runs the batch function over the keys recorded so far.
     public func run() async {
         await dispatch(self)
@@ -95,14 +106,8 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         }
 
         @inlinable func resolveNow() throws -> Resolved {
-            let result: Result<Value, any Error>? = loader.state.withLock { state in
-                if case .done(let result)? = state.entries[key] { return result }
-                return nil
-            }
-            guard let result else {
-                // Not in the batch that ran (recorded after it started): wait for the next.
-                let (loader, key, transform) = (loader, key, transform)
-                return .async { try transform(try await loader.value(for: key).get()) }
+            guard let result = loader.state.withLock({ DataLoader.finished(key, in: $0) }) else {
+                return loader.nextBatch(key, transform)
             }
             return try transform(result.get())
         }
@@ -150,19 +155,9 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         }
 
         @inlinable func resolveNow() throws -> Resolved {
-            let results: [Result<Value, any Error>?] = loader.state.withLock { state in
-                keys.map { key in
-                    if case .done(let result)? = state.entries[key] { return result }
-                    return nil
-                }
-            }
-            let (loader, transform) = (loader, transform)
+            let results = loader.state.withLock { state in keys.map { DataLoader.finished($0, in: state) } }
             return .list(zip(keys, results).map { key, result in
-                guard let result else {
-                    // Not in the batch that ran (recorded after it started): wait for the next.
-                    return .async { try transform(try await loader.value(for: key).get()) }
-                }
-                return Resolved.fromResult(result, transform)
+                result.map { Resolved.fromResult($0, transform) } ?? loader.nextBatch(key, transform)
             })
         }
     }
