@@ -217,7 +217,6 @@ final class Executor {
         /// that takes its instances (`parentResolver` takes the rest).
         let instanceClass: ObjectIdentifier?
         let instanceResolver: ExecutableSchema.InstanceResolver?
-        let isNonNull: Bool
         /// The type's wrappers from the outside in, and the named type within
         /// them: completing a value walks these instead of the type's enum.
         let wrappers: [TypeWrapper]
@@ -271,7 +270,6 @@ final class Executor {
             self.info = info
             // `__typename` and omitted fields are never completed: any type does for them.
             let type = definition?.type ?? .nonNull(.named(parentType))
-            isNonNull = type.isNonNull
             // The common shapes share their arrays: planning allocates none for them.
             switch type {
             case .named(let named): (wrappers, namedType) = (TypeWrapper.none, named)
@@ -316,6 +314,8 @@ final class Executor {
 
         /// The field's name, for messages.
         var name: String { definition?.name ?? nodes[0].name.value }
+
+        var isNonNull: Bool { isNonNull(at: 0) }
 
         /// Whether the type at `depth` wrappers in is non-null.
         @inline(__always)
@@ -569,18 +569,10 @@ final class Executor {
 
     /// graphql-js's default resolver: the parent's property of the field's name.
     static func defaultResolve(_ parent: Parent, _ name: String) -> Resolved {
-        switch parent {
-        case .value(.object(let members)):
-            for index in members.indices where members[index].name == name {
-                return .value(members[index].value)
-            }
-            return .null
-        case .object(let object):
-            if let readable = object as? FieldReadable { return readable.resolve(field: name) }
-            return .null
-        default:
-            return .null
+        if case .object(let object) = parent {
+            return (object as? FieldReadable)?.resolve(field: name) ?? .null
         }
+        return parent[member: name].map(Resolved.value) ?? .null
     }
 
     // MARK: Completing values

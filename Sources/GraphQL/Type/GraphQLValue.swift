@@ -25,7 +25,8 @@ public enum GraphQLValue: Sendable, Hashable {
     /// An object member by name.
     public subscript(name: String) -> GraphQLValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.name == name }?.value
+        for index in members.indices where members[index].name == name { return members[index].value }
+        return nil
     }
 }
 
