@@ -14,12 +14,7 @@ struct SchemaBinder {
         _ type: String, _ name: String,
         _ resolve: @escaping @Sendable (Parent, ResolverInput) throws -> Resolved
     ) {
-        builder.resolve(type, name) { input in
-            guard case .object(let value) = input.parent, let parent = value as? Parent else {
-                throw GraphQLError(message: "\(type).\(name) was resolved on a \(input.parent), not a \(Parent.self).")
-            }
-            return try resolve(parent, input)
-        }
+        builder.resolve(type, name) { input in try resolve(try Self.cast(input.parent, type, name), input) }
     }
 
     /// A field of an object type whose parents are `Parent` values, read
@@ -29,12 +24,7 @@ struct SchemaBinder {
         _ type: String, _ name: String,
         _ resolve: @escaping @Sendable (Parent) throws -> Resolved
     ) {
-        builder.resolveFromParent(type, name) { parent in
-            guard case .object(let value) = parent, let parent = value as? Parent else {
-                throw GraphQLError(message: "\(type).\(name) was resolved on a \(parent), not a \(Parent.self).")
-            }
-            return try resolve(parent)
-        }
+        builder.resolveFromParent(type, name) { parent in try resolve(try Self.cast(parent, type, name)) }
     }
 
     /// A field of an object type whose parents are instances of the class
@@ -45,6 +35,14 @@ struct SchemaBinder {
         _ resolve: @escaping @Sendable (Parent) throws -> Resolved
     ) {
         builder.resolve(type, name, on: Parent.self, resolve)
+    }
+
+    /// The parent as the Swift type its fields are bound for.
+    private static func cast<Value>(_ parent: Parent, _ type: String, _ name: String) throws -> Value {
+        guard case .object(let value) = parent, let typed = value as? Value else {
+            throw GraphQLError(message: "\(type).\(name) was resolved on a \(parent), not a \(Value.self).")
+        }
+        return typed
     }
 
     /// A root field (Query or Mutation).
