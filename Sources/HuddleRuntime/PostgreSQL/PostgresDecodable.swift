@@ -245,32 +245,19 @@ enum PostgresArrayText {
     /// quoting, numbers out of range), which the general path reads.
     static func integers(of bytes: UnsafeBufferPointer<UInt8>) -> [Int64]? {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "{"), bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
-        var values: [Int64] = []
         let end = bytes.count - 1
-        var index = 1
-        if index == end { return values }
+        var values: [Int64] = []
+        guard end > 1 else { return values }
         values.reserveCapacity(end / 2)
-        while true {
-            var negative = false
-            if bytes[index] == UInt8(ascii: "-") {
-                negative = true
-                index += 1
-            }
-            var value: Int64 = 0
-            let start = index
-            while index < end, bytes[index] &- 48 < 10 {
-                let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = times10.addingReportingOverflow(Int64(bytes[index] &- 48))
-                guard !overflow1, !overflow2 else { return nil }
-                value = sum
-                index += 1
-            }
-            guard index > start else { return nil }
-            values.append(negative ? -value : value)
-            if index == end { return values }
-            guard bytes[index] == UInt8(ascii: ","), index + 1 < end else { return nil }
-            index += 1
+        var start = 1
+        while start <= end {
+            var stop = start
+            while stop < end, bytes[stop] != UInt8(ascii: ",") { stop += 1 }
+            guard let value = parseInteger(UnsafeBufferPointer(rebasing: bytes[start..<stop])) else { return nil }
+            values.append(value)
+            start = stop + 1
         }
+        return values
     }
 
     /// Each element's text, nil for NULL.
