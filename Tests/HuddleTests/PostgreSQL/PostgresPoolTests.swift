@@ -88,15 +88,10 @@ struct PostgresPoolTests {
     /// person off call: the second to commit fails with 40001, runs again,
     /// sees one person left, and leaves them on call.
     @Test func serializationFailuresAreRetried() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let running = EventLoopTests.RunningLoop()
-            var configuration = PostgresConfiguration(url: url)
-            configuration.maxConnections = 2
-            let pool = PostgresPool(configuration, on: running.loop)
-            try await pool.start()
+        try await TestDatabase.withScratchDatabase { url in try await TestDatabase.withPool(url: url, { $0.maxConnections = 2 }) { pool, loop in
             _ = try await pool.query("CREATE TABLE on_call (name text PRIMARY KEY, on_call bool NOT NULL)")
             _ = try await pool.query("INSERT INTO on_call VALUES ('ana', true), ('bo', true)")
-            let (attempts, remaining) = try await running.loop.onLoop { () async throws in
+            let (attempts, remaining) = try await loop.onLoop { () async throws in
                 let bothRead = (Gate(), Gate())
                 let firstCommitted = Gate()
                 final class Attempts: @unchecked Sendable { var count = ["ana": 0, "bo": 0] }
@@ -115,11 +110,11 @@ struct PostgresPoolTests {
                         }
                     }
                 }
-                let ana = Task(executorPreference: running.loop) {
+                let ana = Task(executorPreference: loop) {
                     try await goOffCall("ana", readGate: bothRead.0, otherRead: bothRead.1, waitFor: nil)
                     firstCommitted.open()
                 }
-                let bo = Task(executorPreference: running.loop) {
+                let bo = Task(executorPreference: loop) {
                     try await goOffCall("bo", readGate: bothRead.1, otherRead: bothRead.0, waitFor: firstCommitted)
                 }
                 try await ana.value
@@ -129,24 +124,17 @@ struct PostgresPoolTests {
             }
             #expect(attempts == ["ana": 1, "bo": 2])
             #expect(remaining == ["bo"])
-            await pool.close()
-            await running.stop()
-        }
+        } }
     }
 
     /// Two transactions that lock two rows in opposite orders: PostgreSQL
     /// picks one as the deadlock victim (40P01), which runs again and commits.
     @Test func deadlockVictimsAreRetried() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let running = EventLoopTests.RunningLoop()
-            var configuration = PostgresConfiguration(url: url)
-            configuration.maxConnections = 2
-            let pool = PostgresPool(configuration, on: running.loop)
-            try await pool.start()
+        try await TestDatabase.withScratchDatabase { url in try await TestDatabase.withPool(url: url, { $0.maxConnections = 2 }) { pool, loop in
             _ = try await pool.query("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)")
             _ = try await pool.query("INSERT INTO account VALUES (1, 100), (2, 100)")
             // Deadlocks are detected after deadlock_timeout (1 s by default); shorten it for the victim's session.
-            let attempts = try await running.loop.onLoop { () async throws in
+            let attempts = try await loop.onLoop { () async throws in
                 final class Attempts: @unchecked Sendable { var count = 0 }
                 let attempts = Attempts()
                 let bothLocked = (Gate(), Gate())
@@ -160,8 +148,8 @@ struct PostgresPoolTests {
                         _ = try await connection.query("UPDATE account SET balance = balance + 10 WHERE id = $1", [to])
                     }
                 }
-                let first = Task(executorPreference: running.loop) { try await transfer(from: 1, to: 2, locked: bothLocked.0, other: bothLocked.1) }
-                let second = Task(executorPreference: running.loop) { try await transfer(from: 2, to: 1, locked: bothLocked.1, other: bothLocked.0) }
+                let first = Task(executorPreference: loop) { try await transfer(from: 1, to: 2, locked: bothLocked.0, other: bothLocked.1) }
+                let second = Task(executorPreference: loop) { try await transfer(from: 2, to: 1, locked: bothLocked.1, other: bothLocked.0) }
                 try await first.value
                 try await second.value
                 return attempts.count
@@ -171,9 +159,7 @@ struct PostgresPoolTests {
             #expect(attempts >= 3)
             let balances = try await pool.query("SELECT balance FROM account ORDER BY id").map { try $0.decode(Int.self, at: 0) }
             #expect(balances == [100, 100])
-            await pool.close()
-            await running.stop()
-        }
+        } }
     }
 
     @Test func constraintViolationsAreTyped() async throws {

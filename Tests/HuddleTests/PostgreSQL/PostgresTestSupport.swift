@@ -11,12 +11,14 @@ enum TestDatabase {
         PostgresConfiguration(url: url!)
     }
 
-    /// A loop on its own thread, a pool on it, closed and stopped after `body`.
+    /// A loop on its own thread, a pool on it (on the test database, or on
+    /// `url`), closed and stopped after `body`.
     static func withPool<T: Sendable>(
+        url: String? = nil,
         _ adjust: (inout PostgresConfiguration) -> Void = { _ in },
         _ body: (PostgresPool, EventLoop) async throws -> T
     ) async throws -> T {
-        var configuration = configuration()
+        var configuration = url.map { PostgresConfiguration(url: $0) } ?? configuration()
         adjust(&configuration)
         let running = EventLoopTests.RunningLoop()
         let pool = PostgresPool(configuration, on: running.loop)
