@@ -3,12 +3,15 @@
 enum BlockString {
     /// BlockStringValue(rawValue): remove the common indentation of every
     /// line but the first, drop leading and trailing blank lines, join with `\n`.
-    static func value<Line: RandomAccessCollection<UInt8>>(ofLines lines: [Line]) -> String where Line.Index == Int {
+    /// The lines are ranges of `bytes`; with `unescapingQuotes`, each `\"""`
+    /// in them stands for `"""` (escapes never touch a line's leading
+    /// white space, so the indentation is measured on the raw line).
+    static func value(of bytes: UnsafeBufferPointer<UInt8>, lines: [Range<Int>], unescapingQuotes: Bool) -> String {
         var commonIndent = Int.max
         var firstNonEmptyLine: Int? = nil
         var lastNonEmptyLine = -1
         for (index, line) in lines.enumerated() {
-            let indent = leadingWhitespace(line)
+            let indent = leadingWhitespace(bytes, line)
             if indent == line.count { continue }
             if firstNonEmptyLine == nil { firstNonEmptyLine = index }
             lastNonEmptyLine = index
@@ -17,26 +20,54 @@ enum BlockString {
             }
         }
         guard let first = firstNonEmptyLine else { return "" }
-        var result: [UInt8] = []
-        result.reserveCapacity(lines[first...lastNonEmptyLine].reduce(0) { $0 + $1.count + 1 })
-        for index in first...lastNonEmptyLine {
-            if index != first { result.append(0x0A) }
-            let line = lines[index]
-            if index == 0 {
-                result.append(contentsOf: line)
-            } else if line.count > commonIndent {
-                result.append(contentsOf: line[(line.startIndex + commonIndent)...])
+        var capacity = 0
+        for index in first...lastNonEmptyLine { capacity += lines[index].count + 1 }
+        return String(unsafeUninitializedCapacity: capacity) { result in
+            var count = 0
+            func append(_ range: Range<Int>) {
+                guard !range.isEmpty else { return }
+                UnsafeMutableRawPointer(result.baseAddress! + count)
+                    .copyMemory(from: bytes.baseAddress! + range.lowerBound, byteCount: range.count)
+                count += range.count
             }
+            for index in first...lastNonEmptyLine {
+                if index != first {
+                    result[count] = 0x0A
+                    count += 1
+                }
+                var line = lines[index]
+                // A line no longer than the indentation is blank: it keeps nothing.
+                if index != 0 {
+                    guard line.count > commonIndent else { continue }
+                    line = (line.lowerBound + commonIndent)..<line.upperBound
+                }
+                guard unescapingQuotes else {
+                    append(line)
+                    continue
+                }
+                var chunkStart = line.lowerBound
+                var position = line.lowerBound
+                while position + 3 < line.upperBound {
+                    if bytes[position] == 0x5C, bytes[position + 1] == 0x22, bytes[position + 2] == 0x22, bytes[position + 3] == 0x22 {
+                        append(chunkStart..<position)
+                        chunkStart = position + 1  // keep the quotes, drop the backslash
+                        position += 4
+                    } else {
+                        position += 1
+                    }
+                }
+                append(chunkStart..<line.upperBound)
+            }
+            return count
         }
-        return String(decoding: result, as: UTF8.self)
     }
 
-    private static func leadingWhitespace<Line: RandomAccessCollection<UInt8>>(_ line: Line) -> Int where Line.Index == Int {
-        var index = line.startIndex
-        while index < line.endIndex, line[index] == 0x20 || line[index] == 0x09 {
+    private static func leadingWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Int {
+        var index = line.lowerBound
+        while index < line.upperBound, bytes[index] == 0x20 || bytes[index] == 0x09 {
             index += 1
         }
-        return index - line.startIndex
+        return index - line.lowerBound
     }
 
     /// printBlockString: the value between `"""` quotes, adding a leading and

@@ -138,11 +138,14 @@ struct Lexer {
 
     private mutating func readName() -> Token {
         let start = position
-        position += 1
-        while position < bytes.count, Self.isNameContinue(bytes[position]) {
-            position += 1
+        // A local cursor stays in a register; `position` would be stored back every byte.
+        var end = start + 1
+        let count = bytes.count
+        while end < count, Self.isNameContinue(bytes[end]) {
+            end += 1
         }
-        return Token(.name, start, position)
+        position = end
+        return Token(.name, start, end)
     }
 
     /// IntValue and FloatValue, with the spec's lookahead restrictions: no
@@ -204,14 +207,16 @@ struct Lexer {
         let count = bytes.count
         position += 1
         var chunkStart = position
-        var cooked: [UInt8]? = nil
+        // The cooked bytes, once an escape means the value is not a plain slice.
+        var cooked: [UInt8] = []
+        var hasEscapes = false
         while position < count {
             let code = bytes[position]
             if code == 0x22 {  // closing quote
                 let value: String
-                if var buffer = cooked {
-                    buffer.append(contentsOf: bytes[chunkStart..<position])
-                    value = String(decoding: buffer, as: UTF8.self)
+                if hasEscapes {
+                    cooked.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]))
+                    value = String(decoding: cooked, as: UTF8.self)
                 } else {
                     value = String(decoding: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]), as: UTF8.self)
                 }
@@ -220,11 +225,13 @@ struct Lexer {
                 return Token(.string, start, position)
             }
             if code == 0x5C {  // \
-                var buffer = cooked ?? []
-                buffer.append(contentsOf: bytes[chunkStart..<position])
+                if !hasEscapes {
+                    hasEscapes = true
+                    cooked.reserveCapacity(position - chunkStart + 32)
+                }
+                cooked.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]))
                 let (scalar, size) = try readEscape()
-                Self.appendUTF8(scalar, to: &buffer)
-                cooked = buffer
+                Self.appendUTF8(scalar, to: &cooked)
                 position += size
                 chunkStart = position
                 continue
@@ -317,11 +324,7 @@ struct Lexer {
             if code == 0x22, byte(at: position + 1) == 0x22, byte(at: position + 2) == 0x22 {
                 lines.append(lineStart..<position)
                 position += 3
-                if hasEscapedQuotes {
-                    stringValue = BlockString.value(ofLines: lines.map(unescapedLine))
-                } else {
-                    stringValue = BlockString.value(ofLines: lines.map { UnsafeBufferPointer(rebasing: bytes[$0]) })
-                }
+                stringValue = BlockString.value(of: bytes, lines: lines, unescapingQuotes: hasEscapedQuotes)
                 return Token(.blockString, start, position)
             }
             if code == 0x5C, byte(at: position + 1) == 0x22, byte(at: position + 2) == 0x22, byte(at: position + 3) == 0x22 {
@@ -338,25 +341,6 @@ struct Lexer {
             position += 1
         }
         throw error(at: position, "Unterminated string.")
-    }
-
-    /// A raw block string line with each `\"""` turned into `"""`.
-    private func unescapedLine(_ range: Range<Int>) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(range.count)
-        var chunkStart = range.lowerBound
-        var index = range.lowerBound
-        while index + 3 < range.upperBound {
-            if bytes[index] == 0x5C, bytes[index + 1] == 0x22, bytes[index + 2] == 0x22, bytes[index + 3] == 0x22 {
-                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<index]))
-                chunkStart = index + 1  // keep the quotes, drop the backslash
-                index += 4
-            } else {
-                index += 1
-            }
-        }
-        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<range.upperBound]))
-        return line
     }
 
     // MARK: - Describing characters
