@@ -30,13 +30,8 @@ struct Lexer {
 
     /// The text of a token's range, as graphql-js slices it for names and numbers.
     func text(of token: Token) -> String {
-        // Names and numbers are ASCII by construction, so the bytes are copied
-        // without the repair pass that `String(decoding:)` would make.
-        let slice = UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
-        return String(unsafeUninitializedCapacity: slice.count) { buffer in
-            _ = buffer.initialize(from: slice)
-            return slice.count
-        }
+        // Names and numbers are ASCII by construction.
+        SmallASCIIString.make(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]))
     }
 
     /// Whether a name token spells exactly `keyword`, without building a String.
