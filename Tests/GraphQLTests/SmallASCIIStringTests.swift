@@ -13,7 +13,16 @@ import Testing
         for count in 0...40 {
             let bytes = (0..<count).map { characters[($0 * 7 + count) % characters.count] }
             let expected = String(decoding: bytes, as: UTF8.self)
-            let made = bytes.withUnsafeBufferPointer { SmallASCIIString.make($0) }
+            // Made from an exact buffer (bytes read one by one) and from one
+            // with room to read whole words.
+            let made = bytes.withUnsafeBufferPointer {
+                SmallASCIIString.make($0, readable: count, layoutMatches: SmallASCIIString.layoutMatches)
+            }
+            let padded = bytes + Array(repeating: UInt8(ascii: "z"), count: 16)
+            let madeByWords = padded.withUnsafeBufferPointer {
+                SmallASCIIString.make(UnsafeBufferPointer(rebasing: $0[..<count]), readable: padded.count, layoutMatches: SmallASCIIString.layoutMatches)
+            }
+            #expect(madeByWords == expected)
             #expect(made == expected)
             #expect(made.hashValue == expected.hashValue)
             #expect(made.utf8.count == count)

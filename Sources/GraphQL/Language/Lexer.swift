@@ -13,6 +13,7 @@ struct Lexer {
     var readsSchemaCoordinate = false
     /// The cooked value of the last string or block string token read.
     var stringValue = ""
+    private let makesInlineStrings = SmallASCIIString.layoutMatches
 
     init(bytes: UnsafeBufferPointer<UInt8>, source: Source) {
         self.bytes = bytes
@@ -29,9 +30,13 @@ struct Lexer {
     }
 
     /// The text of a token's range, as graphql-js slices it for names and numbers.
+    @inline(__always)
     func text(of token: Token) -> String {
         // Names and numbers are ASCII by construction.
-        SmallASCIIString.make(UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]))
+        SmallASCIIString.make(
+            UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), readable: bytes.count - token.start,
+            layoutMatches: makesInlineStrings
+        )
     }
 
     /// Whether a name token spells exactly `keyword`, without building a String.
