@@ -105,14 +105,20 @@ struct Lexer {
             if Self.isNameStart(code) {
                 return readName()
             }
-            throw error(
-                at: position,
-                code == 0x27
-                    ? "Unexpected single quote character ('), did you mean to use a double quote (\")?"
-                    : "Unexpected character: \(describeCodePoint(at: position))."
-            )
+            throw unexpectedCharacter(code, at: position)
         }
         return Token(.endOfFile, count, count)
+    }
+
+    // Kept out of `next()`, so that building the message does not weigh on every token.
+    @inline(never)
+    private func unexpectedCharacter(_ code: UInt8, at position: Int) -> GraphQLError {
+        error(
+            at: position,
+            code == 0x27
+                ? "Unexpected single quote character ('), did you mean to use a double quote (\")?"
+                : "Unexpected character: \(describeCodePoint(at: position))."
+        )
     }
 
     /// The tokens of a schema coordinate: names and `. ( ) : @`, nothing ignored.
