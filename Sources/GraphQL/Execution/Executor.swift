@@ -64,6 +64,18 @@ struct ParentInstance {
     private var object: AnyObject?
     private var objectClass: ObjectIdentifier?
 
+    private var membersChecked = false
+    private var jsonMembers: [GraphQLValue.Member]?
+
+    /// The members of a JSON object parent, taken out once for all its fields.
+    mutating func members(of parent: Parent) -> [GraphQLValue.Member]? {
+        if !membersChecked {
+            membersChecked = true
+            if case .value(.object(let members)) = parent { jsonMembers = members }
+        }
+        return jsonMembers
+    }
+
     mutating func object(of parent: Parent, ifInstanceOf expected: ObjectIdentifier) -> AnyObject? {
         if !checked {
             checked = true
@@ -84,65 +96,6 @@ struct ParentInstance {
     }
 }
 
-/// Where a completed value goes: a slot of an object or list under construction.
-final class ResultContainer {
-    var slots: [Slot] = []
-    /// For objects: the planned fields, one per slot (shared by every object
-    /// of a list, so an object costs no keys of its own).
-    var fields: [Executor.PlannedField] = []
-    let isList: Bool
-    /// Nulled because a non-null value inside it failed.
-    var isNull = false
-    /// Where this container itself sits, nil for the root object.
-    let link: Link?
-
-    init(isList: Bool, link: Link?) {
-        self.isList = isList
-        self.link = link
-    }
-
-    /// This container's own position, made when a resolver below first needs it.
-    lazy var pathNode: PathNode? = link.map { link in
-        let parent = link.container
-        return PathNode(parent.isList ? .index(link.index) : .key(parent.fields[link.index].key), parent: parent.pathNode)
-    }
-
-    enum Slot {
-        case null
-        case leaf(GraphQLValue)
-        case container(ResultContainer)
-        /// Waiting for an async field.
-        case pending
-        /// A field the object's type does not have (an unvalidated document): left out.
-        case omitted
-    }
-
-    var response: ResponseValue {
-        if isNull { return .null }
-        func value(_ slot: Slot) -> ResponseValue {
-            switch slot {
-            case .null, .pending, .omitted: .null
-            case .leaf(let leaf): .leaf(leaf)
-            case .container(let container): container.response
-            }
-        }
-        if isList { return .list(slots.map(value)) }
-        return .object(zip(fields, slots).compactMap { field, slot in
-            if case .omitted = slot { return nil }
-            return ResponseValue.Member(key: field.key, value: value(slot))
-        })
-    }
-}
-
-/// A position in a container, and whether its type there is non-null.
-struct Link {
-    // The tree holds every container until the execution ends, so links need
-    // no reference counting of their own.
-    unowned(unsafe) let container: ResultContainer
-    let index: Int
-    let isNonNull: Bool
-}
-
 final class Executor {
     let schema: ExecutableSchema
     let document: Document
@@ -155,18 +108,61 @@ final class Executor {
     private var dataIsNull = false
     private var pending: [PendingField] = []
 
+    /// The segment being written: the root's, or the value of `hole`.
+    private var segment = ResponseSegment()
+    /// Its bytes while it is written. Kept here, not in the segment, because
+    /// reaching through a class reference for every byte retained it every time.
+    private var writer = JSONWriter(capacity: 1024)
+    /// The hole whose value is being written; nil while the root is.
+    private var hole: Hole?
+    /// The objects and lists open in the segment, outermost first.
+    private var frames: [Frame] = []
+
     struct PendingField {
         /// What the field waits for: its own work, or a share of a batch.
         var waiting: Waiting
-        /// How many of the field's type wrappers are outside the value.
-        var depth: Int
-        unowned(unsafe) var field: PlannedField
-        var link: Link
+        /// Where its value goes.
+        let hole: Hole
 
         enum Waiting {
             case work(@Sendable () async throws -> Resolved)
             case deferred(any DeferredValue)
         }
+    }
+
+    /// An object or list being written.
+    struct Frame {
+        /// The offset of its `{` or `[`.
+        let start: Int
+        let isList: Bool
+        /// Whether its own position is non-null.
+        let isNonNull: Bool
+        /// For an object, the field being completed (its key is the position's).
+        /// Unmanaged: plans outlive the frames, and an `unowned(unsafe)`
+        /// optional here was miscompiled (removing a frame removed two).
+        var field: Unmanaged<PlannedField>?
+        /// For a list, the item being completed.
+        var index = 0
+        /// Made when a hole is left below it.
+        var region: Region?
+        /// Its own position, made when a path below it is first needed.
+        var path: PathNode?
+        var hasPath = false
+
+        init(start: Int, isList: Bool, isNonNull: Bool) {
+            self.start = start
+            self.isList = isList
+            self.isNonNull = isNonNull
+        }
+    }
+
+    /// What completing a value did.
+    enum Completion {
+        case written
+        /// Wrote `null`, a legitimate value where the position is nullable.
+        case null
+        /// Failed, with the error reported: the caller nulls its position or fails in turn.
+        case failed
     }
 
     init(
@@ -182,20 +178,30 @@ final class Executor {
     }
 
     func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
-        let root = ResultContainer(isList: false, link: nil)
         let fields = plan(rootType, collector.collectFields(rootType, operation.selectionSet))
-        if operation.operation == .mutation {
-            root.fields = fields
-            var instance = ParentInstance()
-            for field in fields {
-                executeField(rootType, rootValue, field, into: root, instance: &instance)
-                await drain()
+        let root = segment
+        openFrame(isList: false, isNonNull: true)
+        var instance = ParentInstance()
+        var first = true
+        for field in fields {
+            guard executeField(rootType, rootValue, field, first: &first, instance: &instance) else {
+                dataIsNull = true
+                break
             }
-        } else {
-            executeFields(rootType, rootValue, fields, into: root)
-            await drain()
+            // A mutation's root fields run one after another, each with everything below it.
+            if operation.operation == .mutation {
+                await drain()
+                if dataIsNull { break }
+            }
         }
-        return ExecutionResult(tree: dataIsNull ? nil : root, errors: errors)
+        if !dataIsNull { await drain() }
+        closeFrame()
+        guard !dataIsNull else { return ExecutionResult(json: nil, errors: errors) }
+        if root.isComplete { return ExecutionResult(json: writer.bytes, errors: errors) }
+        root.bytes = writer.bytes
+        var assembled = JSONWriter(capacity: writer.count * 2)
+        root.write(to: &assembled)
+        return ExecutionResult(json: assembled.bytes, errors: errors)
     }
 
     /// A field to execute on an object type: its response key, its nodes,
@@ -232,6 +238,10 @@ final class Executor {
         /// objects of a list look their plan up without hashing.
         var subplanType: ObjectIdentifier?
         var subplan = 0
+        /// Where the parent's member of this field's name was last found, for
+        /// the default resolver over JSON: the objects of a list have their
+        /// members in the same order, so it is nearly always there again.
+        var memberHint = 0
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.
@@ -320,7 +330,7 @@ final class Executor {
         /// Whether the type at `depth` wrappers in is non-null.
         @inline(__always)
         func isNonNull(at depth: Int) -> Bool {
-            depth < wrappers.count && wrappers[depth] == .nonNull
+            depth >= 0 && depth < wrappers.count && wrappers[depth] == .nonNull
         }
 
         enum TypeWrapper {
@@ -404,9 +414,17 @@ final class Executor {
         return planned
     }
 
-    /// Runs every waiting field, then completes them in order; repeats while
-    /// completing them leaves more waiting.
+    /// Runs every waiting field, then writes their values in the order the
+    /// fields were met; repeats while writing them leaves more waiting.
     private func drain() async {
+        guard !pending.isEmpty else { return }
+        let (savedSegment, savedHole, savedFrames) = (segment, hole, frames)
+        var savedWriter = JSONWriter(capacity: 0)
+        swap(&writer, &savedWriter)
+        defer {
+            (segment, hole, frames) = (savedSegment, savedHole, savedFrames)
+            swap(&writer, &savedWriter)
+        }
         while !pending.isEmpty {
             let batch = pending
             pending = []
@@ -442,8 +460,8 @@ final class Executor {
                 return outcomes
             }
             for index in batch.indices {
-                let link = batch[index].link
-                guard !isAbandoned(link) else { continue }
+                let hole = batch[index].hole
+                guard !isAbandoned(hole) else { continue }
                 let outcome: Result<Resolved, any Error>
                 switch batch[index].waiting {
                 case .work:
@@ -451,93 +469,169 @@ final class Executor {
                 case .deferred(let value):
                     outcome = Result { try value.resolve() }
                 }
-                let field = batch[index].field
-                switch outcome {
-                case .success(let resolved):
-                    if let slot = complete(resolved, depth: batch[index].depth, field, link: link) {
-                        link.container.slots[link.index] = slot
-                    }
-                case .failure(let error):
-                    fail(error, field.nodes, at: link)
-                }
+                fill(hole, with: outcome)
             }
         }
     }
 
-    /// Whether a position's container, or one above it, was already nulled.
-    private func isAbandoned(_ link: Link) -> Bool {
-        var container: ResultContainer? = link.container
-        while let current = container {
-            if current.isNull { return true }
-            container = current.link?.container
+    /// Writes a hole's value into a segment of its own.
+    private func fill(_ hole: Hole, with outcome: Result<Resolved, any Error>) {
+        segment = ResponseSegment()
+        writer = JSONWriter(capacity: 128)
+        self.hole = hole
+        frames = []
+        let completion: Completion
+        switch outcome {
+        case .success(let resolved):
+            completion = complete(resolved, depth: hole.depth, hole.field)
+        case .failure(let error):
+            fail(error, hole.field.nodes)
+            completion = .failed
         }
-        return dataIsNull
+        if completion == .failed {
+            if hole.isNonNull {
+                propagateNull(into: hole.parent)
+            } else {
+                truncate(to: 0)
+                writer.null()
+            }
+        }
+        segment.bytes = writer.bytes
+        hole.segment = segment
+    }
+
+    /// Whether a hole's value is no longer wanted: cut away, or below a value
+    /// that was nulled since.
+    private func isAbandoned(_ hole: Hole) -> Bool {
+        if hole.isAbandoned || dataIsNull { return true }
+        var region: Region? = hole.parent
+        while let current = region {
+            if current.isNull { return true }
+            region = current.parent
+        }
+        return false
+    }
+
+    /// Drops what was written from `offset` on, abandoning the holes there.
+    private func truncate(to offset: Int) {
+        writer.truncate(to: offset)
+        segment.abandonHoles(from: offset)
+    }
+
+    // MARK: Frames and positions
+
+    private func openFrame(isList: Bool, isNonNull: Bool) {
+        frames.append(Frame(start: writer.count, isList: isList, isNonNull: isNonNull))
+        writer.byte(isList ? 0x5B : 0x7B)
+    }
+
+    private func closeFrame() {
+        let frame = frames.removeLast()
+        writer.byte(frame.isList ? 0x5D : 0x7D)
+        frame.region?.end = writer.count
+    }
+
+    /// The position of the value being completed: its parent's path and its own key or index.
+    private func currentPosition() -> (parent: PathNode?, key: PathComponent) {
+        if let top = frames.indices.last { return (path(ofFrame: top), component(ofFrame: top)) }
+        // No frame is open only while a hole's own value is completed.
+        let hole = hole!
+        return (hole.parent.path, hole.component)
+    }
+
+    private func component(ofFrame index: Int) -> PathComponent {
+        frames[index].isList ? .index(frames[index].index) : .key(frames[index].field!.takeUnretainedValue().key)
+    }
+
+    /// The position of an open object or list.
+    private func path(ofFrame index: Int) -> PathNode? {
+        if frames[index].hasPath { return frames[index].path }
+        let made = index == 0 ? hole?.path : PathNode(component(ofFrame: index - 1), parent: path(ofFrame: index - 1))
+        frames[index].path = made
+        frames[index].hasPath = true
+        return made
+    }
+
+    /// An open object or list as a region, made with those around it when a
+    /// hole is first left below it.
+    private func region(ofFrame index: Int) -> Region {
+        if let region = frames[index].region { return region }
+        let parent = index == 0 ? hole?.parent : region(ofFrame: index - 1)
+        let made = Region(
+            segment: segment, start: frames[index].start, isNonNull: frames[index].isNonNull, parent: parent,
+            path: path(ofFrame: index)
+        )
+        frames[index].region = made
+        return made
+    }
+
+    /// Leaves a hole at the current position for a value that must wait.
+    private func leaveHole(_ waiting: PendingField.Waiting, depth: Int, _ field: PlannedField) {
+        let parent: Region
+        let component: PathComponent
+        if let top = frames.indices.last {
+            (parent, component) = (region(ofFrame: top), self.component(ofFrame: top))
+        } else {
+            // A hole's value that must wait again takes the hole's place.
+            let outer = hole!
+            (parent, component) = (outer.parent, outer.component)
+        }
+        let made = Hole(offset: writer.count, parent: parent, component: component, depth: depth, field: field)
+        segment.holes.append(made)
+        pending.append(PendingField(waiting: waiting, hole: made))
     }
 
     // MARK: Fields
 
-    private func executeFields(
-        _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField], into container: ResultContainer
-    ) {
-        container.fields = fields
-        container.slots.reserveCapacity(fields.count)
-        var instance = ParentInstance()
-        for field in fields {
-            let errorCount = errors.count
-            executeField(objectType, parent, field, into: container, instance: &instance)
-            // As in graphql-js, a failure that nulls this object (or one above it)
-            // ends the work on it: its remaining fields are not resolved.
-            if errors.count != errorCount, container.isNull || dataIsNull || container.link.map(isAbandoned) == true { return }
-        }
-    }
-
-    /// ExecuteField: resolve, then complete, one field of one object.
+    /// ExecuteField: resolve, then complete, one field of the object being
+    /// written. False when the object fails with it (a non-null field failed),
+    /// which, as in graphql-js, ends the work on the object.
     private func executeField(
-        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, into container: ResultContainer,
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, first: inout Bool,
         instance: inout ParentInstance
-    ) {
-        switch planned.resolution {
-        case .typename:
-            container.slots.append(.leaf(.string(objectType.name)))
-            return
-        case .omitted:
-            // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
-            container.slots.append(.omitted)
-            return
-        default:
-            break
+    ) -> Bool {
+        // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
+        if planned.resolution == .omitted { return true }
+        if !first { writer.byte(0x2C) }
+        first = false
+        writer.append(planned.jsonKey)
+        if planned.resolution == .typename {
+            writer.string(objectType.name)
+            return true
         }
-        let index = container.slots.count
-        container.slots.append(.pending)
-        let link = Link(container: container, index: index, isNonNull: planned.isNonNull)
-        let resolved: Resolved
+        frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
+        let valueStart = writer.count
+        let completion: Completion
         do {
+            let resolved: Resolved
             if let instanceClass = planned.instanceClass, !planned.hasArguments,
                let object = instance.object(of: parent, ifInstanceOf: instanceClass) {
                 resolved = try planned.instanceResolver!(object)
             } else {
-                resolved = try resolve(planned, parent, link)
+                resolved = try planned.resolution == .byName
+                    ? instance.members(of: parent).map { Self.member(planned, of: $0) } ?? resolve(planned, parent)
+                    : resolve(planned, parent)
             }
+            completion = complete(resolved, depth: 0, planned)
         } catch {
-            fail(error, planned.nodes, at: link)
-            return
+            fail(error, planned.nodes)
+            completion = .failed
         }
-        if let slot = complete(resolved, depth: 0, planned, link: link) {
-            container.slots[index] = slot
-        }
+        guard completion == .failed else { return true }
+        if planned.isNonNull { return false }
+        truncate(to: valueStart)
+        writer.null()
+        return true
     }
 
-    private func resolve(_ planned: PlannedField, _ parent: Parent, _ link: Link) throws -> Resolved {
+    private func resolve(_ planned: PlannedField, _ parent: Parent) throws -> Resolved {
         let arguments = planned.hasArguments ? try coerceArguments(planned) : [:]
         switch planned.resolution {
         case .bound:
             if let resolver = planned.parentResolver { return try resolver(parent) }
             let resolver = planned.inputResolver!
-            let container = link.container
-            let info = ResolveInfo(
-                field: planned.info!, parentPath: container.pathNode,
-                key: container.isList ? .index(link.index) : .key(planned.key)
-            )
+            let (parentPath, key) = currentPosition()
+            let info = ResolveInfo(field: planned.info!, parentPath: parentPath, key: key)
             return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
         case .introspection:
             return try Introspection.resolve(planned.definition!, parent, arguments, schema.schema)
@@ -555,16 +649,17 @@ final class Executor {
         )
     }
 
-    /// The response path of a position: keys and list indices from the root.
-    private func path(of link: Link) -> [PathComponent] {
-        var components: [PathComponent] = []
-        var current: Link? = link
-        while let position = current {
-            let container = position.container
-            components.append(container.isList ? .index(position.index) : .key(container.fields[position.index].key))
-            current = container.link
+    /// graphql-js's default resolver over a JSON object: its member of the field's name.
+    @inline(__always)
+    private static func member(_ planned: PlannedField, of members: [GraphQLValue.Member]) -> Resolved {
+        let name = planned.definition!.name
+        let hint = planned.memberHint
+        if hint < members.count, members[hint].name == name { return .value(members[hint].value) }
+        for index in members.indices where members[index].name == name {
+            planned.memberHint = index
+            return .value(members[index].value)
         }
-        return components.reversed()
+        return .null
     }
 
     /// graphql-js's default resolver: the parent's property of the field's name.
@@ -577,127 +672,143 @@ final class Executor {
 
     // MARK: Completing values
 
-    /// CompleteValue: the resolved value as the field's type requires, or
-    /// nil when it failed (the failure already handled at `link`).
-    private func complete(
-        _ resolved: consuming Resolved, depth: Int, _ field: PlannedField, link: Link
-    ) -> ResultContainer.Slot? {
+    /// CompleteValue: writes the resolved value as the field's type requires,
+    /// or leaves a hole for it when it must wait.
+    private func complete(_ resolved: consuming Resolved, depth: Int, _ field: PlannedField) -> Completion {
         // A value that must wait is completed later, against the whole type.
         if resolved.waits {
             switch consume resolved {
-            case .async(let work):
-                pending.append(PendingField(waiting: .work(work), depth: depth, field: field, link: link))
-            case .deferred(let value):
-                pending.append(PendingField(waiting: .deferred(value), depth: depth, field: field, link: link))
-            default:
-                break
+            case .async(let work): leaveHole(.work(work), depth: depth, field)
+            case .deferred(let value): leaveHole(.deferred(value), depth: depth, field)
+            default: break
             }
-            return .pending
+            return .written
         }
         if depth < field.wrappers.count {
             switch field.wrappers[depth] {
             case .nonNull:
-                guard let slot = complete(resolved, depth: depth + 1, field, link: link) else { return nil }
-                if case .null = slot {
+                let inner = complete(resolved, depth: depth + 1, field)
+                if inner == .null {
                     fail(
                         FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
-                        field.nodes, at: link
+                        field.nodes
                     )
-                    return nil
+                    return .failed
                 }
-                return slot
+                return inner
             case .list:
+                let isNonNull = field.isNonNull(at: depth - 1)
                 switch consume resolved {
                 case .null, .value(.null):
+                    writer.null()
                     return .null
                 case .list(let items):
-                    return completeList(items.count, depth: depth + 1, field, link: link) { items[$0] }
+                    return completeList(items.count, depth: depth + 1, field, isNonNull: isNonNull) { items[$0] }
                 case .value(.list(let values)):
-                    return completeList(values.count, depth: depth + 1, field, link: link) { .value(values[$0]) }
+                    return completeList(values.count, depth: depth + 1, field, isNonNull: isNonNull) { .value(values[$0]) }
                 default:
                     fail(
                         GraphQLError(message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
-                        field.nodes, at: link
+                        field.nodes
                     )
-                    return nil
+                    return .failed
                 }
             }
         }
+        let isNonNull = field.isNonNull(at: depth - 1)
         switch consume resolved {
         case .null, .value(.null), .async, .deferred:
+            writer.null()
             return .null
         case .value(let value):
             if let leafKind = field.leafKind {
                 switch ResultCoercion.serialize(value, leafKind, field.namedType) {
-                case .success(let serialized): return .leaf(serialized)
+                case .success(let serialized):
+                    writer.value(serialized)
+                    return .written
                 case .failure(let error):
-                    fail(GraphQLError(message: error.message), field.nodes, at: link)
-                    return nil
+                    fail(GraphQLError(message: error.message), field.nodes)
+                    return .failed
                 }
             }
-            return completeComposite(field.namedType, .value(value), nil, field, link: link)
+            return completeComposite(field.namedType, .value(value), nil, field, isNonNull: isNonNull)
         case .object(let object, let typename):
             guard field.leafKind == nil else {
-                fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes, at: link)
-                return nil
+                fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes)
+                return .failed
             }
-            return completeComposite(field.namedType, .object(object), typename, field, link: link)
+            return completeComposite(field.namedType, .object(object), typename, field, isNonNull: isNonNull)
         case .list:
             guard field.leafKind == nil else {
-                fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes, at: link)
-                return nil
+                fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes)
+                return .failed
             }
-            return completeComposite(field.namedType, .root, nil, field, link: link)
+            return completeComposite(field.namedType, .root, nil, field, isNonNull: isNonNull)
         }
     }
 
-    /// The items of a list, each completed as the item type requires.
+    /// The items of a list, each completed as the item type requires; a
+    /// failed item is null, or fails the list where items are non-null.
     private func completeList(
-        _ count: Int, depth: Int, _ field: PlannedField, link: Link, _ item: (Int) -> Resolved
-    ) -> ResultContainer.Slot? {
-        let list = ResultContainer(isList: true, link: link)
-        list.slots = Array(repeating: .pending, count: count)
-        let isNonNull = field.isNonNull(at: depth)
+        _ count: Int, depth: Int, _ field: PlannedField, isNonNull: Bool, _ item: (Int) -> Resolved
+    ) -> Completion {
+        openFrame(isList: true, isNonNull: isNonNull)
+        let itemIsNonNull = field.isNonNull(at: depth)
         for index in 0..<count {
-            let itemLink = Link(container: list, index: index, isNonNull: isNonNull)
-            if let slot = complete(item(index), depth: depth, field, link: itemLink) {
-                list.slots[index] = slot
+            if index > 0 { writer.byte(0x2C) }
+            frames[frames.count - 1].index = index
+            let itemStart = writer.count
+            if complete(item(index), depth: depth, field) == .failed {
+                if itemIsNonNull {
+                    frames.removeLast()
+                    return .failed
+                }
+                truncate(to: itemStart)
+                writer.null()
             }
-            if list.isNull { return nil }
         }
-        return .container(list)
+        closeFrame()
+        return .written
     }
 
     /// An object, interface or union value: its object type's selections
     /// executed on it.
     private func completeComposite(
-        _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, link: Link
-    ) -> ResultContainer.Slot? {
+        _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, isNonNull: Bool
+    ) -> Completion {
         let objectType: GraphQLNamedType
         switch named.kind {
         case .object:
             objectType = named
         case .interface, .union:
-            guard let resolvedType = resolveAbstractType(named, parent, typename, field, link: link) else { return nil }
+            guard let resolvedType = resolveAbstractType(named, parent, typename, field) else { return .failed }
             objectType = resolvedType
         default:
-            return nil
+            writer.null()
+            return .null
         }
-        let object = ResultContainer(isList: false, link: link)
-        executeFields(objectType, parent, subfields(objectType, of: field), into: object)
-        return object.isNull ? nil : .container(object)
+        let fields = subfields(objectType, of: field)
+        openFrame(isList: false, isNonNull: isNonNull)
+        var instance = ParentInstance()
+        var first = true
+        for planned in fields {
+            guard executeField(objectType, parent, planned, first: &first, instance: &instance) else {
+                frames.removeLast()
+                return .failed
+            }
+        }
+        closeFrame()
+        return .written
     }
 
     /// ResolveAbstractType: the object type of a value of an interface or union.
     private func resolveAbstractType(
-        _ abstractType: GraphQLNamedType, _ parent: Parent, _ explicit: String?, _ field: PlannedField, link: Link
+        _ abstractType: GraphQLNamedType, _ parent: Parent, _ explicit: String?, _ field: PlannedField
     ) -> GraphQLNamedType? {
         var typename = explicit
         if typename == nil {
             if let typeResolver = schema.typeResolver(for: abstractType) {
-                let container = link.container
-                let parentPath = container.pathNode
-                let key: PathComponent = container.isList ? .index(link.index) : .key(container.fields[link.index].key)
+                let (parentPath, key) = currentPosition()
                 let info = ResolveInfo(
                     field: field.info ?? FieldInfo(
                         fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType),
@@ -712,19 +823,19 @@ final class Executor {
         }
         let schema = self.schema.schema
         guard let typename else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), field.nodes, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), field.nodes)
             return nil
         }
         guard let runtimeType = schema.type(named: typename) else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), field.nodes, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), field.nodes)
             return nil
         }
         guard runtimeType.kind == .object else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), field.nodes, at: link)
+            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), field.nodes)
             return nil
         }
         guard schema.isSubType(abstractType, runtimeType) else {
-            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), field.nodes, at: link)
+            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), field.nodes)
             return nil
         }
         return runtimeType
@@ -732,11 +843,18 @@ final class Executor {
 
     // MARK: Errors
 
-    /// A field error: reported once, with the field's locations and path;
-    /// then null at the position, or, where the position is non-null, at the
-    /// nearest nullable position above it.
-    private func fail(_ error: any Error, _ fieldNodes: [Field], at link: Link) {
-        let path = path(of: link)
+    /// A field error at the current position, reported once with the field's
+    /// locations and path. Nulling is the caller's: the position, or (for a
+    /// non-null position) the nearest nullable one above it.
+    private func fail(_ error: any Error, _ fieldNodes: [Field]) {
+        let (parentPath, key) = currentPosition()
+        var path = [key]
+        var node = parentPath
+        while let current = node {
+            path.append(current.component)
+            node = current.parent
+        }
+        path.reverse()
         var located: GraphQLError
         if let graphQLError = error as? GraphQLError {
             located = graphQLError
@@ -754,23 +872,22 @@ final class Executor {
             )
         }
         errors.append(located)
-        propagateNull(from: link)
     }
 
-    private func propagateNull(from link: Link) {
-        var current = link
-        while true {
-            if !current.isNonNull {
-                current.container.slots[current.index] = .null
+    /// A non-null value inside `region` failed after the region was written:
+    /// the region becomes null, or, where its own position is non-null, the
+    /// region around it does, and so on up to the data.
+    private func propagateNull(into region: Region) {
+        var current: Region? = region
+        while let candidate = current {
+            if !candidate.isNonNull {
+                candidate.isNull = true
+                candidate.segment.nulled.append(candidate)
                 return
             }
-            current.container.isNull = true
-            guard let parent = current.container.link else {
-                dataIsNull = true
-                return
-            }
-            current = parent
+            current = candidate.parent
         }
+        dataIsNull = true
     }
 
     struct FieldFailure: Error {

@@ -5,13 +5,11 @@ public struct ExecutionResult: Sendable {
     public var errors: [GraphQLError]
     private var storage: Storage
 
-    /// Executions keep the tree they built and write JSON straight from it;
-    /// `data` converts it only when asked.
-    private enum Storage: @unchecked Sendable {
+    private enum Storage: Sendable {
         case none
         case value(ResponseValue)
-        /// Built by one execution and never changed after it returned.
-        case tree(ResultContainer?)
+        /// The data as the execution wrote it: JSON, or nil when it became null.
+        case json([UInt8]?)
     }
 
     public init(data: ResponseValue?, errors: [GraphQLError]) {
@@ -19,17 +17,23 @@ public struct ExecutionResult: Sendable {
         storage = data.map(Storage.value) ?? .none
     }
 
-    init(tree: ResultContainer?, errors: [GraphQLError]) {
+    init(json: [UInt8]?, errors: [GraphQLError]) {
         self.errors = errors
-        storage = .tree(tree)
+        storage = .json(json)
     }
 
     /// The data: nil when a request error kept execution from starting.
+    /// Executions write JSON as they go; this reads it back (enum values come
+    /// back as strings), for callers that inspect the data rather than send it.
     public var data: ResponseValue? {
         switch storage {
         case .none: nil
         case .value(let value): value
-        case .tree(let tree): tree?.response ?? .null
+        case .json(nil): .null
+        case .json(let bytes?):
+            bytes.withUnsafeBufferPointer { buffer in
+                (try? JSONReader(maxDepth: .max).read(buffer)).map(ResponseValue.init) ?? .null
+            }
         }
     }
 
@@ -64,37 +68,23 @@ public struct ExecutionResult: Sendable {
         case .value(let value):
             writer.raw("\"data\":")
             value.write(to: &writer)
-        case .tree(let tree):
+        case .json(let bytes):
             writer.raw("\"data\":")
-            if let tree { tree.write(to: &writer) } else { writer.null() }
+            if let bytes { writer.append(bytes) } else { writer.null() }
         }
         writer.raw("}")
     }
 }
 
-extension ResultContainer {
-    /// Writes the tree as JSON without building a ResponseValue first.
-    func write(to writer: inout JSONWriter) {
-        if isNull { return writer.null() }
-        let isList = isList
-        writer.byte(isList ? 0x5B : 0x7B)
-        var first = true
-        fields.withUnsafeBufferPointer { fields in
-            slots.withUnsafeBufferPointer { slots in
-                for index in slots.indices {
-                    if case .omitted = slots[index] { continue }
-                    if !first { writer.byte(0x2C) }
-                    first = false
-                    if !isList { writer.append(fields[index].jsonKey) }
-                    switch slots[index] {
-                    case .null, .pending, .omitted: writer.null()
-                    case .leaf(let value): writer.value(value)
-                    case .container(let container): container.write(to: &writer)
-                    }
-                }
-            }
+extension ResponseValue {
+    /// A JSON value read back: objects and lists as such, everything else a leaf.
+    init(_ value: GraphQLValue) {
+        switch value {
+        case .null: self = .null
+        case .object(let members): self = .object(members.map { Member(key: $0.name, value: ResponseValue($0.value)) })
+        case .list(let items): self = .list(items.map(ResponseValue.init))
+        default: self = .leaf(value)
         }
-        writer.byte(isList ? 0x5D : 0x7D)
     }
 }
 

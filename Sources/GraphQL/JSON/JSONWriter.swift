@@ -10,6 +10,14 @@ public struct JSONWriter {
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// How many bytes are written.
+    public var count: Int { bytes.count }
+
+    /// Drops the bytes from `count` on (a value that turned out to fail).
+    public mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
     @inline(__always)
     public mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
