@@ -64,18 +64,6 @@ struct ParentInstance {
     private var object: AnyObject?
     private var objectClass: ObjectIdentifier?
 
-    private var membersChecked = false
-    private var jsonMembers: [GraphQLValue.Member]?
-
-    /// The members of a JSON object parent, taken out once for all its fields.
-    mutating func members(of parent: Parent) -> [GraphQLValue.Member]? {
-        if !membersChecked {
-            membersChecked = true
-            if case .value(.object(let members)) = parent { jsonMembers = members }
-        }
-        return jsonMembers
-    }
-
     mutating func object(of parent: Parent, ifInstanceOf expected: ObjectIdentifier) -> AnyObject? {
         if !checked {
             checked = true
@@ -184,7 +172,7 @@ final class Executor {
         var instance = ParentInstance()
         var first = true
         for field in fields {
-            guard executeField(rootType, rootValue, field, first: &first, instance: &instance) else {
+            guard executeField(rootType, rootValue, field, members: nil, first: &first, instance: &instance) else {
                 dataIsNull = true
                 break
             }
@@ -231,6 +219,11 @@ final class Executor {
         let leafKind: ResultCoercion.LeafKind?
         /// Whether there are arguments to coerce.
         let hasArguments: Bool
+        /// For a field read by name (graphql-js's default resolver) whose type
+        /// is a built-in scalar, maybe non-null but not a list: how its value
+        /// is written when the member already has the scalar's form, straight
+        /// from the parent's members.
+        let memberLeafKind: ResultCoercion.LeafKind?
         /// The object-independent part of a resolver's info.
         let info: FieldInfo?
         /// The plan of this field's selections on the object type it last
@@ -278,6 +271,7 @@ final class Executor {
                 (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, nil, nil, nil)
             }
             self.info = info
+            name = definition?.name ?? nodes[0].name.value
             // `__typename` and omitted fields are never completed: any type does for them.
             let type = definition?.type ?? .nonNull(.named(parentType))
             // The common shapes share their arrays: planning allocates none for them.
@@ -310,6 +304,13 @@ final class Executor {
             }
             leafKind = namedType.kind == .scalar || namedType.kind == .enum ? ResultCoercion.LeafKind(namedType) : nil
             hasArguments = !(definition?.arguments.isEmpty ?? true) || !nodes[0].arguments.isEmpty
+            switch (resolution, leafKind, wrappers.count) {
+            case (.byName, .int?, 0...1), (.byName, .float?, 0...1), (.byName, .string?, 0...1),
+                 (.byName, .boolean?, 0...1), (.byName, .id?, 0...1):
+                memberLeafKind = hasArguments ? nil : leafKind
+            default:
+                memberLeafKind = nil
+            }
             var writer = JSONWriter(capacity: key.utf8.count + 3)
             writer.string(key)
             writer.raw(":")
@@ -322,8 +323,8 @@ final class Executor {
             jsonKey.deallocate()
         }
 
-        /// The field's name, for messages.
-        var name: String { definition?.name ?? nodes[0].name.value }
+        /// The field's name, for messages and for reading it by name.
+        let name: String
 
         var isNonNull: Bool { isNonNull(at: 0) }
 
@@ -587,7 +588,8 @@ final class Executor {
     /// written. False when the object fails with it (a non-null field failed),
     /// which, as in graphql-js, ends the work on the object.
     private func executeField(
-        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, first: inout Bool,
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ planned: PlannedField, members: [GraphQLValue.Member]?,
+        first: inout Bool,
         instance: inout ParentInstance
     ) -> Bool {
         // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
@@ -597,6 +599,10 @@ final class Executor {
         writer.append(planned.jsonKey)
         if planned.resolution == .typename {
             writer.string(objectType.name)
+            return true
+        }
+        if let kind = planned.memberLeafKind, let members,
+           Self.writeMember(planned, kind, of: members, to: &writer) {
             return true
         }
         frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
@@ -609,7 +615,7 @@ final class Executor {
                 resolved = try planned.instanceResolver!(object)
             } else {
                 resolved = try planned.resolution == .byName
-                    ? instance.members(of: parent).map { Self.member(planned, of: $0) } ?? resolve(planned, parent)
+                    ? members.map { Self.member(planned, of: $0) } ?? resolve(planned, parent)
                     : resolve(planned, parent)
             }
             completion = complete(resolved, depth: 0, planned)
@@ -652,14 +658,38 @@ final class Executor {
     /// graphql-js's default resolver over a JSON object: its member of the field's name.
     @inline(__always)
     private static func member(_ planned: PlannedField, of members: [GraphQLValue.Member]) -> Resolved {
-        let name = planned.definition!.name
+        guard let index = memberIndex(planned, members) else { return .null }
+        return .value(members[index].value)
+    }
+
+    @inline(__always)
+    private static func memberIndex(_ planned: PlannedField, _ members: [GraphQLValue.Member]) -> Int? {
+        let name = planned.name
         let hint = planned.memberHint
-        if hint < members.count, members[hint].name == name { return .value(members[hint].value) }
+        if hint < members.count, members[hint].name == name { return hint }
         for index in members.indices where members[index].name == name {
             planned.memberHint = index
-            return .value(members[index].value)
+            return index
         }
-        return .null
+        return nil
+    }
+
+    /// Writes a scalar member that already has its type's form (what result
+    /// coercion would return unchanged), skipping the general path; false,
+    /// having written nothing, for anything else.
+    @inline(__always)
+    private static func writeMember(
+        _ planned: PlannedField, _ kind: ResultCoercion.LeafKind, of members: [GraphQLValue.Member], to writer: inout JSONWriter
+    ) -> Bool {
+        guard let index = memberIndex(planned, members) else { return false }
+        switch (kind, members[index].value) {
+        case (.string, .string(let text)), (.id, .string(let text)): writer.string(text)
+        case (.int, .int(let int)) where Int32(exactly: int) != nil: writer.int(int)
+        case (.float, .float(let double)) where double.isFinite: writer.double(double)
+        case (.boolean, .boolean(let boolean)): writer.bool(boolean)
+        default: return false
+        }
+        return true
     }
 
     /// graphql-js's default resolver: the parent's property of the field's name.
@@ -791,8 +821,11 @@ final class Executor {
         openFrame(isList: false, isNonNull: isNonNull)
         var instance = ParentInstance()
         var first = true
+        // A JSON object's members, taken out once and lent to each field.
+        var members: [GraphQLValue.Member]?
+        if case .value(.object(let objectMembers)) = parent { members = objectMembers }
         for planned in fields {
-            guard executeField(objectType, parent, planned, first: &first, instance: &instance) else {
+            guard executeField(objectType, parent, planned, members: members, first: &first, instance: &instance) else {
                 frames.removeLast()
                 return .failed
             }

@@ -63,8 +63,18 @@ public struct JSONWriter {
 
     public mutating func string(_ value: String) {
         bytes.append(0x22)
-        var text = value
-        text.withUTF8 { utf8 in
+        // Native strings lend their bytes without the copy `withUTF8` needs.
+        if value.utf8.withContiguousStorageIfAvailable({ escaped($0) }) == nil {
+            var text = value
+            text.withUTF8 { escaped($0) }
+        }
+        bytes.append(0x22)
+    }
+
+    /// The characters of a string, escaped as JSON.stringify escapes them.
+    @inline(__always)
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        do {
             var chunkStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
@@ -87,7 +97,6 @@ public struct JSONWriter {
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[chunkStart...]))
         }
-        bytes.append(0x22)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
