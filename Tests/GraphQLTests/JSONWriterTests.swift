@@ -1,4 +1,4 @@
-import GraphQL
+@testable import GraphQL
 import Testing
 
 /// The response writer against the text Swift (and JSON.stringify) gives.
@@ -18,5 +18,43 @@ import Testing
         var writer = JSONWriter()
         writer.string("a\"b\\c\n\t\u{1}é😀")
         #expect(writer.text == #""a\"b\\c\n\t\u0001é😀""#)
+    }
+}
+
+/// The short path for doubles against the general formatter (JavaScript's
+/// digits, through Swift's shortest round-trip description).
+@Suite struct ShortDecimalTests {
+    func written(_ value: Double) -> String {
+        var writer = JSONWriter(capacity: 32)
+        writer.double(value)
+        return writer.text
+    }
+
+    func check(_ value: Double) {
+        guard value.isFinite else { return }
+        #expect(written(value) == JavaScriptNumber.format(value), "\(value.bitPattern)")
+    }
+
+    @Test func fewDecimalPlacesAreWrittenAsJavaScriptWritesThem() {
+        for numerator in -20_000...20_000 {
+            check(Double(numerator) / 8)
+            check(Double(numerator) / 100)
+            check(Double(numerator) / 3)
+        }
+        for value in [0.1, 0.2, 0.3, 0.1 + 0.2, 1e-4, 1.5e-4, 9.999e14, 123456.789, 52.520008, 13.404954, -0.0001, 1e15 - 0.5] {
+            check(value)
+        }
+    }
+
+    @Test func coordinatesAndRandomValuesAgreeWithTheGeneralPath() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<40_000 {
+            // Coordinates with six places, and arbitrary doubles of every magnitude.
+            let places = Int.random(in: 1...8, using: &generator)
+            let scale = (0..<places).reduce(1.0) { scale, _ in scale * 10 }
+            check((Double.random(in: -180...180, using: &generator) * scale).rounded() / scale)
+            check(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+            check(Double.random(in: -1e6...1e6, using: &generator))
+        }
     }
 }

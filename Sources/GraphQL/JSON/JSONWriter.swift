@@ -58,6 +58,14 @@ public struct JSONWriter {
     /// hold, become null as in JSON.stringify.
     public mutating func double(_ value: Double) {
         guard value.isFinite else { return null() }
+        if value == value.rounded(), value.magnitude < 9.0e15 {
+            DecimalText.append(Int64(value), to: &bytes)
+            return
+        }
+        if let (digits, places) = ShortDecimal.digits(of: value) {
+            ShortDecimal.append(digits: digits, places: places, to: &bytes)
+            return
+        }
         bytes.append(contentsOf: JavaScriptNumber.format(value).utf8)
     }
 
