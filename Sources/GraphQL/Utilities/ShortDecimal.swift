@@ -38,14 +38,13 @@ public enum ShortDecimal {
         return nil
     }
 
-    /// Writes `digits · 10^-places` in plain decimal notation.
+    /// Lends `digits · 10^-places` in plain decimal notation.
     @inlinable
-    public static func append(digits: Int64, places: Int, to bytes: inout [UInt8]) {
-        if digits < 0 { bytes.append(UInt8(ascii: "-")) }
+    public static func withText<Result>(digits: Int64, places: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var magnitude = digits.magnitude
-        // At most 16 digits, a point and a leading zero, written backwards on the stack.
+        // At most 16 digits, a point, a leading zero and a sign, written backwards on the stack.
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { text in
+        return withUnsafeMutableBytes(of: &scratch) { text in
             var position = text.count
             for _ in 0..<places {
                 position -= 1
@@ -59,7 +58,11 @@ public enum ShortDecimal {
                 text[position] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[position...]))
+            if digits < 0 {
+                position -= 1
+                text[position] = UInt8(ascii: "-")
+            }
+            return body(UnsafeRawBufferPointer(rebasing: text[position...]))
         }
     }
 }
