@@ -64,6 +64,16 @@ struct ParentInstance {
     private var object: AnyObject?
     private var objectClass: ObjectIdentifier?
 
+    private var introspectedParent: Introspection.Introspected?
+
+    /// The parent of an introspection field, told apart once for all its fields.
+    mutating func introspected(_ parent: Parent) -> Introspection.Introspected {
+        if let known = introspectedParent { return known }
+        let introspected = Introspection.Introspected(parent)
+        introspectedParent = introspected
+        return introspected
+    }
+
     mutating func object(of parent: Parent, ifInstanceOf expected: ObjectIdentifier) -> AnyObject? {
         if !checked {
             checked = true
@@ -615,8 +625,8 @@ final class Executor {
                 resolved = try planned.instanceResolver!(object)
             } else {
                 resolved = try planned.resolution == .byName
-                    ? members.map { Self.member(planned, of: $0) } ?? resolve(planned, parent)
-                    : resolve(planned, parent)
+                    ? members.map { Self.member(planned, of: $0) } ?? resolve(planned, parent, &instance)
+                    : resolve(planned, parent, &instance)
             }
             completion = complete(resolved, depth: 0, planned)
         } catch {
@@ -630,7 +640,7 @@ final class Executor {
         return true
     }
 
-    private func resolve(_ planned: PlannedField, _ parent: Parent) throws -> Resolved {
+    private func resolve(_ planned: PlannedField, _ parent: Parent, _ instance: inout ParentInstance) throws -> Resolved {
         let arguments = planned.hasArguments ? try coerceArguments(planned) : [:]
         switch planned.resolution {
         case .bound:
@@ -640,7 +650,7 @@ final class Executor {
             let info = ResolveInfo(field: planned.info!, parentPath: parentPath, key: key)
             return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
         case .introspection:
-            return try Introspection.resolve(planned.definition!, parent, arguments, schema.schema)
+            return try Introspection.resolve(planned.definition!, instance.introspected(parent), arguments, schema.schema)
         case .byName, .typename, .omitted:
             return Self.defaultResolve(parent, planned.definition!.name)
         }

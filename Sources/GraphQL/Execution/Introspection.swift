@@ -2,23 +2,54 @@
 /// `__type(name:)` and the fields of `__Schema`, `__Type`, `__Field`,
 /// `__InputValue`, `__EnumValue` and `__Directive`, read off the schema.
 enum Introspection {
+    /// The parent of an introspection field, told apart once per object:
+    /// asking an existential `as?` each type in turn, for every field, was
+    /// most of the cost of introspecting a large schema (a failed cast to an
+    /// enum also looks for bridging conformances).
+    enum Introspected {
+        case schema(GraphQLSchema)
+        case type(GraphQLType)
+        case field(GraphQLField)
+        case inputValue(GraphQLInputValue)
+        case enumValue(GraphQLEnumValue)
+        case directive(GraphQLDirective)
+        case other
+
+        init(_ parent: Parent) {
+            guard case .object(let object) = parent else {
+                self = .other
+                return
+            }
+            // The dynamic type compared by identity, then one cast that cannot fail.
+            let dynamicType = ObjectIdentifier(Swift.type(of: object))
+            switch dynamicType {
+            case ObjectIdentifier(GraphQLType.self): self = .type(object as! GraphQLType)
+            case ObjectIdentifier(GraphQLField.self): self = .field(object as! GraphQLField)
+            case ObjectIdentifier(GraphQLInputValue.self): self = .inputValue(object as! GraphQLInputValue)
+            case ObjectIdentifier(GraphQLEnumValue.self): self = .enumValue(object as! GraphQLEnumValue)
+            case ObjectIdentifier(GraphQLDirective.self): self = .directive(object as! GraphQLDirective)
+            case ObjectIdentifier(GraphQLSchema.self): self = .schema(object as! GraphQLSchema)
+            default: self = .other
+            }
+        }
+    }
+
     static func resolve(
-        _ field: GraphQLField, _ parent: Parent, _ arguments: [String: GraphQLValue], _ schema: GraphQLSchema
+        _ field: GraphQLField, _ parent: Introspected, _ arguments: [String: GraphQLValue], _ schema: GraphQLSchema
     ) throws -> Resolved {
         if field === MetaFields.schema { return .object(schema) }
         if field === MetaFields.type {
             guard case .string(let name)? = arguments["name"], let type = schema.type(named: name) else { return .null }
             return .object(GraphQLType.named(type))
         }
-        guard case .object(let object) = parent else { return .null }
         let includeDeprecated = arguments["includeDeprecated"] == .boolean(true)
         let name = field.name
-        switch object {
-        case let schema as GraphQLSchema:
+        switch parent {
+        case .schema(let schema):
             return schemaField(name, schema)
-        case let type as GraphQLType:
+        case .type(let type):
             return typeField(name, type, includeDeprecated: includeDeprecated, schema: schema)
-        case let introspected as GraphQLField:
+        case .field(let introspected):
             switch name {
             case "name": return .value(.string(introspected.name))
             case "description": return string(introspected.description)
@@ -29,7 +60,7 @@ enum Introspection {
             case "deprecationReason": return string(introspected.deprecationReason)
             default: return .null
             }
-        case let value as GraphQLInputValue:
+        case .inputValue(let value):
             switch name {
             case "name": return .value(.string(value.name))
             case "description": return string(value.description)
@@ -41,7 +72,7 @@ enum Introspection {
             case "deprecationReason": return string(value.deprecationReason)
             default: return .null
             }
-        case let value as GraphQLEnumValue:
+        case .enumValue(let value):
             switch name {
             case "name": return .value(.string(value.name))
             case "description": return string(value.description)
@@ -49,7 +80,7 @@ enum Introspection {
             case "deprecationReason": return string(value.deprecationReason)
             default: return .null
             }
-        case let directive as GraphQLDirective:
+        case .directive(let directive):
             switch name {
             case "name": return .value(.string(directive.name))
             case "description": return string(directive.description)
@@ -59,7 +90,7 @@ enum Introspection {
                 return .list(directive.arguments.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
             default: return .null
             }
-        default:
+        case .other:
             return .null
         }
     }
