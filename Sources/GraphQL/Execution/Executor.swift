@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Executes an operation (spec §6): selects it, coerces its variables, runs
 /// the resolvers and completes their values into the response.
 ///
@@ -110,7 +112,10 @@ final class Executor {
     private var segment = ResponseSegment()
     /// Its bytes while it is written. Kept here, not in the segment, because
     /// reaching through a class reference for every byte retained it every time.
-    private var writer = JSONWriter(capacity: 1024)
+    /// The root's starts as large as the last response's data, so that a
+    /// large response is not copied each time its buffer doubles.
+    private var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 20))
+    private static let lastDataSize = Atomic<Int>(768)
     /// The hole whose value is being written; nil while the root is.
     private var hole: Hole?
     /// The objects and lists open in the segment, outermost first.
@@ -195,11 +200,14 @@ final class Executor {
         if !dataIsNull { await drain() }
         closeFrame()
         guard !dataIsNull else { return ExecutionResult(json: nil, errors: errors) }
-        if root.isComplete { return ExecutionResult(json: writer.bytes, errors: errors) }
-        root.bytes = writer.bytes
-        var assembled = JSONWriter(capacity: writer.count * 2)
+        Self.lastDataSize.store(writer.count, ordering: .relaxed)
+        var written = JSONWriter(capacity: 16)
+        swap(&writer, &written)
+        if root.isComplete { return ExecutionResult(json: WrittenJSON(written), errors: errors) }
+        root.bytes = written.bytes
+        var assembled = JSONWriter(capacity: written.count * 2)
         root.write(to: &assembled)
-        return ExecutionResult(json: assembled.bytes, errors: errors)
+        return ExecutionResult(json: WrittenJSON(assembled), errors: errors)
     }
 
     /// A field to execute on an object type: its response key, its nodes,
@@ -324,8 +332,8 @@ final class Executor {
             var writer = JSONWriter(capacity: key.utf8.count + 3)
             writer.string(key)
             writer.raw(":")
-            let keyBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: writer.bytes.count)
-            _ = keyBytes.initialize(from: writer.bytes)
+            let keyBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: writer.count)
+            _ = writer.withBytes { keyBytes.initialize(from: $0) }
             jsonKey = UnsafeBufferPointer(keyBytes)
         }
 

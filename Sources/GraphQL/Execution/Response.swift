@@ -9,7 +9,7 @@ public struct ExecutionResult: Sendable {
         case none
         case value(ResponseValue)
         /// The data as the execution wrote it: JSON, or nil when it became null.
-        case json([UInt8]?)
+        case json(WrittenJSON?)
     }
 
     public init(data: ResponseValue?, errors: [GraphQLError]) {
@@ -17,7 +17,7 @@ public struct ExecutionResult: Sendable {
         storage = data.map(Storage.value) ?? .none
     }
 
-    init(json: [UInt8]?, errors: [GraphQLError]) {
+    init(json: WrittenJSON?, errors: [GraphQLError]) {
         self.errors = errors
         storage = .json(json)
     }
@@ -30,8 +30,8 @@ public struct ExecutionResult: Sendable {
         case .none: nil
         case .value(let value): value
         case .json(nil): .null
-        case .json(let bytes?):
-            bytes.withUnsafeBufferPointer { buffer in
+        case .json(let written?):
+            written.writer.withBytes { buffer in
                 (try? JSONReader(maxDepth: .max).read(buffer)).map(ResponseValue.init) ?? .null
             }
         }
@@ -70,9 +70,18 @@ public struct ExecutionResult: Sendable {
             value.write(to: &writer)
         case .json(let bytes):
             writer.raw("\"data\":")
-            if let bytes { writer.append(bytes) } else { writer.null() }
+            if let bytes { bytes.writer.withBytes { writer.append($0) } } else { writer.null() }
         }
         writer.raw("}")
+    }
+}
+
+/// The JSON an execution wrote, handed over without a copy and never changed after.
+final class WrittenJSON: @unchecked Sendable {
+    let writer: JSONWriter
+
+    init(_ writer: consuming JSONWriter) {
+        self.writer = writer
     }
 }
 

@@ -238,7 +238,7 @@ public final class GraphQLOverHTTP: Sendable {
     private func responseBody(_ result: ExecutionResult) -> [UInt8] {
         var writer = JSONWriter(capacity: min(lastResponseSize.load(ordering: .relaxed) + 256, 1 << 20))
         result.write(to: &writer)
-        lastResponseSize.store(writer.bytes.count, ordering: .relaxed)
+        lastResponseSize.store(writer.count, ordering: .relaxed)
         return writer.bytes
     }
 

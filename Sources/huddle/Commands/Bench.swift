@@ -290,7 +290,7 @@ extension Measurement {
         func once() async -> Int {
             var writer = JSONWriter(capacity: 1 << 16)
             await execute().write(to: &writer)
-            return writer.bytes.count
+            return writer.count
         }
         if let iterations {
             for _ in 0..<iterations { _ = await once() }
