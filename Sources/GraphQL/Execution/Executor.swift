@@ -253,6 +253,10 @@ final class Executor {
         /// the default resolver over JSON: the objects of a list have their
         /// members in the same order, so it is nearly always there again.
         var memberHint = 0
+        /// For a field of an introspection type, which one.
+        let introspectionField: Introspection.FieldName?
+        /// The field's arguments once coerced (see `coerceArguments`).
+        var coercedArguments: [String: GraphQLValue]?
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.
@@ -290,6 +294,7 @@ final class Executor {
             }
             self.info = info
             name = definition?.name ?? nodes[0].name.value
+            introspectionField = resolution == .introspection ? Introspection.FieldName(rawValue: name) : nil
             // `__typename` and omitted fields are never completed: any type does for them.
             let type = definition?.type ?? .nonNull(.named(parentType))
             // The common shapes share their arrays: planning allocates none for them.
@@ -658,19 +663,26 @@ final class Executor {
             let info = ResolveInfo(field: planned.info!, parentPath: parentPath, key: key)
             return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
         case .introspection:
-            return try Introspection.resolve(planned.definition!, instance.introspected(parent), arguments, schema.schema)
+            return try Introspection.resolve(
+                planned.definition!, planned.introspectionField, instance.introspected(parent), arguments, schema.schema
+            )
         case .byName, .typename, .omitted:
             return Self.defaultResolve(parent, planned.definition!.name)
         }
     }
 
     /// CoerceArgumentValues for a field of the plan.
+    /// They depend only on the field's node and the operation's variables,
+    /// so they are the same for every object: coerced once per plan.
     private func coerceArguments(_ planned: PlannedField) throws -> [String: GraphQLValue] {
+        if let coerced = planned.coercedArguments { return coerced }
         let node = planned.nodes[0]
-        return try ArgumentValues.coerce(
+        let coerced = try ArgumentValues.coerce(
             definitions: planned.definition!.arguments, arguments: node.arguments, variableValues: variableValues,
             node: node.location, source: source
         )
+        planned.coercedArguments = coerced
+        return coerced
     }
 
     /// graphql-js's default resolver over a JSON object: its member of the field's name.
