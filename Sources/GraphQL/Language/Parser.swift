@@ -749,6 +749,7 @@ struct Parser {
         token.kind == kind
     }
 
+    @inline(__always)
     private mutating func advance() throws(GraphQLError) {
         lastTokenEnd = token.end
         token = try lexer.next()
