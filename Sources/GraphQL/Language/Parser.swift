@@ -772,14 +772,18 @@ struct Parser {
         return (next, copy.stringValue)
     }
 
-    @discardableResult
+    @discardableResult @inline(__always)
     mutating func expect(_ kind: TokenKind) throws(GraphQLError) -> Token {
         let current = token
-        guard current.kind == kind else {
-            throw error(at: current.start, "Expected \(kind.expectation), found \(describe(current)).")
-        }
+        guard current.kind == kind else { throw expected(kind, found: current) }
         try advance()
         return current
+    }
+
+    // Out of line: building the message must not weigh on every expected token.
+    @inline(never)
+    private func expected(_ kind: TokenKind, found current: Token) -> GraphQLError {
+        error(at: current.start, "Expected \(kind.expectation), found \(describe(current)).")
     }
 
     @inline(__always)
