@@ -41,23 +41,16 @@ public enum ShortDecimal {
     /// Lends `digits · 10^-places` in plain decimal notation.
     @inlinable
     public static func withText<Result>(digits: Int64, places: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        var magnitude = digits.magnitude
+        var unit: UInt64 = 1
+        for _ in 0..<places { unit *= 10 }
+        let magnitude = digits.magnitude
         // At most 16 digits, a point, a leading zero and a sign, written backwards on the stack.
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &scratch) { text in
-            var position = text.count
-            for _ in 0..<places {
-                position -= 1
-                text[position] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
-                magnitude /= 10
-            }
+            var position = DecimalText.prependDigits(of: magnitude % unit, minimumCount: places, to: text, before: text.count)
             position -= 1
             text[position] = UInt8(ascii: ".")
-            repeat {
-                position -= 1
-                text[position] = UInt8(truncatingIfNeeded: 0x30 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
+            position = DecimalText.prependDigits(of: magnitude / unit, to: text, before: position)
             if digits < 0 {
                 position -= 1
                 text[position] = UInt8(ascii: "-")
