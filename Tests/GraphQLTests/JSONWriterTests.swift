@@ -19,6 +19,42 @@ import Testing
         writer.string("a\"b\\c\n\t\u{1}é😀")
         #expect(writer.text == #""a\"b\\c\n\t\u0001é😀""#)
     }
+
+    /// Strings are scanned eight bytes at a time: every character that needs
+    /// escaping is escaped wherever it falls in a word, and nothing else is.
+    @Test func escapingFindsEveryCharacterAtEveryPosition() {
+        func reference(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\u{8}": result += "\\b"
+                case "\u{C}": result += "\\f"
+                case "\n": result += "\\n"
+                case "\r": result += "\\r"
+                case "\t": result += "\\t"
+                case _ where scalar.value < 0x20:
+                    result += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+        let specials: [Character] = ["\"", "\\", "\u{0}", "\u{1F}", "\n", " ", "~", "\u{7F}", "é", "😀", "A", "!", "#", "]"]
+        for length in 0...20 {
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var characters = Array(repeating: Character("x"), count: length)
+                    if length > 0 { characters[position] = special }
+                    let text = String(characters)
+                    var writer = JSONWriter(capacity: 8)
+                    writer.string(text)
+                    #expect(writer.text == reference(text), "\(text.debugDescription)")
+                }
+            }
+        }
+    }
 }
 
 /// The short path for doubles against the general formatter (JavaScript's

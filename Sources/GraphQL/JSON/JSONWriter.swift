@@ -135,11 +135,22 @@ public struct JSONWriter: ~Copyable {
     /// The characters of a string, escaped as JSON.stringify escapes them.
     @inline(__always)
     private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else { return }
+        let length = utf8.count
         var chunkStart = 0
-        for index in 0..<utf8.count {
+        var index = 0
+        while index < length {
+            // Eight bytes at a time while none of them needs escaping.
+            if index + 8 <= length,
+               !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
+            index += 1
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-            append(UnsafeBufferPointer(rebasing: utf8[chunkStart..<index]))
+            let escapeStart = index - 1
+            append(UnsafeBufferPointer(rebasing: utf8[chunkStart..<escapeStart]))
             switch byte {
             case 0x22: raw("\\\"")
             case 0x5C: raw("\\\\")
@@ -153,9 +164,23 @@ public struct JSONWriter: ~Copyable {
                 self.byte(Self.hexDigits[Int(byte >> 4)])
                 self.byte(Self.hexDigits[Int(byte & 0x0F)])
             }
-            chunkStart = index + 1
+            chunkStart = index
         }
         append(UnsafeBufferPointer(rebasing: utf8[chunkStart...]))
+    }
+
+    /// Whether any of a word's bytes may be a control character, `"` or `\`
+    /// (never false when one is).
+    @inline(__always)
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quoteFound = (quote &- ones) & ~quote & highs
+        let backslashFound = (backslash &- ones) & ~backslash & highs
+        return (control | quoteFound | backslashFound) != 0
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
