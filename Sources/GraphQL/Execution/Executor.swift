@@ -765,6 +765,12 @@ final class Executor {
                 case .list(let items):
                     return completeList(items.count, depth: depth + 1, field, isNonNull: isNonNull) { items[$0] }
                 case .value(.list(let values)):
+                    // JSON objects as items of an object type: each is the parent
+                    // of the item's selections as it stands, no `Resolved` between.
+                    if field.namedType.kind == .object, depth + 1 == field.wrappers.count
+                        || (depth + 2 == field.wrappers.count && field.wrappers[depth + 1] == .nonNull) {
+                        return completeObjectList(values, depth: depth + 1, field, isNonNull: isNonNull)
+                    }
                     return completeList(values.count, depth: depth + 1, field, isNonNull: isNonNull) { .value(values[$0]) }
                 default:
                     fail(
@@ -819,6 +825,46 @@ final class Executor {
             frames[frames.count - 1].index = index
             let itemStart = writer.count
             if complete(item(index), depth: depth, field) == .failed {
+                if itemIsNonNull {
+                    frames.removeLast()
+                    return .failed
+                }
+                truncate(to: itemStart)
+                writer.null()
+            }
+        }
+        closeFrame()
+        return .written
+    }
+
+    /// A JSON list whose items are objects of the field's object type (the
+    /// item type is that type or that type non-null): as `completeList`
+    /// would, but each item goes straight to its selections.
+    private func completeObjectList(
+        _ values: [GraphQLValue], depth: Int, _ field: PlannedField, isNonNull: Bool
+    ) -> Completion {
+        openFrame(isList: true, isNonNull: isNonNull)
+        let itemIsNonNull = field.isNonNull(at: depth)
+        for index in values.indices {
+            if index > 0 { writer.byte(0x2C) }
+            frames[frames.count - 1].index = index
+            let itemStart = writer.count
+            let completion: Completion
+            if case .null = values[index] {
+                if itemIsNonNull {
+                    fail(
+                        FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
+                        field.nodes
+                    )
+                    completion = .failed
+                } else {
+                    writer.null()
+                    completion = .null
+                }
+            } else {
+                completion = completeComposite(field.namedType, .value(values[index]), nil, field, isNonNull: itemIsNonNull)
+            }
+            if completion == .failed {
                 if itemIsNonNull {
                     frames.removeLast()
                     return .failed
