@@ -112,9 +112,10 @@ final class Executor {
     private var segment = ResponseSegment()
     /// Its bytes while it is written. Kept here, not in the segment, because
     /// reaching through a class reference for every byte retained it every time.
-    /// The root's starts as large as the last response's data, so that a
-    /// large response is not copied each time its buffer doubles.
-    private var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 20))
+    /// The root's starts as large as the last response's data (up to 8 MiB),
+    /// so that a large response is not copied each time its buffer doubles;
+    /// a small one after it sets the next start small again.
+    private var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 23))
     private static let lastDataSize = Atomic<Int>(768)
     /// The hole whose value is being written; nil while the root is.
     private var hole: Hole?

@@ -287,9 +287,13 @@ extension Measurement {
     static func executions(
         name: String, timing: TimingOptions, iterations: Int?, _ execute: () async -> ExecutionResult
     ) async {
+        // The response buffer starts at the last response's size, as the
+        // HTTP layer's does.
+        var lastSize = 1 << 16
         func once() async -> Int {
-            var writer = JSONWriter(capacity: 1 << 16)
+            var writer = JSONWriter(capacity: lastSize + 256)
             await execute().write(to: &writer)
+            lastSize = writer.count
             return writer.count
         }
         if let iterations {
