@@ -121,6 +121,8 @@ final class Executor {
     private var hole: Hole?
     /// The objects and lists open in the segment, outermost first.
     private var frames: [Frame] = []
+    /// The plan of the operation's root fields (the others are in `plans` and `subplans`).
+    private var rootFields: [PlannedField] = []
 
     struct PendingField {
         /// What the field waits for: its own work, or a share of a batch.
@@ -183,6 +185,8 @@ final class Executor {
 
     func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
         let fields = plan(rootType, collector.collectFields(rootType, operation.selectionSet))
+        // Kept for the whole run: frames and holes refer to the plans they complete.
+        rootFields = fields
         let root = segment
         openFrame(isList: false, isNonNull: true)
         var instance = ParentInstance()

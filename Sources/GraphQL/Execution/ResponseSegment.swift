@@ -98,8 +98,9 @@ final class Hole {
     let component: PathComponent
     /// How many of the field's type wrappers are outside the value.
     let depth: Int
-    // Plans live as long as the execution, which holds them.
-    unowned(unsafe) let field: Executor.PlannedField
+    // Held strongly: the root fields' plan is the run's own, which an
+    // optimised build may let go before the holes it left are filled.
+    let field: Executor.PlannedField
     /// Whether its position is non-null.
     let isNonNull: Bool
     /// The value, once written.
