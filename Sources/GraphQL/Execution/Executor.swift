@@ -209,8 +209,8 @@ final class Executor {
         var written = JSONWriter(capacity: 16)
         swap(&writer, &written)
         if root.isComplete { return ExecutionResult(json: WrittenJSON(written), errors: errors) }
-        root.bytes = written.bytes
         var assembled = JSONWriter(capacity: written.count * 2)
+        swap(&root.writer, &written)
         root.write(to: &assembled)
         return ExecutionResult(json: WrittenJSON(assembled), errors: errors)
     }
@@ -505,8 +505,10 @@ final class Executor {
 
     /// Writes a hole's value into a segment of its own.
     private func fill(_ hole: Hole, with outcome: Result<Resolved, any Error>) {
-        segment = ResponseSegment()
-        writer = JSONWriter(capacity: 128)
+        // The segment's fresh buffer is written through the executor's writer
+        // and handed back at the end: no copy of its bytes.
+        segment = ResponseSegment(capacity: 128)
+        swap(&writer, &segment.writer)
         self.hole = hole
         frames = []
         let completion: Completion
@@ -525,7 +527,7 @@ final class Executor {
                 writer.null()
             }
         }
-        segment.bytes = writer.bytes
+        swap(&writer, &segment.writer)
         hole.segment = segment
     }
 
@@ -672,7 +674,7 @@ final class Executor {
                 planned.definition!, planned.introspectionField, instance.introspected(parent), arguments, schema.schema
             )
         case .byName, .typename, .omitted:
-            return Self.defaultResolve(parent, planned.definition!.name)
+            return Self.defaultResolve(parent, planned.name)
         }
     }
 
@@ -716,12 +718,16 @@ final class Executor {
     private static func writeMember(
         _ planned: PlannedField, _ kind: ResultCoercion.LeafKind, of members: [GraphQLValue.Member], to writer: inout JSONWriter
     ) -> Bool {
-        guard let index = memberIndex(planned, members) else { return false }
-        switch (kind, members[index].value) {
-        case (.string, .string(let text)), (.id, .string(let text)): writer.string(text)
-        case (.int, .int(let int)) where Int32(exactly: int) != nil: writer.int(int)
-        case (.float, .float(let double)) where double.isFinite: writer.double(double)
-        case (.boolean, .boolean(let boolean)): writer.bool(boolean)
+        guard let index = memberIndex(planned, members), ResultCoercion.isSerialized(members[index].value, kind) else {
+            return false
+        }
+        // Only scalars pass the check above: the general `value` (which
+        // recurses into lists and objects) is not needed.
+        switch members[index].value {
+        case .string(let text): writer.string(text)
+        case .int(let int): writer.int(int)
+        case .float(let double): writer.double(double)
+        case .boolean(let boolean): writer.bool(boolean)
         default: return false
         }
         return true
@@ -754,10 +760,7 @@ final class Executor {
             case .nonNull:
                 let inner = complete(resolved, depth: depth + 1, field)
                 if inner == .null {
-                    fail(
-                        FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
-                        field.nodes
-                    )
+                    failNullInNonNull(field)
                     return .failed
                 }
                 return inner
@@ -857,10 +860,7 @@ final class Executor {
             let completion: Completion
             if case .null = values[index] {
                 if itemIsNonNull {
-                    fail(
-                        FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."),
-                        field.nodes
-                    )
+                    failNullInNonNull(field)
                     completion = .failed
                 } else {
                     writer.null()
@@ -991,6 +991,12 @@ final class Executor {
             )
         }
         errors.append(located)
+    }
+
+    /// The field error for a null where the field's type at the current
+    /// position is non-null.
+    private func failNullInNonNull(_ field: PlannedField) {
+        fail(FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."), field.nodes)
     }
 
     /// A non-null value inside `region` failed after the region was written:

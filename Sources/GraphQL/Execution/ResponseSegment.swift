@@ -9,12 +9,17 @@
 /// a hole) and must null an object or list already written marks that
 /// `Region`, which assembly writes as `null`.
 final class ResponseSegment {
-    /// The bytes, once written (the executor writes them in a writer of its own).
-    var bytes: [UInt8] = []
+    /// The bytes, once written. While the segment is written, the executor
+    /// holds its writer (swapped out) and this one holds a placeholder.
+    var writer: JSONWriter
     /// The holes in this segment, in the order of their offsets.
     var holes: [Hole] = []
     /// The regions of this segment nulled after they were written.
     var nulled: [Region] = []
+
+    init(capacity: Int = 16) {
+        writer = JSONWriter(capacity: capacity)
+    }
 
     /// Abandons the holes from `offset` on, whose bytes were cut away.
     func abandonHoles(from offset: Int) {
@@ -31,7 +36,7 @@ final class ResponseSegment {
     /// nulled region written as `null` (and the holes inside it left out).
     func write(to out: inout JSONWriter) {
         let nulled = self.nulled.count > 1 ? self.nulled.sorted { $0.start < $1.start } : self.nulled
-        bytes.withUnsafeBufferPointer { bytes in
+        writer.withBytes { bytes in
             var cursor = 0
             var holeIndex = 0
             var nulledIndex = 0

@@ -24,14 +24,20 @@ enum ResultCoercion {
         }
     }
 
-    static func serialize(_ value: GraphQLValue, _ kind: LeafKind, _ type: GraphQLNamedType) -> Result<GraphQLValue, SerializeError> {
-        // The values resolvers return most: already what the response carries.
+    /// Whether a value already has the form the response carries for `kind`,
+    /// so that coercing it returns it unchanged: the values resolvers return most.
+    @inline(__always)
+    static func isSerialized(_ value: GraphQLValue, _ kind: LeafKind) -> Bool {
         switch (kind, value) {
-        case (.string, .string), (.id, .string), (.boolean, .boolean): return .success(value)
-        case (.int, .int(let int)) where Int32(exactly: int) != nil: return .success(value)
-        case (.float, .float(let double)) where double.isFinite: return .success(value)
-        default: break
+        case (.string, .string), (.id, .string), (.boolean, .boolean): true
+        case (.int, .int(let int)): Int32(exactly: int) != nil
+        case (.float, .float(let double)): double.isFinite
+        default: false
         }
+    }
+
+    static func serialize(_ value: GraphQLValue, _ kind: LeafKind, _ type: GraphQLNamedType) -> Result<GraphQLValue, SerializeError> {
+        if isSerialized(value, kind) { return .success(value) }
         if kind == .enum {
             switch value {
             case .enum(let name), .string(let name):
