@@ -55,9 +55,19 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
             #",{"name":"isOneOf","description":null,"args":[],"type":{"kind":"SCALAR","name":"Boolean","ofType":null},"isDeprecated":false,"deprecationReason":null}"#,
             with: ""
         )
-        if let start = text.range(of: #",{"name":"oneOf","description":"#) {
-            let end = text.range(of: #""args":[]}"#, range: start.upperBound..<text.endIndex)!
-            text.removeSubrange(start.lowerBound..<end.upperBound)
+        // The `@oneOf` directive's object, to its closing brace (none of its strings holds a brace).
+        if let start = text.range(of: #",{"name":"oneOf","#) {
+            var depth = 0
+            var end = start.lowerBound
+            for index in text[start.lowerBound...].indices {
+                if text[index] == "{" { depth += 1 }
+                if text[index] == "}" { depth -= 1 }
+                if depth == 0 && text[index] == "}" {
+                    end = text.index(after: index)
+                    break
+                }
+            }
+            text.removeSubrange(start.lowerBound..<end)
         }
         return text
     }

@@ -130,9 +130,11 @@ import Testing
         var builder = ExecutableSchema.Builder(schema: try buildSchema("type Query { a: Int b: User } type User { name: String }"))
         builder.resolve("Query", "a") { _ in .value(.int(1)) }
         builder.resolve("Query", "nope") { _ in .null }
+        builder.resolve("__Type", "name") { _ in .value(.string("mine")) }
         let error = try #require(throws: ExecutableSchemaError.self) { try builder.build() }
         #expect(error.problems == [
             "Cannot bind a resolver to \"Query.nope\": \"Query\" has no field \"nope\".",
+            "Cannot bind a resolver to \"__Type.name\": introspection types are resolved from the schema.",
             "Field \"Query.b\" has no resolver, and \"Query\" does not read fields by name.",
             "Field \"User.name\" has no resolver, and \"User\" does not read fields by name.",
         ])

@@ -87,5 +87,17 @@ module.exports = [
   { schema: kitchenSchema, data: {}, query: fullIntrospection },
   { schema: `"""Described schema""" schema { query: Q } type Q { a(x: Int = 1 @deprecated(reason: "old"), y: [String!] = ["a"], z: In = {a: 2}): Int @deprecated b: E } enum E { A B @deprecated(reason: "use A") } input In { a: Int = 1 b: Float = 2 old: String @deprecated } scalar S @specifiedBy(url: "https://example.com/s")`,
     data: {}, query: fullIntrospection },
+  // Introspection as tools write it by hand: deprecated members left out
+  // unless asked for, `__typename` and aliases inside introspection objects,
+  // fields merged and skipped, wrapped types several levels deep.
+  { schema: `schema { query: Q } type Q { a(x: Int = 1 @deprecated(reason: "old"), y: [[String!]!] = [["a"]]): [[Int!]]! @deprecated b: E c: I } interface I { id: ID! } type T implements I { id: ID! } enum E { A B @deprecated(reason: "use A") } input In { a: Int = 1 old: String @deprecated } directive @d(r: Int! = 2, old: Int @deprecated) repeatable on FIELD | QUERY`,
+    data: {}, query: `query ($no: Boolean = false) {
+      q: __type(name: "Q") { __typename kind k: kind fields { name n: name __typename args { name defaultValue type { kind ofType { kind ofType { kind ofType { kind ofType { kind name } } } } } } type { name kind ofType { kind ofType { kind ofType { kind ofType { name } } } } } isDeprecated } all: fields(includeDeprecated: true) { name deprecationReason type { kind ofType { kind ofType { kind ofType { kind ofType { kind name } } } } } args(includeDeprecated: true) { name isDeprecated deprecationReason defaultValue type { kind ofType { kind ofType { kind ofType { kind name } } } } } } }
+      e: __type(name: "E") { enumValues { name } all: enumValues(includeDeprecated: true) { __typename name isDeprecated deprecationReason } fields { name } inputFields { name } interfaces { name } possibleTypes { name } specifiedByURL }
+      i: __type(name: "In") { inputFields { name } all: inputFields(includeDeprecated: true) { name type { name } } enumValues { name } ... on __Type { name @skip(if: $no) description @include(if: $no) } }
+      iface: __type(name: "I") { possibleTypes { name __typename } interfaces { name } fields { name } }
+      t: __type(name: "T") { interfaces { name kind } possibleTypes { name } }
+      __schema { __typename directives { name __typename isRepeatable locations args { name defaultValue } all: args(includeDeprecated: true) { name } } queryType { name name } }
+    }` },
   { schema: 'type Query { a: JSON } scalar JSON', data: { a: { x: [1, 'two', { three: null }] } }, query: '{ a }' },
 ];

@@ -101,6 +101,11 @@ public struct ExecutableSchema: Sendable {
                 problems.append("Cannot bind a resolver to \"\(typeName).\(fieldName)\": there is no object type \"\(typeName)\".")
                 return
             }
+            // Introspection is the server's, read off the schema (spec §4.2).
+            guard !typeName.hasPrefix("__") else {
+                problems.append("Cannot bind a resolver to \"\(typeName).\(fieldName)\": introspection types are resolved from the schema.")
+                return
+            }
             guard let field = type.field(named: fieldName) else {
                 problems.append("Cannot bind a resolver to \"\(typeName).\(fieldName)\": \"\(typeName)\" has no field \"\(fieldName)\".")
                 return

@@ -115,12 +115,12 @@ final class Executor {
     /// The root's starts as large as the last response's data (up to 8 MiB),
     /// so that a large response is not copied each time its buffer doubles;
     /// a small one after it sets the next start small again.
-    private var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 23))
+    var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 23))
     private static let lastDataSize = Atomic<Int>(768)
     /// The hole whose value is being written; nil while the root is.
     private var hole: Hole?
     /// The objects and lists open in the segment, outermost first.
-    private var frames: [Frame] = []
+    var frames: [Frame] = []
     /// The plan of the operation's root fields (the others are in `plans` and `subplans`).
     private var rootFields: [PlannedField] = []
 
@@ -423,7 +423,7 @@ final class Executor {
 
     private var subplans: [[PlannedField]] = []
 
-    private func subfields(_ type: GraphQLNamedType, of field: PlannedField) -> [PlannedField] {
+    func subfields(_ type: GraphQLNamedType, of field: PlannedField) -> [PlannedField] {
         let identity = ObjectIdentifier(type)
         if field.subplanType == identity { return subplans[field.subplan] }
         let planned = subfields(type, field.nodes)
@@ -544,19 +544,19 @@ final class Executor {
     }
 
     /// Drops what was written from `offset` on, abandoning the holes there.
-    private func truncate(to offset: Int) {
+    func truncate(to offset: Int) {
         writer.truncate(to: offset)
         segment.abandonHoles(from: offset)
     }
 
     // MARK: Frames and positions
 
-    private func openFrame(isList: Bool, isNonNull: Bool) {
+    func openFrame(isList: Bool, isNonNull: Bool) {
         frames.append(Frame(start: writer.count, isList: isList, isNonNull: isNonNull))
         writer.byte(isList ? 0x5B : 0x7B)
     }
 
-    private func closeFrame() {
+    func closeFrame() {
         let frame = frames.removeLast()
         writer.byte(frame.isList ? 0x5D : 0x7D)
         frame.region?.end = writer.count
@@ -640,6 +640,11 @@ final class Executor {
         let completion: Completion
         do {
             let resolved: Resolved
+            if planned.resolution == .introspection {
+                // Introspection values are completed without becoming `Resolved`.
+                completion = completeIntrospected(try introspect(planned, instance.introspected(parent)), depth: 0, planned)
+                return completion != .failed || finishFailedField(planned, valueStart)
+            }
             if let instanceClass = planned.instanceClass, !planned.hasArguments,
                let object = instance.object(of: parent, ifInstanceOf: instanceClass) {
                 resolved = try planned.instanceResolver!(object)
@@ -653,7 +658,12 @@ final class Executor {
             fail(error, planned.nodes)
             completion = .failed
         }
-        guard completion == .failed else { return true }
+        return completion != .failed || finishFailedField(planned, valueStart)
+    }
+
+    /// A field whose value failed: null where it may be, written from
+    /// `valueStart`; false, for its object to fail in turn, where it is non-null.
+    func finishFailedField(_ planned: PlannedField, _ valueStart: Int) -> Bool {
         if planned.isNonNull { return false }
         truncate(to: valueStart)
         writer.null()
@@ -670,9 +680,7 @@ final class Executor {
             let info = ResolveInfo(field: planned.info!, parentPath: parentPath, key: key)
             return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
         case .introspection:
-            return try Introspection.resolve(
-                planned.definition!, planned.introspectionField, instance.introspected(parent), arguments, schema.schema
-            )
+            return try introspect(planned, instance.introspected(parent)).resolved
         case .byName, .typename, .omitted:
             return Self.defaultResolve(parent, planned.name)
         }
@@ -681,7 +689,7 @@ final class Executor {
     /// CoerceArgumentValues for a field of the plan.
     /// They depend only on the field's node and the operation's variables,
     /// so they are the same for every object: coerced once per plan.
-    private func coerceArguments(_ planned: PlannedField) throws -> [String: GraphQLValue] {
+    func coerceArguments(_ planned: PlannedField) throws -> [String: GraphQLValue] {
         if let coerced = planned.coercedArguments { return coerced }
         let node = planned.nodes[0]
         let coerced = try ArgumentValues.coerce(
@@ -745,7 +753,7 @@ final class Executor {
 
     /// CompleteValue: writes the resolved value as the field's type requires,
     /// or leaves a hole for it when it must wait.
-    private func complete(_ resolved: consuming Resolved, depth: Int, _ field: PlannedField) -> Completion {
+    func complete(_ resolved: consuming Resolved, depth: Int, _ field: PlannedField) -> Completion {
         // A value that must wait is completed later, against the whole type.
         if resolved.waits {
             switch consume resolved {
@@ -965,7 +973,7 @@ final class Executor {
     /// A field error at the current position, reported once with the field's
     /// locations and path. Nulling is the caller's: the position, or (for a
     /// non-null position) the nearest nullable one above it.
-    private func fail(_ error: any Error, _ fieldNodes: [Field]) {
+    func fail(_ error: any Error, _ fieldNodes: [Field]) {
         let (parentPath, key) = currentPosition()
         var path = [key]
         var node = parentPath
@@ -995,7 +1003,7 @@ final class Executor {
 
     /// The field error for a null where the field's type at the current
     /// position is non-null.
-    private func failNullInNonNull(_ field: PlannedField) {
+    func failNullInNonNull(_ field: PlannedField) {
         fail(FieldFailure("Cannot return null for non-nullable field \(field.parentType.name).\(field.name)."), field.nodes)
     }
 

@@ -1,29 +1,46 @@
 /// The resolvers of the introspection system (spec §4.2): `__schema`,
 /// `__type(name:)` and the fields of `__Schema`, `__Type`, `__Field`,
 /// `__InputValue`, `__EnumValue` and `__Directive`, read off the schema.
+///
+/// Their values are not `Resolved`: a `Resolved.object` boxes its parent as
+/// an existential and a `Resolved.list` allocates an array per list, for
+/// every type reference of a schema. The executor completes these values
+/// itself (`Executor.completeIntrospected`), and a list here is the
+/// schema's own array.
 enum Introspection {
-    /// The parent of an introspection field, told apart once per object:
-    /// asking an existential `as?` each type in turn, for every field, was
-    /// most of the cost of introspecting a large schema (a failed cast to an
-    /// enum also looks for bridging conformances).
+    /// An object of an introspection type: the parent of its fields.
     enum Introspected {
         case schema(GraphQLSchema)
-        case type(GraphQLType)
+        case namedType(GraphQLNamedType)
+        /// A list or non-null type (a named one is `namedType`, so that
+        /// introspecting one allocates no `GraphQLType`).
+        case wrappingType(GraphQLType)
         case field(GraphQLField)
         case inputValue(GraphQLInputValue)
         case enumValue(GraphQLEnumValue)
         case directive(GraphQLDirective)
         case other
 
+        init(_ type: GraphQLType) {
+            if case .named(let named) = type {
+                self = .namedType(named)
+            } else {
+                self = .wrappingType(type)
+            }
+        }
+
+        /// The parent as a resolver would be given it.
         init(_ parent: Parent) {
             guard case .object(let object) = parent else {
                 self = .other
                 return
             }
-            // The dynamic type compared by identity, then one cast that cannot fail.
+            // The dynamic type compared by identity, then one cast that cannot
+            // fail: asking `as?` each type in turn (a failed cast to an enum
+            // also looks for bridging conformances) cost more than the fields.
             let dynamicType = ObjectIdentifier(Swift.type(of: object))
             switch dynamicType {
-            case ObjectIdentifier(GraphQLType.self): self = .type(object as! GraphQLType)
+            case ObjectIdentifier(GraphQLType.self): self = Introspected(object as! GraphQLType)
             case ObjectIdentifier(GraphQLField.self): self = .field(object as! GraphQLField)
             case ObjectIdentifier(GraphQLInputValue.self): self = .inputValue(object as! GraphQLInputValue)
             case ObjectIdentifier(GraphQLEnumValue.self): self = .enumValue(object as! GraphQLEnumValue)
@@ -31,6 +48,87 @@ enum Introspection {
             case ObjectIdentifier(GraphQLSchema.self): self = .schema(object as! GraphQLSchema)
             default: self = .other
             }
+        }
+
+        /// The object as a resolver's parent, for a field bound to a resolver of its own.
+        var parent: Parent {
+            switch self {
+            case .schema(let schema): .object(schema)
+            case .namedType(let named): .object(GraphQLType.named(named))
+            case .wrappingType(let type): .object(type)
+            case .field(let field): .object(field)
+            case .inputValue(let value): .object(value)
+            case .enumValue(let value): .object(value)
+            case .directive(let directive): .object(directive)
+            case .other: .root
+            }
+        }
+    }
+
+    /// An introspection field's value.
+    enum Value {
+        case null
+        case string(String)
+        case boolean(Bool)
+        /// The name of a value of `__TypeKind` or `__DirectiveLocation`.
+        case enumValue(String)
+        case object(Introspected)
+        case list(Items)
+
+        /// The value as a resolver would return it, for the executor's general
+        /// path (a value whose field's type is not what introspection expects).
+        var resolved: Resolved {
+            switch self {
+            case .null: return .null
+            case .string(let text): return .value(.string(text))
+            case .boolean(let boolean): return .value(.boolean(boolean))
+            case .enumValue(let name): return .value(.enum(name))
+            case .object(let introspected):
+                guard case .object(let object) = introspected.parent else { return .null }
+                return .object(object)
+            case .list(let items):
+                var resolved: [Resolved] = []
+                _ = items.forEach { resolved.append($0.resolved); return true }
+                return .list(resolved)
+            }
+        }
+    }
+
+    /// The items of an introspection list: the schema's own arrays, filtered
+    /// while they are walked.
+    enum Items {
+        case types([GraphQLNamedType])
+        case fields([GraphQLField], includeDeprecated: Bool)
+        case inputValues([GraphQLInputValue], includeDeprecated: Bool)
+        case enumValues([GraphQLEnumValue], includeDeprecated: Bool)
+        case directives([GraphQLDirective])
+        case locations([DirectiveLocation])
+
+        /// Calls `body` with each item in order until it returns false;
+        /// false when it did.
+        @inline(__always)
+        func forEach(_ body: (Value) -> Bool) -> Bool {
+            switch self {
+            case .types(let types):
+                for type in types where !body(.object(.namedType(type))) { return false }
+            case .fields(let fields, let includeDeprecated):
+                for field in fields where includeDeprecated || field.deprecationReason == nil {
+                    if !body(.object(.field(field))) { return false }
+                }
+            case .inputValues(let values, let includeDeprecated):
+                for value in values where includeDeprecated || value.deprecationReason == nil {
+                    if !body(.object(.inputValue(value))) { return false }
+                }
+            case .enumValues(let values, let includeDeprecated):
+                for value in values where includeDeprecated || value.deprecationReason == nil {
+                    if !body(.object(.enumValue(value))) { return false }
+                }
+            case .directives(let directives):
+                for directive in directives where !body(.object(.directive(directive))) { return false }
+            case .locations(let locations):
+                for location in locations where !body(.enumValue(location.rawValue)) { return false }
+            }
+            return true
         }
     }
 
@@ -46,58 +144,63 @@ enum Introspection {
     static func resolve(
         _ field: GraphQLField, _ fieldName: FieldName?, _ parent: Introspected, _ arguments: [String: GraphQLValue],
         _ schema: GraphQLSchema
-    ) throws -> Resolved {
-        if field === MetaFields.schema { return .object(schema) }
+    ) -> Value {
+        if field === MetaFields.schema { return .object(.schema(schema)) }
         if field === MetaFields.type {
             guard case .string(let name)? = arguments["name"], let type = schema.type(named: name) else { return .null }
-            return .object(GraphQLType.named(type))
+            return .object(.namedType(type))
         }
         guard let name = fieldName else { return .null }
         let includeDeprecated = !arguments.isEmpty && arguments["includeDeprecated"] == .boolean(true)
         switch parent {
         case .schema(let schema):
             return schemaField(name, schema)
-        case .type(let type):
-            return typeField(name, type, includeDeprecated: includeDeprecated, schema: schema)
+        case .namedType(let named):
+            return namedTypeField(name, named, includeDeprecated: includeDeprecated, schema: schema)
+        case .wrappingType(let type):
+            switch (name, type) {
+            case (.kind, .nonNull): return .enumValue("NON_NULL")
+            case (.kind, _): return .enumValue("LIST")
+            case (.ofType, .list(let inner)), (.ofType, .nonNull(let inner)): return .object(Introspected(inner))
+            default: return .null
+            }
         case .field(let introspected):
             switch name {
-            case .name: return .value(.string(introspected.name))
+            case .name: return .string(introspected.name)
             case .description: return string(introspected.description)
-            case .args:
-                return .list(introspected.arguments.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
-            case .type: return .object(introspected.type)
-            case .isDeprecated: return .value(.boolean(introspected.deprecationReason != nil))
+            case .args: return .list(.inputValues(introspected.arguments, includeDeprecated: includeDeprecated))
+            case .type: return .object(Introspected(introspected.type))
+            case .isDeprecated: return .boolean(introspected.deprecationReason != nil)
             case .deprecationReason: return string(introspected.deprecationReason)
             default: return .null
             }
         case .inputValue(let value):
             switch name {
-            case .name: return .value(.string(value.name))
+            case .name: return .string(value.name)
             case .description: return string(value.description)
-            case .type: return .object(value.type)
+            case .type: return .object(Introspected(value.type))
             case .defaultValue:
                 guard let defaultValue = value.defaultValue, let literal = astFromValue(defaultValue, value.type) else { return .null }
-                return .value(.string(Printer.print(literal)))
-            case .isDeprecated: return .value(.boolean(value.deprecationReason != nil))
+                return .string(Printer.print(literal))
+            case .isDeprecated: return .boolean(value.deprecationReason != nil)
             case .deprecationReason: return string(value.deprecationReason)
             default: return .null
             }
         case .enumValue(let value):
             switch name {
-            case .name: return .value(.string(value.name))
+            case .name: return .string(value.name)
             case .description: return string(value.description)
-            case .isDeprecated: return .value(.boolean(value.deprecationReason != nil))
+            case .isDeprecated: return .boolean(value.deprecationReason != nil)
             case .deprecationReason: return string(value.deprecationReason)
             default: return .null
             }
         case .directive(let directive):
             switch name {
-            case .name: return .value(.string(directive.name))
+            case .name: return .string(directive.name)
             case .description: return string(directive.description)
-            case .isRepeatable: return .value(.boolean(directive.isRepeatable))
-            case .locations: return .list(directive.locations.map { .value(.enum($0.rawValue)) })
-            case .args:
-                return .list(directive.arguments.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
+            case .isRepeatable: return .boolean(directive.isRepeatable)
+            case .locations: return .list(.locations(directive.locations))
+            case .args: return .list(.inputValues(directive.arguments, includeDeprecated: includeDeprecated))
             default: return .null
             }
         case .other:
@@ -105,57 +208,49 @@ enum Introspection {
         }
     }
 
-    private static func string(_ text: String?) -> Resolved {
-        text.map { .value(.string($0)) } ?? .null
+    private static func string(_ text: String?) -> Value {
+        text.map { .string($0) } ?? .null
     }
 
-    private static func schemaField(_ name: FieldName, _ schema: GraphQLSchema) -> Resolved {
+    private static func schemaField(_ name: FieldName, _ schema: GraphQLSchema) -> Value {
         switch name {
         case .description: return string(schema.description)
-        case .types: return .list(schema.types.map { .object(GraphQLType.named($0)) })
-        case .queryType: return schema.queryType.map { .object(GraphQLType.named($0)) } ?? .null
-        case .mutationType: return schema.mutationType.map { .object(GraphQLType.named($0)) } ?? .null
-        case .subscriptionType: return schema.subscriptionType.map { .object(GraphQLType.named($0)) } ?? .null
-        case .directives: return .list(schema.directives.map { .object($0) })
+        case .types: return .list(.types(schema.types))
+        case .queryType: return schema.queryType.map { .object(.namedType($0)) } ?? .null
+        case .mutationType: return schema.mutationType.map { .object(.namedType($0)) } ?? .null
+        case .subscriptionType: return schema.subscriptionType.map { .object(.namedType($0)) } ?? .null
+        case .directives: return .list(.directives(schema.directives))
         default: return .null
         }
     }
 
-    private static func typeField(_ name: FieldName, _ type: GraphQLType, includeDeprecated: Bool, schema: GraphQLSchema) -> Resolved {
-        switch type {
-        case .list(let inner), .nonNull(let inner):
-            switch name {
-            case .kind: return .value(.enum(type.isNonNull ? "NON_NULL" : "LIST"))
-            case .ofType: return .object(inner)
-            default: return .null
-            }
-        case .named(let named):
-            switch name {
-            case .kind: return .value(.enum(named.kind.rawValue))
-            case .name: return .value(.string(named.name))
-            case .description: return string(named.description)
-            case .specifiedByURL: return named.kind == .scalar ? string(named.specifiedByURL) : .null
-            case .fields:
-                guard named.kind == .object || named.kind == .interface else { return .null }
-                return .list(named.fields.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
-            case .interfaces:
-                guard named.kind == .object || named.kind == .interface else { return .null }
-                return .list(named.interfaces.map { .object(GraphQLType.named($0)) })
-            case .possibleTypes:
-                guard named.isAbstractType else { return .null }
-                return .list(schema.possibleTypes(of: named).map { .object(GraphQLType.named($0)) })
-            case .enumValues:
-                guard named.kind == .enum else { return .null }
-                return .list(named.enumValues.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
-            case .inputFields:
-                guard named.kind == .inputObject else { return .null }
-                return .list(named.inputFields.filter { includeDeprecated || $0.deprecationReason == nil }.map { .object($0) })
-            case .isOneOf:
-                return named.kind == .inputObject ? .value(.boolean(named.isOneOf)) : .null
-            default:
-                return .null
-            }
+    private static func namedTypeField(
+        _ name: FieldName, _ named: GraphQLNamedType, includeDeprecated: Bool, schema: GraphQLSchema
+    ) -> Value {
+        switch name {
+        case .kind: return .enumValue(named.kind.rawValue)
+        case .name: return .string(named.name)
+        case .description: return string(named.description)
+        case .specifiedByURL: return named.kind == .scalar ? string(named.specifiedByURL) : .null
+        case .fields:
+            guard named.kind == .object || named.kind == .interface else { return .null }
+            return .list(.fields(named.fields, includeDeprecated: includeDeprecated))
+        case .interfaces:
+            guard named.kind == .object || named.kind == .interface else { return .null }
+            return .list(.types(named.interfaces))
+        case .possibleTypes:
+            guard named.isAbstractType else { return .null }
+            return .list(.types(schema.possibleTypes(of: named)))
+        case .enumValues:
+            guard named.kind == .enum else { return .null }
+            return .list(.enumValues(named.enumValues, includeDeprecated: includeDeprecated))
+        case .inputFields:
+            guard named.kind == .inputObject else { return .null }
+            return .list(.inputValues(named.inputFields, includeDeprecated: includeDeprecated))
+        case .isOneOf:
+            return named.kind == .inputObject ? .boolean(named.isOneOf) : .null
+        default:
+            return .null
         }
     }
-
 }

@@ -1,0 +1,131 @@
+/// Completing the values of introspection fields: as `complete` completes
+/// a `Resolved`, but from `Introspection.Value`, whose objects are the
+/// schema's own and whose lists are the schema's own arrays. Introspecting
+/// a large schema is almost all type references; going through `Resolved`
+/// cost a boxed existential for each and an array for each list.
+///
+/// The fields of introspection types have no resolvers of their own
+/// (binding one is refused), so an introspection object's fields are read
+/// off the schema, or are `__typename`.
+extension Executor {
+    /// An introspection field's value on `parent`.
+    func introspect(_ planned: PlannedField, _ parent: Introspection.Introspected) throws -> Introspection.Value {
+        let arguments = planned.hasArguments ? try coerceArguments(planned) : [:]
+        return Introspection.resolve(planned.definition!, planned.introspectionField, parent, arguments, schema.schema)
+    }
+
+    /// CompleteValue for an introspection value. A value of another shape
+    /// than the field's type (which the introspection types do not give)
+    /// takes the general path, errors included.
+    func completeIntrospected(_ value: Introspection.Value, depth: Int, _ field: PlannedField) -> Completion {
+        if depth < field.wrappers.count {
+            switch field.wrappers[depth] {
+            case .nonNull:
+                let inner = completeIntrospected(value, depth: depth + 1, field)
+                if inner == .null {
+                    failNullInNonNull(field)
+                    return .failed
+                }
+                return inner
+            case .list:
+                switch value {
+                case .null:
+                    writer.null()
+                    return .null
+                case .list(let items):
+                    return completeIntrospectedList(items, depth: depth + 1, field, isNonNull: field.isNonNull(at: depth - 1))
+                default:
+                    return complete(value.resolved, depth: depth, field)
+                }
+            }
+        }
+        switch value {
+        case .null:
+            writer.null()
+            return .null
+        case .string(let text) where field.leafKind == .string:
+            writer.string(text)
+        case .boolean(let boolean) where field.leafKind == .boolean:
+            writer.bool(boolean)
+        case .enumValue(let name) where field.leafKind == .enum:
+            // The names of `__TypeKind` and `__DirectiveLocation` values, as the schema has them.
+            writer.string(name)
+        case .object(let object) where field.namedType.kind == .object:
+            return completeIntrospectedObject(object, field, isNonNull: field.isNonNull(at: depth - 1))
+        default:
+            return complete(value.resolved, depth: depth, field)
+        }
+        return .written
+    }
+
+    private func completeIntrospectedList(
+        _ items: Introspection.Items, depth: Int, _ field: PlannedField, isNonNull: Bool
+    ) -> Completion {
+        openFrame(isList: true, isNonNull: isNonNull)
+        let itemIsNonNull = field.isNonNull(at: depth)
+        var index = 0
+        let completed = items.forEach { item in
+            if index > 0 { writer.byte(0x2C) }
+            frames[frames.count - 1].index = index
+            index += 1
+            let itemStart = writer.count
+            guard completeIntrospected(item, depth: depth, field) == .failed else { return true }
+            if itemIsNonNull { return false }
+            truncate(to: itemStart)
+            writer.null()
+            return true
+        }
+        guard completed else {
+            frames.removeLast()
+            return .failed
+        }
+        closeFrame()
+        return .written
+    }
+
+    private func completeIntrospectedObject(
+        _ object: Introspection.Introspected, _ field: PlannedField, isNonNull: Bool
+    ) -> Completion {
+        let objectType = field.namedType
+        let fields = subfields(objectType, of: field)
+        openFrame(isList: false, isNonNull: isNonNull)
+        var first = true
+        for index in fields.indices {
+            // Borrowed from the plan, as `completeComposite` does.
+            let succeeded = Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { planned in
+                executeIntrospectedField(objectType, object, planned, first: &first)
+            }
+            guard succeeded else {
+                frames.removeLast()
+                return .failed
+            }
+        }
+        closeFrame()
+        return .written
+    }
+
+    /// ExecuteField for a field of an introspection object; false when the
+    /// object fails with it.
+    private func executeIntrospectedField(
+        _ objectType: GraphQLNamedType, _ object: Introspection.Introspected, _ planned: PlannedField, first: inout Bool
+    ) -> Bool {
+        if planned.resolution == .omitted { return true }
+        if !first { writer.byte(0x2C) }
+        first = false
+        writer.append(planned.jsonKey)
+        if planned.resolution == .typename {
+            writer.string(objectType.name)
+            return true
+        }
+        frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
+        let valueStart = writer.count
+        let completion: Completion
+        do {
+            completion = completeIntrospected(try introspect(planned, object), depth: 0, planned)
+        } catch {
+            fail(error, planned.nodes)
+            completion = .failed
+        }
+        return completion != .failed || finishFailedField(planned, valueStart)
+    }
+}
