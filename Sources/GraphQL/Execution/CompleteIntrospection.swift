@@ -10,8 +10,12 @@
 extension Executor {
     /// An introspection field's value on `parent`.
     func introspect(_ planned: PlannedField, _ parent: Introspection.Introspected) throws -> Introspection.Value {
-        let arguments = planned.hasArguments ? try coerceArguments(planned) : [:]
-        return Introspection.resolve(planned.definition!, planned.introspectionField, parent, arguments, schema.schema)
+        guard let name = planned.introspectionField else { return .null }
+        guard planned.hasArguments else { return Introspection.resolve(name, parent, Introspection.Arguments(), schema.schema) }
+        if planned.introspectionArguments == nil {
+            planned.introspectionArguments = Introspection.Arguments(try coerceArguments(planned))
+        }
+        return Introspection.resolve(name, parent, planned.introspectionArguments!, schema.schema)
     }
 
     /// CompleteValue for an introspection value. A value of another shape

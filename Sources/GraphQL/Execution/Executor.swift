@@ -262,6 +262,8 @@ final class Executor {
         let introspectionField: Introspection.FieldName?
         /// The field's arguments once coerced (see `coerceArguments`).
         var coercedArguments: [String: GraphQLValue]?
+        /// For an introspection field, the arguments it reads, once coerced.
+        var introspectionArguments: Introspection.Arguments?
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.

@@ -136,22 +136,40 @@ enum Introspection {
     /// planned field, so that resolving one is a switch over small integers
     /// rather than over strings.
     enum FieldName: String {
+        /// The meta-fields of the query type (spec §4.2.1).
+        case schemaMetaField = "__schema", typeMetaField = "__type"
         case kind, name, description, specifiedByURL, fields, interfaces, possibleTypes, enumValues, inputFields
         case isOneOf, ofType, args, type, isDeprecated, deprecationReason, defaultValue, isRepeatable, locations
         case types, queryType, mutationType, subscriptionType, directives
     }
 
-    static func resolve(
-        _ field: GraphQLField, _ fieldName: FieldName?, _ parent: Introspected, _ arguments: [String: GraphQLValue],
-        _ schema: GraphQLSchema
-    ) -> Value {
-        if field === MetaFields.schema { return .object(.schema(schema)) }
-        if field === MetaFields.type {
-            guard case .string(let name)? = arguments["name"], let type = schema.type(named: name) else { return .null }
-            return .object(.namedType(type))
+    /// The arguments introspection fields take, read once per planned
+    /// field from its coerced arguments.
+    struct Arguments {
+        /// `includeDeprecated` of `fields`, `args`, `enumValues` and `inputFields`.
+        var includeDeprecated = false
+        /// `name` of `__type`.
+        var typeName: String?
+
+        init(_ coerced: [String: GraphQLValue]) {
+            includeDeprecated = coerced["includeDeprecated"] == .boolean(true)
+            if case .string(let name)? = coerced["name"] { typeName = name }
         }
-        guard let name = fieldName else { return .null }
-        let includeDeprecated = !arguments.isEmpty && arguments["includeDeprecated"] == .boolean(true)
+
+        init() {}
+    }
+
+    static func resolve(_ name: FieldName, _ parent: Introspected, _ arguments: Arguments, _ schema: GraphQLSchema) -> Value {
+        let includeDeprecated = arguments.includeDeprecated
+        switch name {
+        case .schemaMetaField:
+            return .object(.schema(schema))
+        case .typeMetaField:
+            guard let typeName = arguments.typeName, let type = schema.type(named: typeName) else { return .null }
+            return .object(.namedType(type))
+        default:
+            break
+        }
         switch parent {
         case .schema(let schema):
             return schemaField(name, schema)
