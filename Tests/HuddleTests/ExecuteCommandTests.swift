@@ -3,10 +3,14 @@ import Testing
 
 /// `huddle execute`, run as a process over JSON fixture data.
 @Suite struct ExecuteCommandTests {
+    let scratch: ScratchDirectory
+
+    init() throws {
+        scratch = try ScratchDirectory("huddle-execute")
+    }
+
     func file(_ name: String, _ contents: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-execute-\(UUID().uuidString)-\(name)")
-        try Data(contents.utf8).write(to: url)
-        return url.path
+        try scratch.file(name, contents)
     }
 
     @Test func executesOverJSONDataWithVariablesAndAnOperationName() throws {

@@ -3,18 +3,14 @@ import Testing
 
 /// `huddle format`, run as a process.
 @Suite struct FormatCommandTests {
-    let temporaryDirectory: URL
+    let scratch: ScratchDirectory
 
     init() throws {
-        temporaryDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("huddle-format-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("huddle-format")
     }
 
     func file(_ name: String, _ contents: String) throws -> String {
-        let url = temporaryDirectory.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url.path
+        try scratch.file(name, contents)
     }
 
     @Test func formatsStandardInputWhenNoFileIsGiven() throws {
@@ -68,7 +64,7 @@ import Testing
     }
 
     @Test func aMissingFileIsAnIOError() throws {
-        let outcome = try HuddleCommand.run(["format", temporaryDirectory.appendingPathComponent("none.graphql").path])
+        let outcome = try HuddleCommand.run(["format", scratch.path("none.graphql")])
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("cannot read"))
     }

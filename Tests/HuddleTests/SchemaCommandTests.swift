@@ -3,10 +3,14 @@ import Testing
 
 /// `huddle schema`, run as a process.
 @Suite struct SchemaCommandTests {
+    let scratch: ScratchDirectory
+
+    init() throws {
+        scratch = try ScratchDirectory("huddle-schema")
+    }
+
     func file(_ contents: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-schema-\(UUID().uuidString).graphql")
-        try Data(contents.utf8).write(to: url)
-        return url.path
+        try scratch.file("\(UUID().uuidString).graphql", contents)
     }
 
     @Test func printsTheSchemaOfSeveralFiles() throws {

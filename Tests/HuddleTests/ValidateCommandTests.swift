@@ -3,12 +3,12 @@ import Testing
 
 /// `huddle validate`, run as a process, as front-end teams run it in their CI.
 @Suite struct ValidateCommandTests {
+    let scratch: ScratchDirectory
     let schemaPath: String
 
     init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-validate-\(UUID().uuidString).graphql")
-        try Data("type Query { me: User } type User { id: ID! name: String }".utf8).write(to: url)
-        schemaPath = url.path
+        scratch = try ScratchDirectory("huddle-validate")
+        schemaPath = try scratch.file("schema.graphql", "type Query { me: User } type User { id: ID! name: String }")
     }
 
     @Test func aValidDocumentPrintsNoErrorsAndExitsZero() throws {
@@ -27,9 +27,8 @@ import Testing
     }
 
     @Test func aSyntaxErrorIsReportedAsOneError() throws {
-        let document = FileManager.default.temporaryDirectory.appendingPathComponent("doc-\(UUID().uuidString).graphql")
-        try Data("{ me {".utf8).write(to: document)
-        let outcome = try HuddleCommand.run(["validate", "--schema", schemaPath, document.path])
+        let document = try scratch.file("doc.graphql", "{ me {")
+        let outcome = try HuddleCommand.run(["validate", "--schema", schemaPath, document])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == #"{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.","locations":[{"line":1,"column":7}]}]}"# + "\n")
     }
@@ -37,9 +36,8 @@ import Testing
     @Test func usageAndSchemaProblemsExitTwo() throws {
         #expect(try HuddleCommand.run(["validate", "--schema", schemaPath]).status == 2)
         #expect(try HuddleCommand.run(["validate", "--schema", schemaPath, "/nonexistent.graphql"]).status == 2)
-        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).graphql")
-        try Data("type Query { a: Missing }".utf8).write(to: broken)
-        let outcome = try HuddleCommand.run(["validate", "--schema", broken.path, "-"], input: "{ a }")
+        let broken = try scratch.file("broken.graphql", "type Query { a: Missing }")
+        let outcome = try HuddleCommand.run(["validate", "--schema", broken, "-"], input: "{ a }")
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("Unknown type \"Missing\"."))
     }

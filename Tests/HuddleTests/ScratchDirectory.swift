@@ -1,0 +1,28 @@
+import Foundation
+
+/// A directory of a test's own under the system's temporary directory,
+/// removed with the value, so that the files a test writes do not outlive it.
+final class ScratchDirectory: Sendable {
+    let url: URL
+
+    init(_ prefix: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The path of `name` in the directory (which need not exist).
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    /// Writes `contents` to `name` in the directory; its path.
+    func file(_ name: String, _ contents: String) throws -> String {
+        let path = path(name)
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
