@@ -650,10 +650,10 @@ final class Executor {
             if let instanceClass = planned.instanceClass, !planned.hasArguments,
                let object = instance.object(of: parent, ifInstanceOf: instanceClass) {
                 resolved = try planned.instanceResolver!(object)
+            } else if planned.resolution == .byName, let members {
+                resolved = Self.member(planned, of: members)
             } else {
-                resolved = try planned.resolution == .byName
-                    ? members.map { Self.member(planned, of: $0) } ?? resolve(planned, parent, &instance)
-                    : resolve(planned, parent, &instance)
+                resolved = try resolve(planned, parent, &instance)
             }
             completion = complete(resolved, depth: 0, planned)
         } catch {
@@ -897,17 +897,23 @@ final class Executor {
     private func completeComposite(
         _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, isNonNull: Bool
     ) -> Completion {
-        let objectType: GraphQLNamedType
         switch named.kind {
         case .object:
-            objectType = named
+            return completeObject(named, parent, field, isNonNull: isNonNull)
         case .interface, .union:
-            guard let resolvedType = resolveAbstractType(named, parent, typename, field) else { return .failed }
-            objectType = resolvedType
+            guard let objectType = resolveAbstractType(named, parent, typename, field) else { return .failed }
+            return completeObject(objectType, parent, field, isNonNull: isNonNull)
         default:
             writer.null()
             return .null
         }
+    }
+
+    /// A value of an object type: the type's selections executed on it.
+    /// (The type is a parameter, borrowed, rather than a local: a local
+    /// was retained and released for every object.)
+    @inline(__always)
+    private func completeObject(_ objectType: GraphQLNamedType, _ parent: Parent, _ field: PlannedField, isNonNull: Bool) -> Completion {
         let fields = subfields(objectType, of: field)
         openFrame(isList: false, isNonNull: isNonNull)
         var instance = ParentInstance()
