@@ -25,12 +25,7 @@ extension Executor {
         if depth < field.wrappers.count {
             switch field.wrappers[depth] {
             case .nonNull:
-                let inner = completeIntrospected(value, depth: depth + 1, field)
-                if inner == .null {
-                    failNullInNonNull(field)
-                    return .failed
-                }
-                return inner
+                return completeNonNull(completeIntrospected(value, depth: depth + 1, field), field)
             case .list:
                 switch value {
                 case .null:
@@ -113,14 +108,7 @@ extension Executor {
     private func executeIntrospectedField(
         _ objectType: GraphQLNamedType, _ object: Introspection.Introspected, _ planned: PlannedField, first: inout Bool
     ) -> Bool {
-        if planned.resolution == .omitted { return true }
-        if !first { writer.byte(0x2C) }
-        first = false
-        writer.append(planned.jsonKey)
-        if planned.resolution == .typename {
-            writer.string(objectType.name)
-            return true
-        }
+        if writeKey(objectType, planned, first: &first) { return true }
         frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
         let valueStart = writer.count
         let completion: Completion

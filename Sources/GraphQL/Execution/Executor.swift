@@ -624,15 +624,7 @@ final class Executor {
         first: inout Bool,
         instance: inout ParentInstance
     ) -> Bool {
-        // Validation keeps unknown fields out; an unvalidated one is left out, as graphql-js does.
-        if planned.resolution == .omitted { return true }
-        if !first { writer.byte(0x2C) }
-        first = false
-        writer.append(planned.jsonKey)
-        if planned.resolution == .typename {
-            writer.string(objectType.name)
-            return true
-        }
+        if writeKey(objectType, planned, first: &first) { return true }
         if let kind = planned.memberLeafKind, let members,
            Self.writeMember(planned, kind, of: members, to: &writer) {
             return true
@@ -661,6 +653,30 @@ final class Executor {
             completion = .failed
         }
         return completion != .failed || finishFailedField(planned, valueStart)
+    }
+
+    /// Writes the field's key, after a comma unless it is the object's first;
+    /// true when that is all there is to do: `__typename` is written with
+    /// it, and a field the type lacks is left out. Validation keeps unknown
+    /// fields out; an unvalidated one is left out, as graphql-js does.
+    @inline(__always)
+    func writeKey(_ objectType: GraphQLNamedType, _ planned: PlannedField, first: inout Bool) -> Bool {
+        if planned.resolution == .omitted { return true }
+        if !first { writer.byte(0x2C) }
+        first = false
+        writer.append(planned.jsonKey)
+        guard planned.resolution == .typename else { return false }
+        writer.string(objectType.name)
+        return true
+    }
+
+    /// The non-null wrapper of CompleteValue: how the inner value was
+    /// completed, except that a null there is a field error.
+    @inline(__always)
+    func completeNonNull(_ inner: Completion, _ field: PlannedField) -> Completion {
+        guard inner == .null else { return inner }
+        failNullInNonNull(field)
+        return .failed
     }
 
     /// A field whose value failed: null where it may be, written from
@@ -768,12 +784,7 @@ final class Executor {
         if depth < field.wrappers.count {
             switch field.wrappers[depth] {
             case .nonNull:
-                let inner = complete(resolved, depth: depth + 1, field)
-                if inner == .null {
-                    failNullInNonNull(field)
-                    return .failed
-                }
-                return inner
+                return completeNonNull(complete(resolved, depth: depth + 1, field), field)
             case .list:
                 let isNonNull = field.isNonNull(at: depth - 1)
                 switch consume resolved {
