@@ -3,6 +3,12 @@ import Synchronization
 /// Parsed and validated documents by their text, most recently used kept:
 /// a repeated request skips parsing and validation. One cache serves one
 /// schema; it is safe to share between the loops of a server.
+///
+/// Bounded twice: by the number of documents, and by the bytes of their
+/// texts (a document's syntax tree is a small multiple of its text), so
+/// that distinct large documents, each under the parser's size limit,
+/// cannot grow the cache to gigabytes. A document larger than the whole
+/// byte budget is parsed and validated but not kept.
 public final class DocumentCache: Sendable {
     /// What a document's text came to: a valid document, or the errors that reject it.
     public enum Entry: Sendable {
@@ -11,16 +17,23 @@ public final class DocumentCache: Sendable {
     }
 
     public let schema: GraphQLSchema
+    /// The most documents kept.
     public let capacity: Int
+    /// The most bytes of document text kept, over all documents.
+    public let maxTextBytes: Int
     public let parseOptions: ParseOptions
     private let state: Mutex<LRU>
 
-    public init(schema: GraphQLSchema, capacity: Int = 1_000, parseOptions: ParseOptions = .default) {
+    public init(
+        schema: GraphQLSchema, capacity: Int = 1_000, maxTextBytes: Int = 16 << 20, parseOptions: ParseOptions = .default
+    ) {
         precondition(capacity > 0, "a cache holds at least one document")
+        precondition(maxTextBytes > 0, "a cache holds at least one byte")
         self.schema = schema
         self.capacity = capacity
+        self.maxTextBytes = maxTextBytes
         self.parseOptions = parseOptions
-        state = Mutex(LRU(capacity: capacity))
+        state = Mutex(LRU(capacity: capacity, maxBytes: maxTextBytes))
     }
 
     /// The cached entry for `text`, parsing and validating it on a miss.
@@ -41,25 +54,34 @@ public final class DocumentCache: Sendable {
 
     public var count: Int { state.withLock { $0.count } }
 
+    /// The bytes of the texts of the documents kept.
+    public var textBytes: Int { state.withLock { $0.bytes } }
+
     /// Hits and misses so far, for metrics.
     public var statistics: (hits: Int, misses: Int) { state.withLock { ($0.hits, $0.misses) } }
 
     /// A least-recently-used map: entries in a doubly linked list threaded
-    /// through arrays, with free slots reused, so every operation is O(1).
+    /// through arrays, with free slots reused, so every operation is O(1)
+    /// (an insertion evicts as many entries as its bytes need).
     struct LRU {
         let capacity: Int
+        let maxBytes: Int
         private var index: [String: Int] = [:]
         private var keys: [String] = []
         private var values: [Entry] = []
         private var previous: [Int] = []
         private var next: [Int] = []
+        /// Slots of evicted entries, to be reused.
+        private var free: [Int] = []
         private var head = -1
         private var tail = -1
+        private(set) var bytes = 0
         private(set) var hits = 0
         private(set) var misses = 0
 
-        init(capacity: Int) {
+        init(capacity: Int, maxBytes: Int) {
             self.capacity = capacity
+            self.maxBytes = maxBytes
         }
 
         var count: Int { index.count }
@@ -80,23 +102,35 @@ public final class DocumentCache: Sendable {
                 moveToFront(slot)
                 return
             }
+            let size = key.utf8.count
+            guard size <= maxBytes else { return }
+            while count >= capacity || bytes + size > maxBytes { evictLeastRecentlyUsed() }
             let slot: Int
-            if keys.count < capacity {
+            if let reused = free.popLast() {
+                slot = reused
+                keys[slot] = key
+                values[slot] = value
+            } else {
                 slot = keys.count
                 keys.append(key)
                 values.append(value)
                 previous.append(-1)
                 next.append(-1)
-            } else {
-                // Reuse the least recently used slot.
-                slot = tail
-                unlink(slot)
-                index[keys[slot]] = nil
-                keys[slot] = key
-                values[slot] = value
             }
             index[key] = slot
+            bytes += size
             pushFront(slot)
+        }
+
+        private mutating func evictLeastRecentlyUsed() {
+            let slot = tail
+            unlink(slot)
+            index[keys[slot]] = nil
+            bytes -= keys[slot].utf8.count
+            // The slot keeps nothing alive while it waits to be reused.
+            keys[slot] = ""
+            values[slot] = .invalid([])
+            free.append(slot)
         }
 
         private mutating func moveToFront(_ slot: Int) {

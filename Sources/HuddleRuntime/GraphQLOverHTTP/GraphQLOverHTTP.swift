@@ -17,6 +17,8 @@ public final class GraphQLOverHTTP: Sendable {
         public var maxPersistedQueries = 10_000
         /// Parsed, validated documents kept by their text.
         public var documentCacheCapacity = 1_000
+        /// The bytes of document text those may take together.
+        public var documentCacheMaxTextBytes = 16 << 20
 
         public init() {}
     }
@@ -34,7 +36,10 @@ public final class GraphQLOverHTTP: Sendable {
     public init(schema: ExecutableSchema, configuration: Configuration = Configuration(), context: @escaping ContextBuilder = { _, _ in () }) {
         self.schema = schema
         self.configuration = configuration
-        documents = DocumentCache(schema: schema.schema, capacity: configuration.documentCacheCapacity)
+        documents = DocumentCache(
+            schema: schema.schema, capacity: configuration.documentCacheCapacity,
+            maxTextBytes: configuration.documentCacheMaxTextBytes
+        )
         persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
         makeContext = context
         sdl = Array(printSchema(schema.schema).utf8) + [0x0A]

@@ -11,6 +11,10 @@ public final class GraphQLOverWebSocket: Sendable {
         /// How often the server pings (graphql-transport-ws) or sends `ka`
         /// (graphql-ws) so proxies keep an idle socket open.
         public var keepAliveInterval = Duration.seconds(12)
+        /// Parsed, validated documents kept by their text.
+        public var documentCacheCapacity = 1_000
+        /// The bytes of document text those may take together.
+        public var documentCacheMaxTextBytes = 16 << 20
 
         public init() {}
     }
@@ -38,7 +42,10 @@ public final class GraphQLOverWebSocket: Sendable {
         self.schema = schema
         self.configuration = configuration
         self.metrics = metrics
-        documents = DocumentCache(schema: schema.schema)
+        documents = DocumentCache(
+            schema: schema.schema, capacity: configuration.documentCacheCapacity,
+            maxTextBytes: configuration.documentCacheMaxTextBytes
+        )
         self.authorize = authorize
     }
 
