@@ -71,6 +71,22 @@ import Testing
         await running.stop()
     }
 
+    @Test func boundsTheResponseByItsConfiguredSize() async throws {
+        var configuration = GraphQLOverHTTP.Configuration()
+        // `{"hello":"Hello, world!"}` is 25 bytes; with a second alias, 47.
+        configuration.executionLimits = ExecutionLimits(maxResponseBytes: 25)
+        let endpoint = GraphQLOverHTTP(schema: Self.endpoint.schema, configuration: configuration)
+        let running = try await HTTPServerTests.RunningServer(handler: { request in
+            await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
+        })
+        let atLimit = try call(running, post(#"{"query":"{ hello }"}"#))
+        #expect(atLimit.body == #"{"data":{"hello":"Hello, world!"}}"#)
+        let over = try call(running, post(#"{"query":"{ hello again: hello }"}"#))
+        #expect(over.status == 200)
+        #expect(over.body == #"{"errors":[{"message":"The response is larger than the limit of 25 bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}"#)
+        await running.stop()
+    }
+
     @Test func givesRequestErrorsTheStatusTheirMediaTypeCallsFor() async throws {
         let running = try await Self.server()
         let cases: [(body: String, message: String)] = [

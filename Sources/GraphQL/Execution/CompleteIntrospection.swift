@@ -68,7 +68,9 @@ extension Executor {
             frames[frames.count - 1].index = index
             index += 1
             let itemStart = writer.count
-            guard completeIntrospected(item, depth: depth, field) == .failed else { return true }
+            let completion = completeIntrospected(item, depth: depth, field)
+            if isStopped { return false }
+            guard completion == .failed else { return true }
             if itemIsNonNull { return false }
             truncate(to: itemStart)
             writer.null()
@@ -94,7 +96,7 @@ extension Executor {
             let succeeded = Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { planned in
                 executeIntrospectedField(objectType, object, planned, first: &first)
             }
-            guard succeeded else {
+            guard succeeded, !isStopped else {
                 frames.removeLast()
                 return .failed
             }

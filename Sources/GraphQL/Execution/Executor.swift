@@ -16,7 +16,8 @@ public func execute(
     operationName: String? = nil,
     variables: [GraphQLValue.Member] = [],
     rootValue: Parent = .root,
-    context: any Sendable = ()
+    context: any Sendable = (),
+    limits: ExecutionLimits = .default
 ) async -> ExecutionResult {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -37,7 +38,8 @@ public func execute(
         )])
     }
     let executor = Executor(
-        schema: schema, document: document, source: source, variableValues: variableValues, context: context
+        schema: schema, document: document, source: source, variableValues: variableValues, context: context,
+        limits: limits
     )
     return await executor.run(operation, rootType: rootType, rootValue: rootValue)
 }
@@ -104,6 +106,18 @@ final class Executor {
     let context: any Sendable
     let collector: FieldCollector
     private(set) var errors: [GraphQLError] = []
+    /// `limits.maxResponseBytes`, or `Int.max`.
+    private let maxResponseBytes: Int
+    /// The bytes written into writers other than the one in use: the root's
+    /// while waiting values are written, and the segments of those written.
+    private var setAsideBytes = 0 {
+        didSet { writeBudget = maxResponseBytes == .max ? .max : maxResponseBytes - setAsideBytes }
+    }
+    /// What the writer in use may hold before the response is over its limit.
+    private var writeBudget: Int
+    /// Set when a limit was exceeded: everything unwinds and nothing more starts.
+    private(set) var isStopped = false
+    private var stopError: GraphQLError?
     /// The root object became null: a non-null root field failed.
     private var dataIsNull = false
     private var pending: [PendingField] = []
@@ -173,8 +187,10 @@ final class Executor {
 
     init(
         schema: ExecutableSchema, document: Document, source: Source,
-        variableValues: [String: GraphQLValue], context: any Sendable
+        variableValues: [String: GraphQLValue], context: any Sendable, limits: ExecutionLimits = .default
     ) {
+        maxResponseBytes = limits.maxResponseBytes ?? .max
+        writeBudget = maxResponseBytes
         self.schema = schema
         self.document = document
         self.source = source
@@ -192,18 +208,19 @@ final class Executor {
         var instance = ParentInstance()
         var first = true
         for field in fields {
-            guard executeField(rootType, rootValue, field, members: nil, first: &first, instance: &instance) else {
+            guard executeField(rootType, rootValue, field, members: nil, first: &first, instance: &instance), !isStopped else {
                 dataIsNull = true
                 break
             }
             // A mutation's root fields run one after another, each with everything below it.
             if operation.operation == .mutation {
                 await drain()
-                if dataIsNull { break }
+                if dataIsNull || isStopped { break }
             }
         }
         if !dataIsNull { await drain() }
         closeFrame()
+        if let stopError { return ExecutionResult(json: nil, errors: [stopError]) }
         guard !dataIsNull else { return ExecutionResult(json: nil, errors: errors) }
         Self.lastDataSize.store(writer.count, ordering: .relaxed)
         var written = JSONWriter(capacity: 16)
@@ -452,11 +469,14 @@ final class Executor {
         let (savedSegment, savedHole, savedFrames) = (segment, hole, frames)
         var savedWriter = JSONWriter(capacity: 0)
         swap(&writer, &savedWriter)
+        let setAside = savedWriter.count
+        setAsideBytes += setAside
         defer {
             (segment, hole, frames) = (savedSegment, savedHole, savedFrames)
             swap(&writer, &savedWriter)
+            setAsideBytes -= setAside
         }
-        while !pending.isEmpty {
+        while !pending.isEmpty && !isStopped {
             let batch = pending
             pending = []
             // A task for each field's own work, and one for each batch that
@@ -490,7 +510,7 @@ final class Executor {
                 }
                 return outcomes
             }
-            for index in batch.indices {
+            for index in batch.indices where !isStopped {
                 let hole = batch[index].hole
                 guard !isAbandoned(hole) else { continue }
                 let outcome: Result<Resolved, any Error>
@@ -529,6 +549,7 @@ final class Executor {
                 writer.null()
             }
         }
+        setAsideBytes += writer.count
         swap(&writer, &segment.writer)
         hole.segment = segment
     }
@@ -562,6 +583,12 @@ final class Executor {
         let frame = frames.removeLast()
         writer.byte(frame.isList ? 0x5D : 0x7D)
         frame.region?.end = writer.count
+        // Checked as each object and list closes: cheap, and often enough
+        // that a response overshoots by at most one object's leaves.
+        if writer.count > writeBudget, !isStopped {
+            isStopped = true
+            stopError = ExecutionLimits.responseTooLarge(maxResponseBytes)
+        }
     }
 
     /// The position of the value being completed: its parent's path and its own key or index.
@@ -853,8 +880,8 @@ final class Executor {
             if index > 0 { writer.byte(0x2C) }
             frames[frames.count - 1].index = index
             let itemStart = writer.count
-            if complete(item(index), depth: depth, field) == .failed {
-                if itemIsNonNull {
+            if complete(item(index), depth: depth, field) == .failed || isStopped {
+                if itemIsNonNull || isStopped {
                     frames.removeLast()
                     return .failed
                 }
@@ -890,8 +917,8 @@ final class Executor {
             } else {
                 completion = completeComposite(field.namedType, .value(values[index]), nil, field, isNonNull: itemIsNonNull)
             }
-            if completion == .failed {
-                if itemIsNonNull {
+            if completion == .failed || isStopped {
+                if itemIsNonNull || isStopped {
                     frames.removeLast()
                     return .failed
                 }
@@ -938,7 +965,7 @@ final class Executor {
             let succeeded = Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { planned in
                 executeField(objectType, parent, planned, members: members, first: &first, instance: &instance)
             }
-            guard succeeded else {
+            guard succeeded, !isStopped else {
                 frames.removeLast()
                 return .failed
             }

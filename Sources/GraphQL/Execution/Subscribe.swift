@@ -16,7 +16,8 @@ public func subscribe(
     source: Source,
     operationName: String? = nil,
     variables: [GraphQLValue.Member] = [],
-    context: @escaping @Sendable () -> any Sendable = { () }
+    context: @escaping @Sendable () -> any Sendable = { () },
+    limits: ExecutionLimits = .default
 ) async -> SubscriptionResult {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -83,7 +84,8 @@ public func subscribe(
             }
             return await execute(
                 schema: schema, document: document, source: source,
-                operationName: operationName, variables: variablesCopy, rootValue: event, context: context()
+                operationName: operationName, variables: variablesCopy, rootValue: event, context: context(),
+                limits: limits
             )
         } catch {
             eventSource.finished = true

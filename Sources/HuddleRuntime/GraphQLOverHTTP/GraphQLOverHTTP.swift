@@ -19,6 +19,8 @@ public final class GraphQLOverHTTP: Sendable {
         public var documentCacheCapacity = 1_000
         /// The bytes of document text those may take together.
         public var documentCacheMaxTextBytes = 16 << 20
+        /// Bounds on each operation's execution (the response's size).
+        public var executionLimits = ExecutionLimits.default
 
         public init() {}
     }
@@ -184,7 +186,8 @@ public final class GraphQLOverHTTP: Sendable {
         let context = await makeContext(request, parameters)
         let result = await execute(
             schema: schema, document: document, source: source,
-            operationName: parameters.operationName, variables: parameters.variables, context: context
+            operationName: parameters.operationName, variables: parameters.variables, context: context,
+            limits: configuration.executionLimits
         )
         return (result.hasData ? 200 : requestErrorStatus, responseBody(result), operationType)
     }

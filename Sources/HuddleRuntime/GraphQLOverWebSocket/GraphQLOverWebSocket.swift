@@ -15,6 +15,8 @@ public final class GraphQLOverWebSocket: Sendable {
         public var documentCacheCapacity = 1_000
         /// The bytes of document text those may take together.
         public var documentCacheMaxTextBytes = 16 << 20
+        /// Bounds on each operation's execution, and on each subscription event's.
+        public var executionLimits = ExecutionLimits.default
 
         public init() {}
     }
@@ -97,7 +99,7 @@ public final class GraphQLOverWebSocket: Sendable {
             }
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
-                variables: request.variables, context: makeContext
+                variables: request.variables, context: makeContext, limits: configuration.executionLimits
             ) {
             case .stream(let stream): return .stream(stream)
             case .failure(let result): return .failed(result.errors)
@@ -105,7 +107,8 @@ public final class GraphQLOverWebSocket: Sendable {
         }
         let result = await execute(
             schema: schema, document: document, source: source, operationName: request.operationName,
-            variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context
+            variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context,
+            limits: configuration.executionLimits
         )
         return result.hasData ? .single(result) : .failed(result.errors)
     }

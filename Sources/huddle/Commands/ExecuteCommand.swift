@@ -52,7 +52,8 @@ struct ExecuteCommand: AsyncParsableCommand {
             if errors.isEmpty {
                 result = await GraphQL.execute(
                     schema: .readingFieldsByName(schema), document: parsed, source: source,
-                    operationName: operation, variables: variableMembers, rootValue: .value(rootValue)
+                    operationName: operation, variables: variableMembers, rootValue: .value(rootValue),
+                    limits: .unlimited
                 )
             } else {
                 result = ExecutionResult(data: nil, errors: errors)

@@ -1,0 +1,134 @@
+import GraphQL
+import Synchronization
+import Testing
+
+/// `ExecutionLimits.maxResponseBytes`: a response as large as the limit is
+/// written whole; one byte more stops the execution, which then starts no
+/// waiting work and runs no further mutation, and answers with the error alone.
+@Suite struct ExecutionLimitsTests {
+    static let sdl = """
+        type Query { items(count: Int!): [Item!]! later(count: Int!): [Item] }
+        type Mutation { big(count: Int!): [Item!]! counted: Int }
+        type Item { id: Int! name: String! child: Item }
+        """
+
+    /// Counts the resolvers that ran after they could have been stopped.
+    final class Counter: Sendable {
+        let children = Atomic(0)
+        let mutations = Atomic(0)
+    }
+
+    func executable(_ counter: Counter) throws -> ExecutableSchema {
+        var builder = ExecutableSchema.Builder(schema: try buildSchema(Self.sdl))
+        let items: FieldResolver = { input in
+            guard case .int(let count)? = input.argument("count") else { return .null }
+            return .list((0..<count).map { .object(Item(id: $0)) })
+        }
+        builder.resolve("Query", "items", items)
+        builder.resolve("Mutation", "big", items)
+        builder.resolve("Query", "later") { input in
+            let list = try items(input)
+            return .async { list }
+        }
+        builder.resolve("Mutation", "counted") { _ in
+            counter.mutations.add(1, ordering: .relaxed)
+            return .value(.int(1))
+        }
+        builder.resolve("Item", "id") { input in .value(.int((input.parent.object as! Item).id)) }
+        builder.resolve("Item", "name") { input in .value(.string("item \((input.parent.object as! Item).id)")) }
+        builder.resolve("Item", "child") { input in
+            let id = (input.parent.object as! Item).id
+            return .async {
+                counter.children.add(1, ordering: .relaxed)
+                return .object(Item(id: id * 100))
+            }
+        }
+        return try builder.build()
+    }
+
+    struct Item: Sendable {
+        var id: Int
+    }
+
+    func run(_ query: String, _ limits: ExecutionLimits, _ counter: Counter = Counter(), schema: ExecutableSchema? = nil) async throws -> ExecutionResult {
+        let source = Source(body: query)
+        return await execute(
+            schema: try schema ?? executable(counter), document: try parse(source), source: source, limits: limits
+        )
+    }
+
+    /// The bytes of the data of `query`'s response when nothing limits it.
+    func dataBytes(_ query: String, schema: ExecutableSchema? = nil) async throws -> Int {
+        let result = try await run(query, .unlimited, schema: schema)
+        #expect(result.errors.isEmpty)
+        return try #require(result.data?.json.utf8.count)
+    }
+
+    @Test func aResponseAsLargeAsTheLimitIsWrittenWhole() async throws {
+        let query = "{ items(count: 100) { id name } }"
+        let size = try await dataBytes(query)
+        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size))
+        #expect(atLimit.errors.isEmpty)
+        #expect(atLimit.data?.json.utf8.count == size)
+    }
+
+    @Test func oneByteMoreStopsTheExecutionWithOneError() async throws {
+        let query = "{ items(count: 100) { id name } }"
+        let size = try await dataBytes(query)
+        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1))
+        #expect(over.json() == """
+            {"errors":[{"message":"The response is larger than the limit of \(size - 1) bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}
+            """)
+    }
+
+    @Test func waitingValuesAreCountedAndNoMoreWaitingWorkStarts() async throws {
+        // 1,000 items that come later, each with a child that would come later still.
+        let query = "{ later(count: 1000) { id name child { id } } }"
+        let counter = Counter()
+        let result = try await run(query, ExecutionLimits(maxResponseBytes: 2_000), counter)
+        #expect(result.errors.map(\.extensions) == [[.init("code", .string("RESPONSE_TOO_LARGE"))]])
+        #expect(result.data == .null)
+        #expect(counter.children.load(ordering: .relaxed) == 0)
+        // The same query unlimited runs every child.
+        let unlimited = Counter()
+        _ = try await run(query, .unlimited, unlimited)
+        #expect(unlimited.children.load(ordering: .relaxed) == 1_000)
+    }
+
+    @Test func whatWasWrittenBeforeAWaitingValueCountsAgainstIt() async throws {
+        // The synchronous part alone is within the limit; with the waiting
+        // items it is over, so their children never start.
+        let query = "{ items(count: 100) { id name } later(count: 100) { id child { id } } }"
+        let synchronous = try await dataBytes("{ items(count: 100) { id name } }")
+        let counter = Counter()
+        let result = try await run(query, ExecutionLimits(maxResponseBytes: synchronous + 100), counter)
+        #expect(result.errors.map(\.message) == ["The response is larger than the limit of \(synchronous + 100) bytes; execution stopped."])
+        #expect(counter.children.load(ordering: .relaxed) == 0)
+        let size = try await dataBytes(query)
+        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size))
+        #expect(atLimit.errors.isEmpty)
+        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1))
+        #expect(over.data == .null)
+    }
+
+    @Test func noMutationRunsAfterTheLimit() async throws {
+        let counter = Counter()
+        let result = try await run("mutation { big(count: 1000) { id name } counted }", ExecutionLimits(maxResponseBytes: 1_000), counter)
+        #expect(result.errors.map(\.message) == ["The response is larger than the limit of 1000 bytes; execution stopped."])
+        #expect(counter.mutations.load(ordering: .relaxed) == 0)
+        let small = try await run("mutation { big(count: 1) { id } counted }", ExecutionLimits(maxResponseBytes: 1_000), counter)
+        #expect(small.errors.isEmpty)
+        #expect(counter.mutations.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func introspectionIsBoundedToo() async throws {
+        let schema = try executable(Counter())
+        let query = "{ __schema { types { name fields { name type { name ofType { name } } } } } }"
+        let size = try await dataBytes(query, schema: schema)
+        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size), schema: schema)
+        #expect(atLimit.errors.isEmpty)
+        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1), schema: schema)
+        #expect(over.errors.map(\.message) == ["The response is larger than the limit of \(size - 1) bytes; execution stopped."])
+        #expect(over.data == .null)
+    }
+}
