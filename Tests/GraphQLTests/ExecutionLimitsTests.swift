@@ -50,6 +50,9 @@ import Testing
         var id: Int
     }
 
+    // Not inlined into the tests: inlined, an optimised build crashed the
+    // compiler (Swift 6.3.1, splitting an async test's coroutine).
+    @inline(never)
     func run(_ query: String, _ limits: ExecutionLimits, _ counter: Counter = Counter(), schema: ExecutableSchema? = nil) async throws -> ExecutionResult {
         let source = Source(body: query)
         return await execute(
@@ -58,6 +61,7 @@ import Testing
     }
 
     /// The bytes of the data of `query`'s response when nothing limits it.
+    @inline(never)
     func dataBytes(_ query: String, schema: ExecutableSchema? = nil) async throws -> Int {
         let result = try await run(query, .unlimited, schema: schema)
         #expect(result.errors.isEmpty)
@@ -81,18 +85,22 @@ import Testing
             """)
     }
 
+    /// 1,000 items that come later, each with a child that would come later still.
+    static let waitingQuery = "{ later(count: 1000) { id name child { id } } }"
+
     @Test func waitingValuesAreCountedAndNoMoreWaitingWorkStarts() async throws {
-        // 1,000 items that come later, each with a child that would come later still.
-        let query = "{ later(count: 1000) { id name child { id } } }"
         let counter = Counter()
-        let result = try await run(query, ExecutionLimits(maxResponseBytes: 2_000), counter)
-        #expect(result.errors.map(\.extensions) == [[.init("code", .string("RESPONSE_TOO_LARGE"))]])
+        let result = try await run(Self.waitingQuery, ExecutionLimits(maxResponseBytes: 2_000), counter)
+        #expect(result.errors.map(\.message) == ["The response is larger than the limit of 2000 bytes; execution stopped."])
         #expect(result.data == .null)
         #expect(counter.children.load(ordering: .relaxed) == 0)
-        // The same query unlimited runs every child.
-        let unlimited = Counter()
-        _ = try await run(query, .unlimited, unlimited)
-        #expect(unlimited.children.load(ordering: .relaxed) == 1_000)
+    }
+
+    @Test func withoutALimitEveryWaitingValueIsWritten() async throws {
+        let counter = Counter()
+        let result = try await run(Self.waitingQuery, .unlimited, counter)
+        #expect(result.errors.isEmpty)
+        #expect(counter.children.load(ordering: .relaxed) == 1_000)
     }
 
     @Test func whatWasWrittenBeforeAWaitingValueCountsAgainstIt() async throws {
