@@ -187,7 +187,7 @@ final class Executor {
 
     init(
         schema: ExecutableSchema, document: Document, source: Source,
-        variableValues: [String: GraphQLValue], context: any Sendable, limits: ExecutionLimits = .default
+        variableValues: [String: GraphQLValue], context: any Sendable, limits: ExecutionLimits
     ) {
         maxResponseBytes = limits.maxResponseBytes ?? .max
         writeBudget = maxResponseBytes
