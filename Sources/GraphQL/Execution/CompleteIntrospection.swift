@@ -92,7 +92,7 @@ extension Executor {
         openFrame(isList: false, isNonNull: isNonNull)
         var first = true
         for index in fields.indices {
-            // Borrowed from the plan, as `completeComposite` does.
+            // Borrowed from the plan, as `completeObject` does.
             let succeeded = Unmanaged.passUnretained(fields[index])._withUnsafeGuaranteedRef { planned in
                 executeIntrospectedField(objectType, object, planned, first: &first)
             }

@@ -50,7 +50,7 @@ enum Introspection {
             }
         }
 
-        /// The object as a resolver's parent, for a field bound to a resolver of its own.
+        /// The object as a resolver's parent, for `Value.resolved`.
         var parent: Parent {
             switch self {
             case .schema(let schema): .object(schema)
