@@ -10,7 +10,7 @@ import Testing
         guard case .operation(let operation) = document.definitions[0],
               case .field(let root) = operation.selectionSet.selections[0] else { return [] }
         let collector = FieldCollector(schema: schema, document: document, variableValues: variables)
-        let grouped = collector.collectSubfields(schema.type(named: typeName)!, [root])
+        let grouped = try collector.collectSubfields(schema.type(named: typeName)!, [root])
         return zip(grouped.keys, grouped.fields).map { "\($0):\($1.count)" }
     }
 

@@ -21,6 +21,20 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
         return try! JSONDecoder().decode([ExecutionCase].self, from: Data(contentsOf: url))
     }()
 
+    /// The seeded corpus (scripts/graphql-js/make-generated-execution-fixtures.js):
+    /// one schema and root value, many operations.
+    static let generated: [ExecutionCase] = {
+        struct Corpus: Decodable {
+            struct Case: Decodable { var seed: Int, query: String, variables: String, response: String }
+            var schema: String, data: String, cases: [Case]
+        }
+        let url = Bundle.module.url(forResource: "generated-execution-cases", withExtension: "json", subdirectory: "Fixtures")!
+        let corpus = try! JSONDecoder().decode(Corpus.self, from: Data(contentsOf: url))
+        return corpus.cases.map {
+            ExecutionCase(schema: corpus.schema, data: corpus.data, query: $0.query, variables: $0.variables, response: $0.response)
+        }
+    }()
+
     /// graphql(): parse, validate, then execute.
     func run() async throws -> ExecutionResult {
         let schema = try buildSchema(self.schema)
@@ -46,6 +60,11 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
     func responseMatchesGraphQLJS(_ testCase: ExecutionCase) async throws {
         let result = try await testCase.run()
         #expect(Self.withoutSeptember2025Introspection(result.json()) == testCase.response)
+    }
+
+    @Test(arguments: ExecutionCase.generated)
+    func generatedOperationMatchesGraphQLJS(_ testCase: ExecutionCase) async throws {
+        #expect(try await testCase.run().json() == testCase.response)
     }
 
     /// The introspection graphql-js 16.6 predates: `__Type.isOneOf` and the

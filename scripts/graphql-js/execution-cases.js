@@ -27,6 +27,12 @@ const data = {
   count: '12',
   echo: 'echoed', greeting: 'hi', first: 1, second: 2,
 };
+const bestSchema = 'type Query { me: User, other: User, list: [User] } type User { id: ID!, name: String, email: String, best: User }';
+const bestData = {
+  me: { id: '1', name: 'Ann', email: 'ann@x', best: { id: '2', name: 'Bo', email: 'bo@x', best: { id: '5', name: 'Ed', best: { id: '6', best: { id: '7', best: { id: '8' } } } } } },
+  other: { id: '3', name: 'Cy', email: 'cy@x', best: { id: '4', name: 'Di', email: 'di@x', best: { id: '9', name: 'Flo', best: { id: '10' } } } },
+  list: [{ id: '11', name: 'Gus' }, { id: '12', name: 'Hal' }],
+};
 const kitchenSchema = fs.readFileSync(path.join(__dirname, 'validation-schema.graphql'), 'utf8');
 const fullIntrospection = `query IntrospectionQuery {
   __schema {
@@ -99,5 +105,22 @@ module.exports = [
       t: __type(name: "T") { interfaces { name kind } possibleTypes { name } }
       __schema { __typename directives { name __typename isRepeatable locations args { name defaultValue } all: args(includeDeprecated: true) { name } } queryType { name name } }
     }` },
+  // A fragment spread under two fields: what one adds beside the fragment
+  // stays under that one (../shared/conformance/fragment-merge), and a
+  // fragment spread at two depths recurses no deeper than asked.
+  { schema: bestSchema, data: bestData, query: 'fragment Best on User { best { name } } query Q { me { ...Best best { email } } other { ...Best } }' },
+  { schema: bestSchema, data: bestData, query: '{ other { ...Best } me { ...Best best { email } } } fragment Best on User { best { name } }' },
+  { schema: bestSchema, data: bestData, query: '{ me { ...F best { ...F } } } fragment F on User { id best { id } }' },
+  { schema: bestSchema, data: bestData, query: '{ me { ...F best { best { name } } } other { ...F } } fragment F on User { id best { id best { id } } }' },
+  // @skip/@include whose `if` is a nullable variable given null, or a
+  // variable given nothing: below the root a field error, at the root the
+  // data is null (../shared/conformance/skip-null).
+  { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { me { id name @skip(if: $hide) } }', variables: { hide: null } },
+  { schema: bestSchema, data: bestData, query: 'query Q($show: Boolean = true) { me { id ... @include(if: $show) { name } } other { id } }', variables: { show: null } },
+  { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { other { id } me @skip(if: $hide) { id } }', variables: { hide: null } },
+  { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { list { id ...F @skip(if: $hide) } } fragment F on User { name }', variables: { hide: null } },
+  { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { me { id name @skip(if: $hide) @include(if: false) } }', variables: { hide: true } },
+  { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { me { id name @include(if: false) @skip(if: $hide) } }', variables: { hide: null } },
+  { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { me { id name @skip(if: $hide) } }', variables: {} },
   { schema: 'type Query { a: JSON } scalar JSON', data: { a: { x: [1, 'two', { three: null }] } }, query: '{ a }' },
 ];

@@ -88,7 +88,7 @@ extension Executor {
         _ object: Introspection.Introspected, _ field: PlannedField, isNonNull: Bool
     ) -> Completion {
         let objectType = field.namedType
-        let fields = subfields(objectType, of: field)
+        guard let fields = plannedSubfields(objectType, of: field) else { return .failed }
         openFrame(isList: false, isNonNull: isNonNull)
         var first = true
         for index in fields.indices {

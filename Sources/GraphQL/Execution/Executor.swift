@@ -196,11 +196,17 @@ final class Executor {
         self.source = source
         self.variableValues = variableValues
         self.context = context
-        collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues)
+        collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues, source: source)
     }
 
     func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
-        let fields = plan(rootType, collector.collectFields(rootType, operation.selectionSet))
+        let fields: [PlannedField]
+        do {
+            fields = try plan(rootType, collector.collectFields(rootType, operation.selectionSet))
+        } catch {
+            // As in graphql-js, an error collecting the root fields nulls the data.
+            return ExecutionResult(json: nil, errors: [error])
+        }
         // Kept for the whole run: frames and holes refer to the plans they complete.
         rootFields = fields
         let root = segment
@@ -390,13 +396,17 @@ final class Executor {
         }
     }
 
+    /// What a plan of subfields depends on: the object type and the
+    /// selection sets of all the field nodes merged, not only the first
+    /// one's (a fragment spread under two fields gives their `best` the same
+    /// first node, and each its own other nodes).
     private struct PlanKey: Hashable {
         var type: ObjectIdentifier
-        var location: Location
+        var selectionSets: [Location]
     }
 
     /// CollectSubfields is the same for every object of a list: it is
-    /// worked out once per type and selection.
+    /// worked out once per type and merged field set.
     private var plans: [PlanKey: [PlannedField]] = [:]
 
     private func plan(_ type: GraphQLNamedType, _ grouped: FieldCollector.GroupedFields) -> [PlannedField] {
@@ -427,7 +437,8 @@ final class Executor {
             var lookahead: (@Sendable () -> Set<String>)?
             if case .input? = resolver, field.type.namedType.kind == .object {
                 let (collector, named) = (collector, field.type.namedType)
-                lookahead = { Set(collector.collectSubfields(named, nodes).fields.map { $0[0].name.value }) }
+                // A directive that cannot be coerced fails the field when it is completed; nothing to look ahead at.
+                lookahead = { Set(((try? collector.collectSubfields(named, nodes))?.fields ?? []).map { $0[0].name.value }) }
             }
             let info = FieldInfo(
                 fieldName: field.name, parentType: type, returnType: field.type, schema: schema.schema,
@@ -442,22 +453,22 @@ final class Executor {
 
     private var subplans: [[PlannedField]] = []
 
-    func subfields(_ type: GraphQLNamedType, of field: PlannedField) -> [PlannedField] {
+    func subfields(_ type: GraphQLNamedType, of field: PlannedField) throws(GraphQLError) -> [PlannedField] {
         let identity = ObjectIdentifier(type)
         if field.subplanType == identity { return subplans[field.subplan] }
-        let planned = subfields(type, field.nodes)
+        let planned = try subfields(type, field.nodes)
         field.subplanType = identity
         field.subplan = subplans.count
         subplans.append(planned)
         return planned
     }
 
-    private func subfields(_ type: GraphQLNamedType, _ fieldNodes: [Field]) -> [PlannedField] {
-        let location = fieldNodes[0].selectionSet?.location ?? fieldNodes[0].location
-        guard location != .none else { return plan(type, collector.collectSubfields(type, fieldNodes)) }
-        let key = PlanKey(type: ObjectIdentifier(type), location: location)
+    private func subfields(_ type: GraphQLNamedType, _ fieldNodes: [Field]) throws(GraphQLError) -> [PlannedField] {
+        let selectionSets = fieldNodes.map { $0.selectionSet?.location ?? $0.location }
+        guard !selectionSets.contains(.none) else { return try plan(type, collector.collectSubfields(type, fieldNodes)) }
+        let key = PlanKey(type: ObjectIdentifier(type), selectionSets: selectionSets)
         if let cached = plans[key] { return cached }
-        let planned = plan(type, collector.collectSubfields(type, fieldNodes))
+        let planned = try plan(type, collector.collectSubfields(type, fieldNodes))
         plans[key] = planned
         return planned
     }
@@ -952,7 +963,7 @@ final class Executor {
     /// was retained and released for every object.)
     @inline(__always)
     private func completeObject(_ objectType: GraphQLNamedType, _ parent: Parent, _ field: PlannedField, isNonNull: Bool) -> Completion {
-        let fields = subfields(objectType, of: field)
+        guard let fields = plannedSubfields(objectType, of: field) else { return .failed }
         openFrame(isList: false, isNonNull: isNonNull)
         var instance = ParentInstance()
         var first = true
@@ -972,6 +983,17 @@ final class Executor {
         }
         closeFrame()
         return .written
+    }
+
+    /// The subfields of a field on the object type being completed, or nil
+    /// with the field error when they cannot be collected.
+    func plannedSubfields(_ objectType: GraphQLNamedType, of field: PlannedField) -> [PlannedField]? {
+        do {
+            return try subfields(objectType, of: field)
+        } catch {
+            fail(error, field.nodes)
+            return nil
+        }
     }
 
     /// ResolveAbstractType: the object type of a value of an interface or union.

@@ -36,8 +36,13 @@ public func subscribe(
         )]))
     }
     // CreateSourceEventStream: the one root field's stream.
-    let collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues)
-    let fields = collector.collectFields(rootType, operation.selectionSet)
+    let collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues, source: source)
+    let fields: FieldCollector.GroupedFields
+    do {
+        fields = try collector.collectFields(rootType, operation.selectionSet)
+    } catch {
+        return .failure(ExecutionResult(data: nil, errors: [error]))
+    }
     guard let key = fields.keys.first, let node = fields.fields.first?.first,
           let field = rootType.field(named: node.name.value) else {
         return .failure(ExecutionResult(data: nil, errors: [GraphQLError(

@@ -1,0 +1,151 @@
+// A differential corpus made from seeds: random operations over one schema
+// and one cyclic-looking (but finite) JSON root value, written the way
+// Relay and Apollo apps write them: named fragments spread under several
+// fields, fragments spreading fragments, inline fragments on interfaces and
+// unions, aliases that merge with plain fields, @skip/@include on literals
+// and on variables given true, false, null or nothing. Each operation that
+// graphql-js 16 finds valid is executed by it; its response goes to
+// Tests/GraphQLTests/Fixtures/generated-execution-cases.json, which the
+// Swift tests run through parse, validate and execute and compare byte for
+// byte. The same seed always makes the same corpus.
+//
+// usage: node make-generated-execution-fixtures.js GRAPHQL_MODULE_PATH [CASES] [FIRST_SEED]
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const graphql = require(process.argv[2]);
+const wanted = Number(process.argv[3] ?? 400);
+const firstSeed = Number(process.argv[4] ?? 1);
+
+const schemaSDL = `
+type Query { me: User other: User users: [User!]! node: Node nodes: [Node] search: [Result!] pet: Pet }
+interface Node { id: ID! }
+type User implements Node { id: ID! name: String email: String age: Int nick: String! best: User friends: [User] pets: [Pet!] }
+type Pet implements Node { id: ID! name: String kind: Kind owner: User }
+union Result = User | Pet
+enum Kind { DOG CAT }
+`;
+
+// Five levels of `best` and `friends`, ending in null: a query that
+// recurses one level too far shows it in its answer.
+function user(id, depth) {
+  const made = { __typename: 'User', id: String(id), name: `U${id}`, email: `u${id}@x`, age: 20 + id, nick: id % 4 === 3 ? null : `n${id}` };
+  if (depth > 0) {
+    made.best = user(id * 2, depth - 1);
+    made.friends = [user(id * 2 + 1, depth - 1), null, user(id * 3, depth - 1)];
+    made.pets = [{ __typename: 'Pet', id: `p${id}`, name: `P${id}`, kind: id % 2 ? 'CAT' : 'DOG', owner: { __typename: 'User', id: String(id), name: `U${id}`, nick: 'o' } }];
+  } else {
+    made.best = null;
+  }
+  return made;
+}
+const data = {
+  me: user(1, 4),
+  other: user(5, 3),
+  users: [user(6, 2), user(7, 1)],
+  node: { __typename: 'Pet', id: 'p0', name: 'Rex', kind: 'DOG', owner: user(8, 2) },
+  nodes: [user(9, 2), null, { __typename: 'Pet', id: 'p9', name: 'Tom', kind: 'CAT', owner: null }],
+  search: [user(10, 1), { __typename: 'Pet', id: 'p10', name: 'Kit', kind: 'CAT', owner: user(11, 1) }],
+  pet: { __typename: 'Pet', id: 'p12', name: 'Bo', kind: 'DOG', owner: user(12, 3) },
+};
+
+function random(seed) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n) => Math.floor(next() * n);
+  return { chance: (p) => next() < p, int, pick: (items) => items[int(items.length)] };
+}
+
+const fieldsOf = {
+  User: [['id'], ['name'], ['email'], ['age'], ['nick'], ['best', 'User'], ['friends', 'User'], ['pets', 'Pet']],
+  Pet: [['id'], ['name'], ['kind'], ['owner', 'User']],
+  Node: [['id']],
+  Result: [],
+  Query: [['me', 'User'], ['other', 'User'], ['users', 'User'], ['node', 'Node'], ['nodes', 'Node'], ['search', 'Result'], ['pet', 'Pet']],
+};
+const conditionsOf = { User: ['User', 'Node', 'Result'], Pet: ['Pet', 'Node', 'Result'], Node: ['User', 'Pet', 'Node'], Result: ['User', 'Pet', 'Result'], Query: [] };
+// Aliases from a small set, so that keys collide and fields merge.
+const aliases = ['a', 'b', 'x'];
+
+function generate(seed) {
+  const r = random(seed);
+  const used = new Set();
+  const directive = () => {
+    if (!r.chance(0.3)) return '';
+    const name = r.pick(['skip', 'include']);
+    const value = r.pick(['true', 'false', '$t', '$f', '$d', '$e', '$d', '$e']);
+    if (value.startsWith('$')) used.add(value.slice(1));
+    return ` @${name}(if: ${value})`;
+  };
+  const fragments = [];
+  const selectionSet = (type, depth, spreadable) => {
+    const parts = [];
+    const count = 1 + r.int(depth > 2 ? 2 : 4);
+    for (let i = 0; i < count; i++) {
+      const kind = r.int(10);
+      const candidates = spreadable.filter((f) => conditionsOf[type].includes(f.on) || f.on === type);
+      if (kind < 2 && candidates.length) {
+        parts.push(`...${r.pick(candidates).name}${directive()}`);
+      } else if (kind < 3 && conditionsOf[type].length && depth < 4) {
+        const on = r.chance(0.3) ? null : r.pick(conditionsOf[type]);
+        parts.push(`...${on ? ` on ${on}` : ''}${directive()} ${selectionSet(on ?? type, depth + 1, spreadable)}`);
+      } else if (fieldsOf[type].length) {
+        const [name, inner] = r.pick(fieldsOf[type]);
+        if (inner && depth >= 4) { parts.push('__typename'); continue; }
+        const alias = r.chance(0.2) ? `${r.pick(aliases)}: ` : '';
+        parts.push(`${alias}${name}${directive()}${inner ? ' ' + selectionSet(inner, depth + 1, spreadable) : ''}`);
+      } else {
+        parts.push('__typename');
+      }
+    }
+    return `{ ${parts.join(' ')} }`;
+  };
+  const fragmentCount = r.int(4);
+  for (let i = 0; i < fragmentCount; i++) {
+    const on = r.pick(['User', 'User', 'Pet', 'Node', 'Result']);
+    const name = `F${i}`;
+    // A fragment spreads only those defined before it: no cycles.
+    fragments.push({ name, on, text: `fragment ${name} on ${on} ${selectionSet(on, 1, fragments.slice())}` });
+  }
+  const body = selectionSet('Query', 0, fragments);
+  const declarations = { t: '$t: Boolean!', f: '$f: Boolean!', d: '$d: Boolean = false', e: '$e: Boolean = true' };
+  const variableList = [...used].sort().map((v) => declarations[v]);
+  const header = variableList.length ? `query Q(${variableList.join(', ')}) ` : '';
+  const query = [header + body, ...fragments.map((f) => f.text)].join('\n');
+  const variables = {};
+  if (used.has('t')) variables.t = true;
+  if (used.has('f')) variables.f = false;
+  // $d and $e: given null (an error wherever they reach `if`), a value, or nothing (their default).
+  for (const v of ['d', 'e']) {
+    const choice = r.int(4);
+    if (!used.has(v) || choice === 0) continue;
+    variables[v] = [null, null, true, false][choice];
+  }
+  return { query, variables };
+}
+
+async function main() {
+  const schema = graphql.buildSchema(schemaSDL);
+  const cases = [];
+  let seed = firstSeed;
+  let tried = 0;
+  while (cases.length < wanted && tried < wanted * 20) {
+    tried++;
+    const { query, variables } = generate(seed++);
+    const document = graphql.parse(query);
+    if (graphql.validate(schema, document).length) continue;
+    const result = await graphql.execute({ schema, document, rootValue: data, variableValues: variables });
+    cases.push({ seed: seed - 1, query, variables: JSON.stringify(variables), response: JSON.stringify(result) });
+  }
+  const out = path.join(__dirname, '../../Tests/GraphQLTests/Fixtures/generated-execution-cases.json');
+  const corpus = { schema: schemaSDL, data: JSON.stringify(data), cases };
+  fs.writeFileSync(out, JSON.stringify(corpus, null, 0).replace(/\{"seed"/g, '\n{"seed"') + '\n');
+  console.log(`wrote ${cases.length} cases from ${tried} seeds`);
+}
+main();
