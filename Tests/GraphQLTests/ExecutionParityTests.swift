@@ -50,7 +50,9 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
         guard case .object(let variables) = try JSONReader().read(self.variables) else { throw GraphQLError(message: "variables") }
         return await execute(
             schema: .readingFieldsByName(schema), document: document, source: source, operationName: operationName,
-            variables: variables, rootValue: .value(try JSONReader().read(data))
+            variables: variables, rootValue: .value(try JSONReader().read(data)),
+            // graphql-js bounds nothing.
+            limits: .unlimited
         )
     }
 }

@@ -1,21 +1,85 @@
 /// The bounds of one execution. A document within the parser's limits can
-/// still ask for a response of any size (each level of nested lists
-/// multiplies the one above), so a server bounds what it will write.
+/// still ask for unbounded work (each level of nested lists multiplies the
+/// one above), so a server measures what an operation asks for before it
+/// runs (`OperationCost`) and bounds what it will write.
+///
+/// The defaults were chosen from the apps' own screens (README, "Limits"):
+/// the heaviest, a page of 20 nearby sessions with their players (up to 100
+/// each), costs about 6,300 and nests 5 deep; a friends-of-friends list
+/// nests 8. The defaults leave three times that cost and refuse the nested
+/// pages of 100 that cost millions.
 public struct ExecutionLimits: Sendable, Hashable {
     /// The most bytes of response data, or nil for no limit. Past it the
     /// execution stops, starts no more waiting work, and the response is
     /// `data: null` with only the error that says so.
     public var maxResponseBytes: Int?
+    /// The highest `OperationCost.cost` an operation may have.
+    public var maxCost: Int?
+    /// The deepest field nesting (a root field is at depth 1).
+    public var maxDepth: Int?
+    /// Fields with an alias, in the operation and its fragments.
+    public var maxAliases: Int?
+    /// Root fields of one operation.
+    public var maxRootFields: Int?
+    /// Directives in the operation and its fragments.
+    public var maxDirectives: Int?
+    /// Nesting of introspection's `fields`, `interfaces`, `possibleTypes`
+    /// and `inputFields` (graphql-js 17 refuses 3).
+    public var maxIntrospectionDepth: Int?
+    /// How many items a list is taken to hold when no argument or `@listSize` says.
+    public var defaultListSize: Int
 
-    public init(maxResponseBytes: Int? = 16 << 20) {
+    public init(
+        maxResponseBytes: Int? = 16 << 20, maxCost: Int? = 20_000, maxDepth: Int? = 10, maxAliases: Int? = 15,
+        maxRootFields: Int? = 20, maxDirectives: Int? = 50, maxIntrospectionDepth: Int? = 2, defaultListSize: Int = 20
+    ) {
         self.maxResponseBytes = maxResponseBytes
+        self.maxCost = maxCost
+        self.maxDepth = maxDepth
+        self.maxAliases = maxAliases
+        self.maxRootFields = maxRootFields
+        self.maxDirectives = maxDirectives
+        self.maxIntrospectionDepth = maxIntrospectionDepth
+        self.defaultListSize = defaultListSize
     }
 
     /// What a server applies to clients' operations.
     public static let `default` = ExecutionLimits()
 
     /// No bounds: for trusted documents over local data (`huddle execute`, benchmarks).
-    public static let unlimited = ExecutionLimits(maxResponseBytes: nil)
+    public static let unlimited = ExecutionLimits(
+        maxResponseBytes: nil, maxCost: nil, maxDepth: nil, maxAliases: nil, maxRootFields: nil, maxDirectives: nil,
+        maxIntrospectionDepth: nil
+    )
+
+    /// Whether any bound needs the operation measured.
+    var measuresOperations: Bool {
+        maxCost != nil || maxDepth != nil || maxAliases != nil || maxRootFields != nil || maxDirectives != nil
+            || maxIntrospectionDepth != nil
+    }
+
+    /// The error for the first bound `measured` is over, if any: a request
+    /// error, before any resolver runs, with the measure and the limit.
+    public func refusal(of measured: OperationCost) -> GraphQLError? {
+        func over(_ value: Int, _ limit: Int?, _ code: String, _ message: String, _ measure: String) -> GraphQLError? {
+            guard let limit, value > limit else { return nil }
+            return GraphQLError(message: message, extensions: [
+                .init("code", .string(code)), .init(measure, .int(value)), .init("limit", .int(limit)),
+            ])
+        }
+        return over(measured.cost, maxCost, "COST_LIMIT_EXCEEDED",
+                    "The operation's cost is \(measured.cost), over the limit of \(maxCost ?? 0). Ask for fewer items (first/last) or fewer nested lists.", "cost")
+            ?? over(measured.depth, maxDepth, "DEPTH_LIMIT_EXCEEDED",
+                    "The operation nests fields \(measured.depth) deep, over the limit of \(maxDepth ?? 0).", "depth")
+            ?? over(measured.aliases, maxAliases, "ALIAS_LIMIT_EXCEEDED",
+                    "The operation has \(measured.aliases) aliases, over the limit of \(maxAliases ?? 0).", "aliases")
+            ?? over(measured.rootFields, maxRootFields, "ROOT_FIELD_LIMIT_EXCEEDED",
+                    "The operation has \(measured.rootFields) root fields, over the limit of \(maxRootFields ?? 0).", "rootFields")
+            ?? over(measured.directives, maxDirectives, "DIRECTIVE_LIMIT_EXCEEDED",
+                    "The operation has \(measured.directives) directives, over the limit of \(maxDirectives ?? 0).", "directives")
+            ?? over(measured.introspectionDepth, maxIntrospectionDepth, "INTROSPECTION_DEPTH_EXCEEDED",
+                    "Maximum introspection depth exceeded", "introspectionDepth")
+    }
 
     /// The error a response over `maxResponseBytes` ends with.
     static func responseTooLarge(_ limit: Int) -> GraphQLError {

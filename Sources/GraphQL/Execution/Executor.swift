@@ -37,11 +37,26 @@ public func execute(
             locations: [source.location(at: operation.location.start)]
         )])
     }
+    var cost: OperationCost?
+    if limits.measuresOperations {
+        let measured = OperationCost.measure(
+            schema: schema.schema, document: document, operation: operation, variableValues: variableValues,
+            defaultListSize: limits.defaultListSize
+        )
+        if let refusal = limits.refusal(of: measured) {
+            var refused = ExecutionResult(data: nil, errors: [refusal])
+            refused.cost = measured
+            return refused
+        }
+        cost = measured
+    }
     let executor = Executor(
         schema: schema, document: document, source: source, variableValues: variableValues, context: context,
         limits: limits
     )
-    return await executor.run(operation, rootType: rootType, rootValue: rootValue)
+    var result = await executor.run(operation, rootType: rootType, rootValue: rootValue)
+    result.cost = cost
+    return result
 }
 
 /// GetOperation: the named operation, or the only one.

@@ -4,6 +4,10 @@
 public struct ExecutionResult: Sendable {
     public var errors: [GraphQLError]
     private var storage: Storage
+    /// What the operation was measured to ask for, when the limits measured it.
+    public var cost: OperationCost?
+    /// The response's `extensions`, written after `data` when not empty.
+    public var extensions: [GraphQLValue.Member] = []
 
     private enum Storage: Sendable {
         case none
@@ -71,6 +75,11 @@ public struct ExecutionResult: Sendable {
         case .json(let bytes):
             writer.raw("\"data\":")
             if let bytes { bytes.writer.withBytes { writer.append($0) } } else { writer.null() }
+        }
+        if !extensions.isEmpty {
+            if hasData || !errors.isEmpty { writer.raw(",") }
+            writer.raw("\"extensions\":")
+            writer.value(.object(extensions))
         }
         writer.raw("}")
     }

@@ -35,6 +35,13 @@ public func subscribe(
             locations: [source.location(at: operation.location.start)]
         )]))
     }
+    if limits.measuresOperations {
+        let measured = OperationCost.measure(
+            schema: schema.schema, document: document, operation: operation, variableValues: variableValues,
+            defaultListSize: limits.defaultListSize
+        )
+        if let refusal = limits.refusal(of: measured) { return .failure(ExecutionResult(data: nil, errors: [refusal])) }
+    }
     // CreateSourceEventStream: the one root field's stream.
     let collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues, source: source)
     let fields: FieldCollector.GroupedFields

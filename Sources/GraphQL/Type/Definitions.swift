@@ -105,6 +105,12 @@ public indirect enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// Whether it is a list, maybe non-null.
+    public var isList: Bool {
+        if case .list = nullableType { return true }
+        return false
+    }
+
     /// The type without its outermost non-null marker.
     public var nullableType: GraphQLType {
         if case .nonNull(let inner) = self { return inner }
