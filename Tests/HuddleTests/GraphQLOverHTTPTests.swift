@@ -47,8 +47,10 @@ import Testing
         return Answer(status: status, contentType: contentType, body: lines.joined(separator: "\n"), headers: headers)
     }
 
-    func post(_ body: String, accept: String? = nil, contentType: String = "application/json", extra: [String] = []) -> [String] {
-        ["-X", "POST", "-H", "Content-Type: \(contentType)", "--data-binary", body] + (accept.map { ["-H", "Accept: \($0)"] } ?? []) + extra
+    /// A POST that asks for graphql-response+json unless told otherwise
+    /// (curl alone would send `Accept: */*`; an empty `accept` sends none).
+    func post(_ body: String, accept: String = "application/graphql-response+json", contentType: String = "application/json", extra: [String] = []) -> [String] {
+        ["-X", "POST", "-H", "Content-Type: \(contentType)", "--data-binary", body, "-H", "Accept: \(accept)"] + extra
     }
 
     static func server() async throws -> HTTPServerTests.RunningServer {
@@ -132,7 +134,11 @@ import Testing
         let expectations: [(String, String)] = [
             ("application/graphql-response+json, application/json;q=0.9", "application/graphql-response+json; charset=utf-8"),
             ("application/graphql-response+json;q=0.5, application/json", "application/json; charset=utf-8"),
-            ("*/*", "application/graphql-response+json; charset=utf-8"),
+            // The spec's SHOULD for legacy clients: a wildcard, or no Accept at all, gets application/json.
+            ("*/*", "application/json; charset=utf-8"),
+            ("application/*", "application/json; charset=utf-8"),
+            ("", "application/json; charset=utf-8"),
+            ("application/graphql-response+json, */*", "application/graphql-response+json; charset=utf-8"),
             ("application/json, */*;q=0.1", "application/json; charset=utf-8"),
         ]
         for (accept, contentType) in expectations {
@@ -221,6 +227,97 @@ import Testing
         await running.stop()
     }
 
+    @Test func everyRequestErrorCarriesACode() async throws {
+        let running = try await Self.server()
+        let cases: [(body: String, code: String)] = [
+            (#"{"query":"{ hello "}"#, "GRAPHQL_PARSE_FAILED"),
+            (#"{"query":"{ nope }"}"#, "GRAPHQL_VALIDATION_FAILED"),
+            (#"{"query":"query Q($n: String!) { hello(name: $n) }"}"#, "BAD_USER_INPUT"),
+            (#"{"query":"query Q($n: String) { hello(name: $n) }","variables":{"n":1}}"#, "BAD_USER_INPUT"),
+            (#"{"query":"query A { hello } query B { hello }"}"#, "OPERATION_RESOLUTION_FAILURE"),
+            (#"{"query":"query A { hello }","operationName":"C"}"#, "OPERATION_RESOLUTION_FAILURE"),
+            (#"{"variables":{}}"#, "BAD_REQUEST"),
+            ("{nope", "BAD_REQUEST"),
+            (#"{"query":1}"#, "BAD_REQUEST"),
+        ]
+        for (body, code) in cases {
+            let answer = try call(running, post(body))
+            #expect(answer.body.contains(#""extensions":{"code":"\#(code)"}"#), "\(body): \(answer.body)")
+        }
+        await running.stop()
+    }
+
+    @Test func refusesABodyThatIsNotUTF8() async throws {
+        let running = try await Self.server()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-body-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // `{"query":"{ hello(name: \"X\") }"}` with X a lone continuation byte, then an overlong slash.
+        for bad in [[UInt8(0x80)], [0xC0, 0xAF], [0xED, 0xA0, 0x80]] {
+            let body = Array(#"{"query":"{ hello(name: \""#.utf8) + bad + Array(#"\") }"}"#.utf8)
+            try Data(body).write(to: file)
+            let answer = try call(running, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(file.path)"])
+            #expect(answer.status == 400)
+            #expect(answer.body.contains("The request body is not valid UTF-8."))
+        }
+        try Data(#"{"query":"{ hello(name: \"Zoë 🎾\") }"}"#.utf8).write(to: file)
+        let good = try call(running, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@\(file.path)"])
+        #expect(good.body == #"{"data":{"hello":"Hello, Zoë 🎾!"}}"#)
+        await running.stop()
+    }
+
+    static func server(_ configure: (inout GraphQLOverHTTP.Configuration) -> Void) async throws -> HTTPServerTests.RunningServer {
+        var configuration = GraphQLOverHTTP.Configuration()
+        configure(&configuration)
+        let endpoint = GraphQLOverHTTP(schema: Self.endpoint.schema, configuration: configuration)
+        return try await HTTPServerTests.RunningServer(handler: { request in
+            await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
+        })
+    }
+
+    @Test func refusesIntrospectionWhenSwitchedOff() async throws {
+        let closed = try await Self.server { $0.allowsIntrospection = false }
+        let schema = try call(closed, post(#"{"query":"{ __schema { queryType { name } } }"}"#))
+        #expect(schema.status == 400)
+        #expect(schema.body == #"{"errors":[{"message":"GraphQL introspection has been disabled, but the requested query contained the field \"__schema\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}},{"message":"GraphQL introspection has been disabled, but the requested query contained the field \"queryType\".","locations":[{"line":1,"column":14}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#)
+        #expect(try call(closed, post(#"{"query":"{ a: __type(name: \"Query\") { name } }"}"#)).body.contains("contained the field \\\"__type\\\""))
+        #expect(try call(closed, post(#"{"query":"{ __typename hello }"}"#)).body == #"{"data":{"__typename":"Query","hello":"Hello, world!"}}"#)
+        await closed.stop()
+        let open = try await Self.server { _ in }
+        #expect(try call(open, post(#"{"query":"{ __schema { queryType { name } } }"}"#)).body == #"{"data":{"__schema":{"queryType":{"name":"Query"}}}}"#)
+        await open.stop()
+    }
+
+    @Test func leavesSuggestionsOutWhenSwitchedOff() async throws {
+        let misspelt = #"{"query":"{ helo }"}"#
+        let badEnum = #"{"query":"query ($n: String) { hello(name: $n) nope: helo }"}"#
+        let open = try await Self.server { _ in }
+        #expect(try call(open, post(misspelt)).body.contains(#"Cannot query field \"helo\" on type \"Query\". Did you mean \"hello\"?"#))
+        await open.stop()
+        let closed = try await Self.server { $0.hidesSuggestions = true }
+        let answer = try call(closed, post(misspelt))
+        #expect(answer.body.contains(#"Cannot query field \"helo\" on type \"Query\".""#))
+        #expect(!answer.body.contains("Did you mean"))
+        #expect(!(try call(closed, post(badEnum)).body.contains("Did you mean")))
+        await closed.stop()
+    }
+
+    @Test func refusesAnOperationOverItsLimitsAndReportsItsCostWhenAsked() async throws {
+        let running = try await Self.server {
+            $0.executionLimits.maxCost = 3
+            $0.executionLimits.maxAliases = 1
+        }
+        let costly = try call(running, post(#"{"query":"{ a: hello b: context }"}"#))
+        #expect(costly.status == 400)
+        #expect(costly.body.contains(#""extensions":{"code":"ALIAS_LIMIT_EXCEEDED","aliases":2,"limit":1}"#))
+        let over = try call(running, post(#"{"query":"{ hello context broken c: hello }"}"#, accept: "application/json"))
+        #expect(over.status == 200)
+        #expect(over.body == #"{"errors":[{"message":"The operation's cost is 4, over the limit of 3. Ask for fewer items (first/last) or fewer nested lists.","extensions":{"code":"COST_LIMIT_EXCEEDED","cost":4,"limit":3}}]}"#)
+        let reported = try call(running, post(#"{"query":"{ hello context }","extensions":{"cost":true}}"#))
+        #expect(reported.body == #"{"data":{"hello":"Hello, world!","context":"none"},"extensions":{"cost":{"requested":2,"limit":3,"depth":1}}}"#)
+        #expect(try call(running, post(#"{"query":"{ hello context }"}"#)).body == #"{"data":{"hello":"Hello, world!","context":"none"}}"#)
+        await running.stop()
+    }
+
     @Test func servesTheSchemaAsSDL() async throws {
         let running = try await Self.server()
         let answer = try call(running, [], path: "/graphql/schema.graphql")
@@ -240,7 +337,7 @@ import Testing
         })
         let url = "http://127.0.0.1:\(running.port)/graphql"
         for body in [#"{"query":"{ hello }"}"#, #"{"query":"{ hello }"}"#, #"{"query":"mutation { bump }"}"#, #"{"query":"{ nope }"}"#] {
-            _ = try HTTPServerTests.curl(["-H", "Content-Type: application/json", "--data-binary", body, url])
+            _ = try HTTPServerTests.curl(["-H", "Content-Type: application/json", "-H", "Accept: application/graphql-response+json", "--data-binary", body, url])
         }
         _ = try HTTPServerTests.curl(["http://127.0.0.1:\(running.port)/elsewhere"])
         await running.stop()

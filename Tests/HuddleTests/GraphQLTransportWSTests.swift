@@ -137,7 +137,7 @@ import Testing
         client.send(#"{"type":"ping"}"#)
         #expect(client.next()?.text == #"{"type":"pong"}"#)
         client.send(#"{"id":"3","type":"subscribe","payload":{"query":"{ nope }"}}"#)
-        #expect(client.next()?.text == #"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}]}]}"#)
+        #expect(client.next()?.text == #"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#)
         await running.stop()
     }
 

@@ -22,7 +22,7 @@ import Testing
         #expect(client.next()?.text == #"{"id":"2","type":"data","payload":{"data":{"ticks":2}}}"#)
         #expect(client.next()?.text == #"{"id":"2","type":"complete"}"#)
         client.send(#"{"id":"3","type":"start","payload":{"query":"{ nope }"}}"#)
-        #expect(client.next()?.text == #"{"id":"3","type":"data","payload":{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}]}]}}"#)
+        #expect(client.next()?.text == #"{"id":"3","type":"data","payload":{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}}"#)
         #expect(client.next()?.text == #"{"id":"3","type":"complete"}"#)
         client.send(#"{"id":"4","type":"start","payload":{"query":"subscription { forever }"}}"#)
         client.send(#"{"id":"4","type":"stop"}"#)

@@ -26,6 +26,20 @@ public struct GraphQLError: Error, Sendable, Hashable, CustomStringConvertible {
         GraphQLError(message: message, extensions: [.init("code", .string(code))])
     }
 
+    /// `extensions.code`, if it has one.
+    public var code: String? {
+        if case .string(let code)? = extensions.first(where: { $0.name == "code" })?.value { return code }
+        return nil
+    }
+
+    /// The error with `extensions.code` set to `code` unless it has one already.
+    public func coded(ifUncoded code: String) -> GraphQLError {
+        guard self.code == nil else { return self }
+        var coded = self
+        coded.extensions.insert(.init("code", .string(code)), at: 0)
+        return coded
+    }
+
     /// A syntax error at a byte offset of `source`, worded as graphql-js words it.
     static func syntaxError(_ source: Source, at offset: Int, _ description: String) -> GraphQLError {
         GraphQLError(message: "Syntax Error: " + description, locations: [source.location(at: offset)])

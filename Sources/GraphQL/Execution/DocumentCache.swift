@@ -22,10 +22,15 @@ public final class DocumentCache: Sendable {
     /// The most bytes of document text kept, over all documents.
     public let maxTextBytes: Int
     public let parseOptions: ParseOptions
+    /// The validation rules documents must pass.
+    public let rules: [ValidationRule.Type]
+    /// Whether validation messages leave out their "Did you mean" suggestions.
+    public let hidesSuggestions: Bool
     private let state: Mutex<LRU>
 
     public init(
-        schema: GraphQLSchema, capacity: Int = 1_000, maxTextBytes: Int = 16 << 20, parseOptions: ParseOptions = .default
+        schema: GraphQLSchema, capacity: Int = 1_000, maxTextBytes: Int = 16 << 20, parseOptions: ParseOptions = .default,
+        rules: [ValidationRule.Type] = specifiedRules, hidesSuggestions: Bool = false
     ) {
         precondition(capacity > 0, "a cache holds at least one document")
         precondition(maxTextBytes > 0, "a cache holds at least one byte")
@@ -33,20 +38,26 @@ public final class DocumentCache: Sendable {
         self.capacity = capacity
         self.maxTextBytes = maxTextBytes
         self.parseOptions = parseOptions
+        self.rules = rules
+        self.hidesSuggestions = hidesSuggestions
         state = Mutex(LRU(capacity: capacity, maxBytes: maxTextBytes))
     }
 
     /// The cached entry for `text`, parsing and validating it on a miss.
+    /// The errors carry the codes Apollo's clients and tools look for:
+    /// `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`.
     public func entry(for text: String) -> Entry {
         if let cached = state.withLock({ $0.get(text) }) { return cached }
         let source = Source(body: text)
         let entry: Entry
         do throws(GraphQLError) {
             let document = try parse(source, options: parseOptions)
-            let errors = validate(schema: schema, document: document, source: source)
-            entry = errors.isEmpty ? .valid(document, source) : .invalid(errors)
+            let errors = Suggestions.$areHidden.withValue(hidesSuggestions) {
+                validate(schema: schema, document: document, source: source, rules: rules)
+            }
+            entry = errors.isEmpty ? .valid(document, source) : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
         } catch {
-            entry = .invalid([error])
+            entry = .invalid([error.coded(ifUncoded: "GRAPHQL_PARSE_FAILED")])
         }
         state.withLock { $0.set(text, entry) }
         return entry

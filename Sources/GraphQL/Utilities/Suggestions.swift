@@ -1,11 +1,16 @@
 /// "Did you mean ...?" hints, chosen and worded as graphql-js chooses and
 /// words them, so that error messages match to the letter.
-enum Suggestions {
+public enum Suggestions {
     static let maximum = 5
+
+    /// Whether messages leave their suggestions out, within the task that
+    /// sets it: a server whose schema is not public hides the names a
+    /// suggestion would give away (graphql-js 17's `hideSuggestions`).
+    @TaskLocal public static var areHidden = false
 
     /// ` Did you mean "a", "b", or "c"?`, or nothing when there is nothing to suggest.
     static func didYouMean(_ suggestions: [String], subject: String? = nil) -> String {
-        guard !suggestions.isEmpty else { return "" }
+        guard !suggestions.isEmpty, !areHidden else { return "" }
         var message = " Did you mean "
         if let subject { message += subject + " " }
         let quoted = suggestions.map { "\"\($0)\"" }

@@ -19,8 +19,13 @@ public final class GraphQLOverHTTP: Sendable {
         public var documentCacheCapacity = 1_000
         /// The bytes of document text those may take together.
         public var documentCacheMaxTextBytes = 16 << 20
-        /// Bounds on each operation's execution (the response's size).
+        /// Bounds on each operation: what it may ask for, measured before it
+        /// runs, and the size of its response.
         public var executionLimits = ExecutionLimits.default
+        /// Whether `__schema` and `__type` may be queried (`--no-introspection` turns it off).
+        public var allowsIntrospection = true
+        /// Whether error messages leave out "Did you mean" suggestions (`--no-suggestions`).
+        public var hidesSuggestions = false
 
         public init() {}
     }
@@ -40,7 +45,9 @@ public final class GraphQLOverHTTP: Sendable {
         self.configuration = configuration
         documents = DocumentCache(
             schema: schema.schema, capacity: configuration.documentCacheCapacity,
-            maxTextBytes: configuration.documentCacheMaxTextBytes
+            maxTextBytes: configuration.documentCacheMaxTextBytes,
+            rules: configuration.allowsIntrospection ? specifiedRules : specifiedRules + [NoSchemaIntrospectionRule.self],
+            hidesSuggestions: configuration.hidesSuggestions
         )
         persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
         makeContext = context
@@ -111,6 +118,10 @@ public final class GraphQLOverHTTP: Sendable {
                 if let refusal = csrfRefusal(request) { return .failure(refusal) }
                 return .failure(GraphQLOverHTTPFailure(status: 415, message: "The request body must be application/json."))
             }
+            // The JSON reader would replace bad bytes; a client's text is taken as sent or not at all.
+            guard UTF8Validator.isValid(request.body) else {
+                return .failure(.badRequest("The request body is not valid UTF-8."))
+            }
             let body: GraphQLValue
             do {
                 body = try request.body.withUnsafeBufferPointer { bytes throws(JSONReader.Error) in try reader.read(bytes) }
@@ -155,6 +166,16 @@ public final class GraphQLOverHTTP: Sendable {
     /// must be refused), its JSON response, and its operation type when it
     /// got as far as selecting one.
     private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8], operationType: String?) {
+        await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) {
+            await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet)
+        }
+    }
+
+    /// Every request error carries a code: Apollo's `GRAPHQL_PARSE_FAILED`
+    /// and `GRAPHQL_VALIDATION_FAILED` (from the document cache),
+    /// `OPERATION_RESOLUTION_FAILURE`, `BAD_USER_INPUT` for variables, the
+    /// limits' own, `BAD_REQUEST` for what is not a GraphQL request at all.
+    private func runOperation(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8], operationType: String?) {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
@@ -164,7 +185,7 @@ public final class GraphQLOverHTTP: Sendable {
         case .success: break
         }
         guard let query = parameters.query else {
-            return (requestErrorStatus, Self.errorBody("Must provide query string.", code: nil), nil)
+            return (requestErrorStatus, Self.errorBody("Must provide query string.", code: "BAD_REQUEST"), nil)
         }
         let document: Document
         let source: Source
@@ -178,18 +199,32 @@ public final class GraphQLOverHTTP: Sendable {
         let operationType: String
         switch selectOperation(document, parameters.operationName) {
         case .failure(let error):
-            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [error])), nil)
+            let coded = error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")
+            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [coded])), nil)
         case .success(let operation):
             operationType = operation.operation.rawValue
             if viaGet && operation.operation != .query { return (nil, [], operationType) }
         }
         let context = await makeContext(request, parameters)
-        let result = await execute(
+        var result = await execute(
             schema: schema, document: document, source: source,
             operationName: parameters.operationName, variables: parameters.variables, context: context,
             limits: configuration.executionLimits
         )
+        if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
+        if let cost = result.cost, Self.asksForCost(parameters) {
+            result.extensions = [.init("cost", .object([
+                .init("requested", .int(cost.cost)), .init("limit", configuration.executionLimits.maxCost.map(GraphQLValue.int) ?? .null),
+                .init("depth", .int(cost.depth)),
+            ]))]
+        }
         return (result.hasData ? 200 : requestErrorStatus, responseBody(result), operationType)
+    }
+
+    /// Whether the request's `extensions` ask for the operation's measured
+    /// cost (`"cost": true`), returned in the response's `extensions.cost`.
+    private static func asksForCost(_ parameters: GraphQLRequest) -> Bool {
+        parameters.extensions.contains { $0.name == "cost" && $0.value == .boolean(true) }
     }
 
     /// Fills in the query from `extensions.persistedQuery`, or stores it.

@@ -95,7 +95,7 @@ struct GraphQLOverHTTPFailure: Error {
     var status: Int
     var message: String
     var headers: [(name: String, value: String)] = []
-    var code: String?
+    var code: String? = "BAD_REQUEST"
 
     static func badRequest(_ message: String) -> GraphQLOverHTTPFailure {
         GraphQLOverHTTPFailure(status: 400, message: message)

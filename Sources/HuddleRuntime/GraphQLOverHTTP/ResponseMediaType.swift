@@ -15,10 +15,12 @@ public enum ResponseMediaType: Sendable, Equatable {
     }
 
     /// The most preferred type the client accepts (by q-value, ties to
-    /// graphql-response+json), graphql-response+json without an Accept
-    /// header, nil when it accepts neither.
+    /// graphql-response+json), application/json without an Accept header
+    /// or for a wildcard, nil when it accepts neither.
     static func negotiate(accept: String?) -> ResponseMediaType? {
-        guard let accept, !accept.allSatisfy({ $0 == " " || $0 == "\t" }) else { return .graphQLResponseJSON }
+        // No Accept, and `*/*`, get application/json: the spec's SHOULD for
+        // the legacy clients that send them.
+        guard let accept, !accept.allSatisfy({ $0 == " " || $0 == "\t" }) else { return .json }
         var best: (type: ResponseMediaType, quality: Double)?
         func consider(_ type: ResponseMediaType, _ quality: Double) {
             guard quality > 0 else { return }
@@ -43,7 +45,7 @@ public enum ResponseMediaType: Sendable, Equatable {
             case "application/graphql-response+json": consider(.graphQLResponseJSON, quality)
             case "application/json": consider(.json, quality)
             case "application/*", "*/*":
-                consider(.graphQLResponseJSON, quality)
+                consider(.json, quality)
             default: continue
             }
         }

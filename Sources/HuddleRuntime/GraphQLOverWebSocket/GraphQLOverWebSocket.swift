@@ -17,6 +17,10 @@ public final class GraphQLOverWebSocket: Sendable {
         public var documentCacheMaxTextBytes = 16 << 20
         /// Bounds on each operation's execution, and on each subscription event's.
         public var executionLimits = ExecutionLimits.default
+        /// Whether `__schema` and `__type` may be queried (`--no-introspection` turns it off).
+        public var allowsIntrospection = true
+        /// Whether error messages leave out "Did you mean" suggestions (`--no-suggestions`).
+        public var hidesSuggestions = false
 
         public init() {}
     }
@@ -46,7 +50,9 @@ public final class GraphQLOverWebSocket: Sendable {
         self.metrics = metrics
         documents = DocumentCache(
             schema: schema.schema, capacity: configuration.documentCacheCapacity,
-            maxTextBytes: configuration.documentCacheMaxTextBytes
+            maxTextBytes: configuration.documentCacheMaxTextBytes,
+            rules: configuration.allowsIntrospection ? specifiedRules : specifiedRules + [NoSchemaIntrospectionRule.self],
+            hidesSuggestions: configuration.hidesSuggestions
         )
         self.authorize = authorize
     }
@@ -74,7 +80,13 @@ public final class GraphQLOverWebSocket: Sendable {
     }
 
     func start(_ request: GraphQLRequest, context: any Sendable) async -> Start {
-        guard let query = request.query else { return .failed([GraphQLError(message: "Must provide query string.")]) }
+        await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) { await startOperation(request, context: context) }
+    }
+
+    /// Request errors carry codes as GraphQL over HTTP's do (parse and
+    /// validation codes come from the document cache).
+    private func startOperation(_ request: GraphQLRequest, context: any Sendable) async -> Start {
+        guard let query = request.query else { return .failed([.coded("Must provide query string.", code: "BAD_REQUEST")]) }
         let document: Document
         let source: Source
         switch documents.entry(for: query) {
@@ -85,7 +97,7 @@ public final class GraphQLOverWebSocket: Sendable {
         }
         let operation: OperationDefinition
         switch selectOperation(document, request.operationName) {
-        case .failure(let error): return .failed([error])
+        case .failure(let error): return .failed([error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")])
         case .success(let selected): operation = selected
         }
         if operation.operation == .subscription {
@@ -102,7 +114,7 @@ public final class GraphQLOverWebSocket: Sendable {
                 variables: request.variables, context: makeContext, limits: configuration.executionLimits
             ) {
             case .stream(let stream): return .stream(stream)
-            case .failure(let result): return .failed(result.errors)
+            case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
             }
         }
         let result = await execute(
@@ -110,7 +122,7 @@ public final class GraphQLOverWebSocket: Sendable {
             variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context,
             limits: configuration.executionLimits
         )
-        return result.hasData ? .single(result) : .failed(result.errors)
+        return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
     }
 
     // MARK: Messages

@@ -35,7 +35,54 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Comma-separated origins whose browsers may call the API (CORS and websockets; `*` for any) (HUDDLE_ALLOWED_ORIGINS).")
     var allowedOrigins: String = ProcessInfo.processInfo.environment["HUDDLE_ALLOWED_ORIGINS"] ?? ""
 
+    @Option(help: "The highest cost an operation may have; 0 for no limit (HUDDLE_MAX_COST).")
+    var maxCost: Int = environment("HUDDLE_MAX_COST") ?? ExecutionLimits.default.maxCost!
+
+    @Option(help: "The deepest field nesting an operation may have; 0 for no limit (HUDDLE_MAX_DEPTH).")
+    var maxDepth: Int = environment("HUDDLE_MAX_DEPTH") ?? ExecutionLimits.default.maxDepth!
+
+    @Option(help: "Aliases an operation may use; 0 for no limit (HUDDLE_MAX_ALIASES).")
+    var maxAliases: Int = environment("HUDDLE_MAX_ALIASES") ?? ExecutionLimits.default.maxAliases!
+
+    @Option(help: "Root fields an operation may have; 0 for no limit (HUDDLE_MAX_ROOT_FIELDS).")
+    var maxRootFields: Int = environment("HUDDLE_MAX_ROOT_FIELDS") ?? ExecutionLimits.default.maxRootFields!
+
+    @Option(help: "Directives an operation may use; 0 for no limit (HUDDLE_MAX_DIRECTIVES).")
+    var maxDirectives: Int = environment("HUDDLE_MAX_DIRECTIVES") ?? ExecutionLimits.default.maxDirectives!
+
+    @Option(help: "How deep introspection's list fields may nest; 0 for no limit (HUDDLE_MAX_INTROSPECTION_DEPTH).")
+    var maxIntrospectionDepth: Int = environment("HUDDLE_MAX_INTROSPECTION_DEPTH") ?? ExecutionLimits.default.maxIntrospectionDepth!
+
+    @Option(help: "The size assumed for a list no argument sizes, in an operation's cost (HUDDLE_DEFAULT_LIST_SIZE).")
+    var defaultListSize: Int = environment("HUDDLE_DEFAULT_LIST_SIZE") ?? ExecutionLimits.default.defaultListSize
+
+    @Option(help: "The most bytes of data one response may hold; 0 for no limit (HUDDLE_MAX_RESPONSE_BYTES).")
+    var maxResponseBytes: Int = environment("HUDDLE_MAX_RESPONSE_BYTES") ?? ExecutionLimits.default.maxResponseBytes!
+
+    @Flag(name: .customLong("no-introspection"), help: "Refuse __schema and __type queries (HUDDLE_NO_INTROSPECTION=1).")
+    var noIntrospection = ProcessInfo.processInfo.environment["HUDDLE_NO_INTROSPECTION"] == "1"
+
+    @Flag(name: .customLong("no-suggestions"), help: "Leave \"Did you mean\" suggestions out of error messages (HUDDLE_NO_SUGGESTIONS=1).")
+    var noSuggestions = ProcessInfo.processInfo.environment["HUDDLE_NO_SUGGESTIONS"] == "1"
+
+    /// The operation limits the options set; 0 lifts a limit.
+    var executionLimits: ExecutionLimits {
+        func limit(_ value: Int) -> Int? { value == 0 ? nil : value }
+        return ExecutionLimits(
+            maxResponseBytes: limit(maxResponseBytes), maxCost: limit(maxCost), maxDepth: limit(maxDepth),
+            maxAliases: limit(maxAliases), maxRootFields: limit(maxRootFields), maxDirectives: limit(maxDirectives),
+            maxIntrospectionDepth: limit(maxIntrospectionDepth), defaultListSize: defaultListSize
+        )
+    }
+
     func validate() throws {
+        for (name, value) in [
+            ("max-cost", maxCost), ("max-depth", maxDepth), ("max-aliases", maxAliases), ("max-root-fields", maxRootFields),
+            ("max-directives", maxDirectives), ("max-introspection-depth", maxIntrospectionDepth),
+            ("default-list-size", defaultListSize), ("max-response-bytes", maxResponseBytes),
+        ] where value < 0 {
+            throw ValidationError("--\(name) must be 0 or more")
+        }
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -64,6 +111,9 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
             throw ExitCode.failure
         }
+        let operationSettings = OperationSettings(
+            limits: executionLimits, allowsIntrospection: !noIntrospection, hidesSuggestions: noSuggestions
+        )
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
@@ -119,7 +169,7 @@ struct Serve: AsyncParsableCommand {
         let workers = schemas.map { schema in
             Worker(
                 configuration: configuration, metrics: metrics, database: location.configuration, listener: listener,
-                schema: schema, allowedOrigins: origins)
+                schema: schema, allowedOrigins: origins, operations: operationSettings)
         }
         for worker in workers { worker.start() }
         var failures: [String] = []
@@ -138,6 +188,18 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
+/// What the transports apply to every operation.
+private struct OperationSettings: Sendable {
+    var limits: ExecutionLimits
+    var allowsIntrospection: Bool
+    var hidesSuggestions: Bool
+}
+
+/// An integer setting from the environment, if set and a number.
+private func environment(_ name: String) -> Int? {
+    ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
+}
+
 /// One event loop on its own thread with its own server.
 private final class Worker: Sendable {
     let loop = EventLoop()
@@ -148,17 +210,24 @@ private final class Worker: Sendable {
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String]
+        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String], operations: OperationSettings
     ) {
         let pool = PostgresPool(database, on: loop)
         self.pool = pool
         metrics.register(pool)
         var http = GraphQLOverHTTP.Configuration()
         http.allowedOrigins = allowedOrigins
+        http.executionLimits = operations.limits
+        http.allowsIntrospection = operations.allowsIntrospection
+        http.hidesSuggestions = operations.hidesSuggestions
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ in
             await HuddleAPI.context(for: request, database: pool, listener: listener)
         }
-        let webSocket = GraphQLOverWebSocket(schema: schema, metrics: metrics) { payload, _ in
+        var ws = GraphQLOverWebSocket.Configuration()
+        ws.executionLimits = operations.limits
+        ws.allowsIntrospection = operations.allowsIntrospection
+        ws.hidesSuggestions = operations.hidesSuggestions
+        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) { payload, _ in
             await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
         }
         let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL)
