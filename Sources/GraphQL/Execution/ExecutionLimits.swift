@@ -28,11 +28,18 @@ public struct ExecutionLimits: Sendable, Hashable {
     public var maxIntrospectionDepth: Int?
     /// How many items a list is taken to hold when no argument or `@listSize` says.
     public var defaultListSize: Int
+    /// How long an execution may take (each subscription event's, for a
+    /// subscription). Past it no more waiting work is started or awaited:
+    /// the fields still waiting are null with `OPERATION_TIMEOUT`, the rest
+    /// of the response stands.
+    public var maxExecutionTime: Duration?
 
     public init(
         maxResponseBytes: Int? = 16 << 20, maxCost: Int? = 20_000, maxDepth: Int? = 10, maxAliases: Int? = 15,
-        maxRootFields: Int? = 20, maxDirectives: Int? = 50, maxIntrospectionDepth: Int? = 2, defaultListSize: Int = 20
+        maxRootFields: Int? = 20, maxDirectives: Int? = 50, maxIntrospectionDepth: Int? = 2, defaultListSize: Int = 20,
+        maxExecutionTime: Duration? = .seconds(5)
     ) {
+        self.maxExecutionTime = maxExecutionTime
         self.maxResponseBytes = maxResponseBytes
         self.maxCost = maxCost
         self.maxDepth = maxDepth
@@ -49,7 +56,7 @@ public struct ExecutionLimits: Sendable, Hashable {
     /// No bounds: for trusted documents over local data (`huddle execute`, benchmarks).
     public static let unlimited = ExecutionLimits(
         maxResponseBytes: nil, maxCost: nil, maxDepth: nil, maxAliases: nil, maxRootFields: nil, maxDirectives: nil,
-        maxIntrospectionDepth: nil
+        maxIntrospectionDepth: nil, maxExecutionTime: nil
     )
 
     /// Whether any bound needs the operation measured.
@@ -80,6 +87,14 @@ public struct ExecutionLimits: Sendable, Hashable {
             ?? over(measured.introspectionDepth, maxIntrospectionDepth, "INTROSPECTION_DEPTH_EXCEEDED",
                     "Maximum introspection depth exceeded", "introspectionDepth")
     }
+
+    /// The error of a field still waiting when the time budget ran out.
+    static func timedOut(_ budget: Duration) -> GraphQLError {
+        .coded("The operation ran past its time budget of \(budget); this field was not completed.", code: "OPERATION_TIMEOUT")
+    }
+
+    /// The error an execution whose task was cancelled (its client went away) stops with.
+    static let cancelled = GraphQLError.coded("The operation was cancelled.", code: "CANCELLED")
 
     /// The error a response over `maxResponseBytes` ends with.
     static func responseTooLarge(_ limit: Int) -> GraphQLError {

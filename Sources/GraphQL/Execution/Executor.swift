@@ -17,7 +17,8 @@ public func execute(
     variables: [GraphQLValue.Member] = [],
     rootValue: Parent = .root,
     context: any Sendable = (),
-    limits: ExecutionLimits = .default
+    limits: ExecutionLimits = .default,
+    workExecutor: (any TaskExecutor)? = nil
 ) async -> ExecutionResult {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -52,7 +53,7 @@ public func execute(
     }
     let executor = Executor(
         schema: schema, document: document, source: source, variableValues: variableValues, context: context,
-        limits: limits
+        limits: limits, workExecutor: workExecutor
     )
     var result = await executor.run(operation, rootType: rootType, rootValue: rootValue)
     result.cost = cost
@@ -135,6 +136,12 @@ final class Executor {
     private var stopError: GraphQLError?
     /// The root object became null: a non-null root field failed.
     private var dataIsNull = false
+    /// When the operation's time budget runs out; nil for none.
+    private let deadline: ContinuousClock.Instant?
+    private let timeBudget: Duration?
+    /// Where a round of waiting work runs when a deadline may abandon it
+    /// (a server's event loop); nil for the global executor.
+    private let workExecutor: (any TaskExecutor)?
     private var pending: [PendingField] = []
 
     /// The segment being written: the root's, or the value of `hole`.
@@ -159,7 +166,7 @@ final class Executor {
         /// Where its value goes.
         let hole: Hole
 
-        enum Waiting {
+        enum Waiting: Sendable {
             case work(@Sendable () async throws -> Resolved)
             case deferred(any DeferredValue)
         }
@@ -202,9 +209,13 @@ final class Executor {
 
     init(
         schema: ExecutableSchema, document: Document, source: Source,
-        variableValues: [String: GraphQLValue], context: any Sendable, limits: ExecutionLimits
+        variableValues: [String: GraphQLValue], context: any Sendable, limits: ExecutionLimits,
+        workExecutor: (any TaskExecutor)?
     ) {
         maxResponseBytes = limits.maxResponseBytes ?? .max
+        timeBudget = limits.maxExecutionTime
+        deadline = limits.maxExecutionTime.map { ContinuousClock.now + $0 }
+        self.workExecutor = workExecutor
         writeBudget = maxResponseBytes
         self.schema = schema
         self.document = document
@@ -229,6 +240,14 @@ final class Executor {
         var instance = ParentInstance()
         var first = true
         for field in fields {
+            // Past the budget, a mutation's later fields do not run.
+            if operation.operation == .mutation, isPastDeadline {
+                guard skipField(field, first: &first) else {
+                    dataIsNull = true
+                    break
+                }
+                continue
+            }
             guard executeField(rootType, rootValue, field, members: nil, first: &first, instance: &instance), !isStopped else {
                 dataIsNull = true
                 break
@@ -503,52 +522,131 @@ final class Executor {
             setAsideBytes -= setAside
         }
         while !pending.isEmpty && !isStopped {
+            if Task.isCancelled {
+                stop(ExecutionLimits.cancelled)
+                break
+            }
+            if isPastDeadline {
+                abandonPending()
+                break
+            }
             let batch = pending
             pending = []
-            // A task for each field's own work, and one for each batch that
-            // deferred values share (not one per value).
-            var outcomes = await withTaskGroup(of: (Int, Result<Resolved, any Error>)?.self) { group in
-                var batches: Set<ObjectIdentifier> = []
-                var lastBatch: ObjectIdentifier?
-                for index in batch.indices {
-                    switch batch[index].waiting {
-                    case .work(let work):
-                        group.addTask {
-                            do { return (index, .success(try await work())) } catch { return (index, .failure(error)) }
-                        }
-                    case .deferred(let value):
-                        let runner = value.batch
-                        let identity = ObjectIdentifier(runner)
-                        // Loads of one loader come in runs; the set is for the rest.
-                        guard identity != lastBatch else { continue }
-                        lastBatch = identity
-                        if batches.insert(identity).inserted {
-                            group.addTask {
-                                await runner.run()
-                                return nil
-                            }
-                        }
-                    }
-                }
-                var outcomes = [Result<Resolved, any Error>?](repeating: nil, count: batch.count)
-                for await finished in group {
-                    if let (index, outcome) = finished { outcomes[index] = outcome }
-                }
-                return outcomes
+            var round = await runRound(batch.map(\.waiting))
+            if Task.isCancelled {
+                stop(ExecutionLimits.cancelled)
+                break
             }
+            // What finished stands; what did not (the deadline came first) is null with the budget's error.
+            let timedOut = ExecutionLimits.timedOut(timeBudget ?? .zero)
             for index in batch.indices where !isStopped {
                 let hole = batch[index].hole
                 guard !isAbandoned(hole) else { continue }
                 let outcome: Result<Resolved, any Error>
                 switch batch[index].waiting {
                 case .work:
-                    outcome = outcomes[index].take()!
+                    outcome = round.outcomes[index].take() ?? .failure(timedOut)
                 case .deferred(let value):
-                    outcome = Result { try value.resolve() }
+                    outcome = round.finishedBatches.contains(ObjectIdentifier(value.batch)) ? Result { try value.resolve() } : .failure(timedOut)
                 }
                 fill(hole, with: outcome)
             }
         }
+    }
+
+    // MARK: Rounds of waiting work
+
+    private var isPastDeadline: Bool {
+        guard let deadline else { return false }
+        return ContinuousClock.now >= deadline
+    }
+
+    /// Stops the execution with `error` as the response's only error.
+    private func stop(_ error: GraphQLError) {
+        guard !isStopped else { return }
+        isStopped = true
+        stopError = error
+    }
+
+    /// The fields still waiting when the time budget ran out: each null,
+    /// with an error saying so, and what was completed stays.
+    private func abandonPending() {
+        let abandoned = pending
+        pending = []
+        let error = ExecutionLimits.timedOut(timeBudget ?? .zero)
+        for field in abandoned where !isStopped && !isAbandoned(field.hole) {
+            fill(field.hole, with: .failure(error))
+        }
+        // Filling nulls never leaves more waiting work.
+        pending = []
+    }
+
+    /// A root field that is not run: null, with the time-budget error.
+    private func skipField(_ planned: PlannedField, first: inout Bool) -> Bool {
+        if planned.resolution == .omitted { return true }
+        if !first { writer.byte(0x2C) }
+        first = false
+        writer.append(planned.jsonKey)
+        frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
+        let valueStart = writer.count
+        fail(ExecutionLimits.timedOut(timeBudget ?? .zero), planned.nodes)
+        return finishFailedField(planned, valueStart)
+    }
+
+    /// Runs a round of waiting work: a task for each field's own work, and
+    /// one for each batch that deferred values share (not one per value).
+    /// With a deadline the round runs as a task of its own, raced against
+    /// it, so that a load that does not answer (a database that is away)
+    /// cannot hold the response past its budget: what finished by then is
+    /// kept, the rest is cancelled and its results dropped.
+    private func runRound(_ waits: [PendingField.Waiting]) async -> (outcomes: [Result<Resolved, any Error>?], finishedBatches: Set<ObjectIdentifier>) {
+        let round = Round(count: waits.count)
+        guard let deadline else {
+            await Self.run(waits, into: round)
+            return round.end()
+        }
+        let body: @Sendable () async -> Void = { await Self.run(waits, into: round) }
+        let work = workExecutor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            round.wake()
+        }
+        await withTaskCancellationHandler {
+            await round.finished()
+        } onCancel: {
+            round.wake()
+        }
+        timer.cancel()
+        work.cancel()
+        return round.end()
+    }
+
+    private static func run(_ waits: [PendingField.Waiting], into round: Round) async {
+        await withTaskGroup(of: Void.self) { group in
+            var batches: Set<ObjectIdentifier> = []
+            var lastBatch: ObjectIdentifier?
+            for index in waits.indices {
+                switch waits[index] {
+                case .work(let work):
+                    group.addTask {
+                        do { round.record(index, .success(try await work())) } catch { round.record(index, .failure(error)) }
+                    }
+                case .deferred(let value):
+                    let runner = value.batch
+                    let identity = ObjectIdentifier(runner)
+                    // Loads of one loader come in runs; the set is for the rest.
+                    guard identity != lastBatch else { continue }
+                    lastBatch = identity
+                    if batches.insert(identity).inserted {
+                        group.addTask {
+                            await runner.run()
+                            round.recordBatch(identity)
+                        }
+                    }
+                }
+            }
+        }
+        round.wake()
     }
 
     /// Writes a hole's value into a segment of its own.
@@ -612,8 +710,7 @@ final class Executor {
         // Checked as each object and list closes: cheap, and often enough
         // that a response overshoots by at most one object's leaves.
         if writer.count > writeBudget, !isStopped {
-            isStopped = true
-            stopError = ExecutionLimits.responseTooLarge(maxResponseBytes)
+            stop(ExecutionLimits.responseTooLarge(maxResponseBytes))
         }
     }
 
@@ -1116,4 +1213,59 @@ final class Executor {
 /// reading fields by name can take it as a parent (as it takes JSON).
 public protocol FieldReadable: Sendable {
     func resolve(field name: String) -> Resolved
+}
+
+/// What a round of waiting work has finished so far, recorded by its tasks
+/// as they finish and read once, when the round ends or its deadline comes.
+private final class Round: Sendable {
+    private struct State {
+        var outcomes: [Result<Resolved, any Error>?]
+        var finishedBatches: Set<ObjectIdentifier> = []
+        var isOver = false
+        var woken = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state: Mutex<State>
+
+    init(count: Int) {
+        state = Mutex(State(outcomes: Array(repeating: nil, count: count)))
+    }
+
+    func record(_ index: Int, _ outcome: Result<Resolved, any Error>) {
+        state.withLock { if !$0.isOver { $0.outcomes[index] = outcome } }
+    }
+
+    func recordBatch(_ identity: ObjectIdentifier) {
+        state.withLock { if !$0.isOver { $0.finishedBatches.insert(identity) } }
+    }
+
+    /// The round is done, or its time is up: lets `finished` return.
+    func wake() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.woken = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func finished() async {
+        await withCheckedContinuation { continuation in
+            let woken = state.withLock { state -> Bool in
+                if state.woken { return true }
+                state.waiter = continuation
+                return false
+            }
+            if woken { continuation.resume() }
+        }
+    }
+
+    /// What finished; anything that finishes later is dropped.
+    func end() -> (outcomes: [Result<Resolved, any Error>?], finishedBatches: Set<ObjectIdentifier>) {
+        state.withLock { state in
+            state.isOver = true
+            return (state.outcomes, state.finishedBatches)
+        }
+    }
 }

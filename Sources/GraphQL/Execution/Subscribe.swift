@@ -17,7 +17,8 @@ public func subscribe(
     operationName: String? = nil,
     variables: [GraphQLValue.Member] = [],
     context: @escaping @Sendable () -> any Sendable = { () },
-    limits: ExecutionLimits = .default
+    limits: ExecutionLimits = .default,
+    workExecutor: (any TaskExecutor)? = nil
 ) async -> SubscriptionResult {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -97,7 +98,7 @@ public func subscribe(
             return await execute(
                 schema: schema, document: document, source: source,
                 operationName: operationName, variables: variablesCopy, rootValue: event, context: context(),
-                limits: limits
+                limits: limits, workExecutor: workExecutor
             )
         } catch {
             eventSource.finished = true
