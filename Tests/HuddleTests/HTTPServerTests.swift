@@ -333,12 +333,65 @@ import Testing
         client.send("GET /slowest HTTP/1.1\r\nHost: a\r\n\r\n")
         try await Task.sleep(for: .milliseconds(20))
         async let stopped: Void = running.shutdown()
-        let (text, closed) = client.receive()
+        nonisolated(unsafe) let reader = client
+        let (text, closed) = try await offThePool { reader.receive() }
         #expect(text.hasPrefix("HTTP/1.1 200 "))
         #expect(text.contains("Connection: close\r\n"))
         #expect(closed)
         await stopped
         #expect(throws: (any Error).self) { try RawClient(port: running.port) }
+        await running.stop()
+    }
+
+    /// A handler that waits half a minute unless its task is cancelled.
+    final class Waiting: Sendable {
+        let started = Counter()
+        let cancelled = Counter()
+
+        func handle(_ request: HTTPRequest) async -> HTTPResponse {
+            guard request.head.target == "/wait" else { return HTTPResponse(status: 200, contentType: "text/plain", body: "at once") }
+            started.increment()
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                cancelled.increment()
+            }
+            return HTTPResponse(status: 200, contentType: "text/plain", body: "late")
+        }
+
+        func waitUntil(_ counter: Counter, reaches value: Int) async throws {
+            for _ in 0..<500 where counter.value < value { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    @Test func aRequestWhoseClientHangsUpIsCancelled() async throws {
+        let waiting = Waiting()
+        let running = try await RunningServer(handler: { await waiting.handle($0) })
+        do {
+            let client = try RawClient(port: running.port)
+            client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+            try await waiting.waitUntil(waiting.started, reaches: 1)
+            #expect(waiting.cancelled.value == 0)
+        }
+        // The client's socket is closed here.
+        try await waiting.waitUntil(waiting.cancelled, reaches: 1)
+        #expect(waiting.cancelled.value == 1)
+        // The connection is gone and the server goes on serving.
+        let (output, _) = try Self.curl(["http://127.0.0.1:\(running.port)/echo"])
+        #expect(output == "at once")
+        await running.stop()
+    }
+
+    @Test func shutdownCancelsWhatIsStillRunningAtTheGracePeriod() async throws {
+        let waiting = Waiting()
+        let running = try await RunningServer(configure: { $0.shutdownGracePeriod = .milliseconds(200) }, handler: { await waiting.handle($0) })
+        let client = try RawClient(port: running.port)
+        client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+        try await waiting.waitUntil(waiting.started, reaches: 1)
+        await running.shutdown()
+        try await waiting.waitUntil(waiting.cancelled, reaches: 1)
+        #expect(waiting.cancelled.value == 1)
+        #expect(client.receive().closed)
         await running.stop()
     }
 }

@@ -26,3 +26,12 @@ final class ScratchDirectory: Sendable {
         return path
     }
 }
+
+/// Runs blocking work (a child process, a blocking socket read) on a thread
+/// of its own, so that it does not hold one of the few threads every test's
+/// tasks share while other tests wait for them.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -11,6 +11,9 @@ public struct ExecutableSchema: Sendable {
     private let subscribers: [ObjectIdentifier: SubscriptionSource]
     private let typeResolvers: [String: TypeResolver]
     private let defaultResolved: Set<String>
+    /// What a resolver's error that is not a `GraphQLError` becomes in the
+    /// response; nil for its description, as graphql-js gives its message.
+    let unexpectedError: (@Sendable (any Error) -> GraphQLError)?
 
     /// A field's resolver, as it was bound.
     enum BoundResolver: Sendable {
@@ -57,6 +60,10 @@ public struct ExecutableSchema: Sendable {
         private var typeResolvers: [String: TypeResolver] = [:]
         private var defaultResolved: Set<String> = []
         private var problems: [String] = []
+        /// What a resolver's error that is not a `GraphQLError` becomes: a
+        /// server masks what it does not mean clients to read (a database's
+        /// own text), logs it, and gives a code.
+        public var unexpectedError: (@Sendable (any Error) -> GraphQLError)?
 
         public init(schema: GraphQLSchema) {
             self.schema = schema
@@ -145,7 +152,7 @@ public struct ExecutableSchema: Sendable {
             if !problems.isEmpty { throw ExecutableSchemaError(problems: problems) }
             return ExecutableSchema(
                 schema: schema, resolvers: resolvers, subscribers: subscribers, typeResolvers: typeResolvers,
-                defaultResolved: defaultResolved
+                defaultResolved: defaultResolved, unexpectedError: unexpectedError
             )
         }
     }
@@ -153,8 +160,9 @@ public struct ExecutableSchema: Sendable {
     private init(
         schema: GraphQLSchema, resolvers: [ObjectIdentifier: BoundResolver],
         subscribers: [ObjectIdentifier: SubscriptionSource], typeResolvers: [String: TypeResolver],
-        defaultResolved: Set<String>
+        defaultResolved: Set<String>, unexpectedError: (@Sendable (any Error) -> GraphQLError)?
     ) {
+        self.unexpectedError = unexpectedError
         self.schema = schema
         self.resolvers = resolvers
         self.subscribers = subscribers

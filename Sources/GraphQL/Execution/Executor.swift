@@ -1173,6 +1173,10 @@ final class Executor {
             }
         } else if let failure = error as? FieldFailure {
             located = GraphQLError(message: failure.message, locations: fieldNodes.map { source.location(at: $0.location.start) }, path: path)
+        } else if let unexpectedError = schema.unexpectedError {
+            located = unexpectedError(error)
+            located.locations = fieldNodes.map { source.location(at: $0.location.start) }
+            located.path = path
         } else {
             located = GraphQLError(
                 message: String(describing: error), locations: fieldNodes.map { source.location(at: $0.location.start) }, path: path

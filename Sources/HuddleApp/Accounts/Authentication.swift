@@ -19,13 +19,20 @@ enum Authentication {
     }
 
     /// The signed-in user a token stands for; nil for none, an unknown,
-    /// revoked or expired token.
-    static func viewer(token: String?, database: PostgresPool) async -> RequestContext.Viewer? {
+    /// revoked or expired token. When the database cannot say, that is
+    /// not "signed out": the request cannot be served now.
+    static func viewer(token: String?, database: PostgresPool) async throws(ServiceUnavailable) -> RequestContext.Viewer? {
         guard let token, !token.isEmpty, token.utf8.count <= 200 else { return nil }
         let tokenHash = hash(token)
-        guard let rows = try? await database.query(
-            "SELECT user_id FROM auth_tokens WHERE token_hash = $1 AND expires_at > now()", [tokenHash]
-        ), let row = rows.first, let userID = try? row.decode(Int64.self, at: 0) else { return nil }
+        let rows: PostgresRows
+        do {
+            rows = try await database.query(
+                "SELECT user_id FROM auth_tokens WHERE token_hash = $1 AND expires_at > now()", [tokenHash]
+            )
+        } catch {
+            throw ServiceUnavailable("The database is unavailable, so the request's sign-in cannot be checked; try again shortly.")
+        }
+        guard let row = rows.first, let userID = try? row.decode(Int64.self, at: 0) else { return nil }
         return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
     }
 

@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// The errors the API reports, each with the `extensions.code` clients
 /// switch on.
@@ -22,5 +23,24 @@ enum APIError {
     /// A fault of the server's own, not of the request.
     static func internalError(_ message: String) -> GraphQLError {
         .coded(message, code: "INTERNAL_SERVER_ERROR")
+    }
+
+    /// What a client reads of an error no resolver turned into a GraphQL
+    /// error: the database being away (SERVICE_UNAVAILABLE, worth a retry)
+    /// or a fault of the server's (INTERNAL_SERVER_ERROR); the detail,
+    /// which may name hosts, tables or PostgreSQL's own text, is logged.
+    static func masked(_ error: any Error, logger: Logger) -> GraphQLError {
+        if let database = error as? PostgresError {
+            switch database.kind {
+            case .connection, .poolTimeout, .poolClosed, .cancelled:
+                logger.log(.warning, "database unavailable", ["error": .string(database.description)])
+                return .coded("The database is unavailable; try again shortly.", code: "SERVICE_UNAVAILABLE")
+            default:
+                logger.log(.error, "database error", ["error": .string(database.description)])
+                return internalError("The database could not complete this request.")
+            }
+        }
+        logger.log(.error, "resolver error", ["error": .string(String(describing: error))])
+        return internalError("Internal server error.")
     }
 }

@@ -7,11 +7,14 @@ public struct Routes: Sendable {
     public let database: PostgresPool?
     /// The GraphQL endpoint (/graphql and /graphql/schema.graphql).
     public let graphQL: GraphQLOverHTTP?
+    /// Where what the callers are not told goes.
+    public let logger: Logger
 
-    public init(metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil) {
+    public init(metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, logger: Logger = Logger()) {
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL
+        self.logger = logger
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -48,7 +51,12 @@ public struct Routes: Sendable {
             _ = try await database.query("SELECT 1")
             return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ready\n")
         } catch {
-            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", body: "database unavailable: \(error)\n")
+            // libpq's text names socket paths and hosts: it goes to the log, not to the caller.
+            logger.log(.warning, "readiness check failed", ["error": .string("\(error)")])
+            return HTTPResponse(
+                status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "5")],
+                body: Array("database unavailable\n".utf8)
+            )
         }
     }
 

@@ -26,12 +26,17 @@ public final class GraphQLOverHTTP: Sendable {
         public var allowsIntrospection = true
         /// Whether error messages leave out "Did you mean" suggestions (`--no-suggestions`).
         public var hidesSuggestions = false
+        /// Where waiting work runs, so that the time budget can abandon it:
+        /// the server's event loop (nil: the global executor).
+        public var workExecutor: (any TaskExecutor)?
 
         public init() {}
     }
 
-    /// Builds what resolvers get as their context, per operation.
-    public typealias ContextBuilder = @Sendable (HTTPRequest, GraphQLRequest) async -> any Sendable
+    /// Builds what resolvers get as their context, per operation; throws
+    /// `ServiceUnavailable` when it cannot now (the request is then
+    /// answered 503 as a whole).
+    public typealias ContextBuilder = @Sendable (HTTPRequest, GraphQLRequest) async throws(ServiceUnavailable) -> any Sendable
 
     public let schema: ExecutableSchema
     public let configuration: Configuration
@@ -87,7 +92,7 @@ public final class GraphQLOverHTTP: Sendable {
             response = HTTPResponse(
                 status: failure.status,
                 headers: [("Content-Type", mediaType.contentType)] + failure.headers,
-                body: Self.errorBody(failure.message, code: failure.code)
+                body: Self.errorBody(failure.message, code: failure.code, extensions: failure.extensions)
             )
         }
         response.headers += cors
@@ -103,7 +108,12 @@ public final class GraphQLOverHTTP: Sendable {
             switch GraphQLRequest.from(queryString: queryString, reader: reader) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
-                let (status, body, operationType) = await run(parameters, request: request, mediaType: mediaType, viaGet: true)
+                let (status, body, operationType): (Int?, [UInt8], String?)
+                do {
+                    (status, body, operationType) = try await run(parameters, request: request, mediaType: mediaType, viaGet: true)
+                } catch {
+                    return .failure(.unavailable(error))
+                }
                 return status.map {
                     var response = HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
                     response.operationType = operationType
@@ -138,7 +148,11 @@ public final class GraphQLOverHTTP: Sendable {
                     switch GraphQLRequest.from(json: item) {
                     case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
                     case .success(let parameters):
-                        parts.append(await run(parameters, request: request, mediaType: mediaType, viaGet: false).body)
+                        do {
+                            parts.append(try await run(parameters, request: request, mediaType: mediaType, viaGet: false).body)
+                        } catch {
+                            return .failure(.unavailable(error))
+                        }
                     }
                 }
                 var bytes: [UInt8] = [UInt8(ascii: "[")]
@@ -152,7 +166,12 @@ public final class GraphQLOverHTTP: Sendable {
             switch GraphQLRequest.from(json: body) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
-                let (status, body, operationType) = await run(parameters, request: request, mediaType: mediaType, viaGet: false)
+                let (status, body, operationType): (Int?, [UInt8], String?)
+                do {
+                    (status, body, operationType) = try await run(parameters, request: request, mediaType: mediaType, viaGet: false)
+                } catch {
+                    return .failure(.unavailable(error))
+                }
                 var response = HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
                 response.operationType = operationType
                 return .success(response)
@@ -165,33 +184,34 @@ public final class GraphQLOverHTTP: Sendable {
     /// Runs one operation: its status (nil for a mutation over GET, which
     /// must be refused), its JSON response, and its operation type when it
     /// got as far as selecting one.
-    private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8], operationType: String?) {
-        await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) {
+    private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async throws(ServiceUnavailable) -> (status: Int?, body: [UInt8], operationType: String?) {
+        let answer = await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) {
             await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet)
         }
+        return try answer.get()
     }
 
     /// Every request error carries a code: Apollo's `GRAPHQL_PARSE_FAILED`
     /// and `GRAPHQL_VALIDATION_FAILED` (from the document cache),
     /// `OPERATION_RESOLUTION_FAILURE`, `BAD_USER_INPUT` for variables, the
     /// limits' own, `BAD_REQUEST` for what is not a GraphQL request at all.
-    private func runOperation(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> (status: Int?, body: [UInt8], operationType: String?) {
+    private func runOperation(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> Result<(status: Int?, body: [UInt8], operationType: String?), ServiceUnavailable> {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
         switch resolvePersistedQuery(&parameters) {
         case .failure(let failure):
-            return (failure.status, Self.errorBody(failure.message, code: failure.code), nil)
+            return .success((failure.status, Self.errorBody(failure.message, code: failure.code), nil))
         case .success: break
         }
         guard let query = parameters.query else {
-            return (requestErrorStatus, Self.errorBody("Must provide query string.", code: "BAD_REQUEST"), nil)
+            return .success((requestErrorStatus, Self.errorBody("Must provide query string.", code: "BAD_REQUEST"), nil))
         }
         let document: Document
         let source: Source
         switch documents.entry(for: query) {
         case .invalid(let errors):
-            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil)
+            return .success((requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil))
         case .valid(let validDocument, let validSource):
             document = validDocument
             source = validSource
@@ -200,16 +220,21 @@ public final class GraphQLOverHTTP: Sendable {
         switch selectOperation(document, parameters.operationName) {
         case .failure(let error):
             let coded = error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")
-            return (requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [coded])), nil)
+            return .success((requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [coded])), nil))
         case .success(let operation):
             operationType = operation.operation.rawValue
-            if viaGet && operation.operation != .query { return (nil, [], operationType) }
+            if viaGet && operation.operation != .query { return .success((nil, [], operationType)) }
         }
-        let context = await makeContext(request, parameters)
+        let context: any Sendable
+        do {
+            context = try await makeContext(request, parameters)
+        } catch {
+            return .failure(error)
+        }
         var result = await execute(
             schema: schema, document: document, source: source,
             operationName: parameters.operationName, variables: parameters.variables, context: context,
-            limits: configuration.executionLimits
+            limits: configuration.executionLimits, workExecutor: configuration.workExecutor
         )
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
         if let cost = result.cost, Self.asksForCost(parameters) {
@@ -218,7 +243,7 @@ public final class GraphQLOverHTTP: Sendable {
                 .init("depth", .int(cost.depth)),
             ]))]
         }
-        return (result.hasData ? 200 : requestErrorStatus, responseBody(result), operationType)
+        return .success((result.hasData ? 200 : requestErrorStatus, responseBody(result), operationType))
     }
 
     /// Whether the request's `extensions` ask for the operation's measured
@@ -291,9 +316,9 @@ public final class GraphQLOverHTTP: Sendable {
         return writer.bytes
     }
 
-    static func errorBody(_ message: String, code: String?) -> [UInt8] {
+    static func errorBody(_ message: String, code: String?, extensions: [GraphQLValue.Member] = []) -> [UInt8] {
         var error = GraphQLError(message: message)
-        if let code { error.extensions = [.init("code", .string(code))] }
+        if let code { error.extensions = [.init("code", .string(code))] + extensions }
         return body(ExecutionResult(data: nil, errors: [error]))
     }
 }

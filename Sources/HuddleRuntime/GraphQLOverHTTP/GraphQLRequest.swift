@@ -96,8 +96,16 @@ struct GraphQLOverHTTPFailure: Error {
     var message: String
     var headers: [(name: String, value: String)] = []
     var code: String? = "BAD_REQUEST"
+    var extensions: [GraphQLValue.Member] = []
 
     static func badRequest(_ message: String) -> GraphQLOverHTTPFailure {
         GraphQLOverHTTPFailure(status: 400, message: message)
+    }
+
+    static func unavailable(_ reason: ServiceUnavailable) -> GraphQLOverHTTPFailure {
+        GraphQLOverHTTPFailure(
+            status: 503, message: reason.message, headers: [("Retry-After", String(reason.retryAfter))],
+            code: "SERVICE_UNAVAILABLE", extensions: [.init("retryAfter", .int(reason.retryAfter))]
+        )
     }
 }

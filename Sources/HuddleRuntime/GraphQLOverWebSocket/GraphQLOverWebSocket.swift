@@ -21,14 +21,19 @@ public final class GraphQLOverWebSocket: Sendable {
         public var allowsIntrospection = true
         /// Whether error messages leave out "Did you mean" suggestions (`--no-suggestions`).
         public var hidesSuggestions = false
+        /// Where waiting work runs, so that the time budget can abandon it:
+        /// the server's event loop (nil: the global executor).
+        public var workExecutor: (any TaskExecutor)?
 
         public init() {}
     }
 
     /// Decides from the connection_init payload whether the client may
     /// connect; returns the context its operations run with, or nil to
-    /// refuse (4403 Forbidden).
-    public typealias Authorizer = @Sendable (_ payload: [GraphQLValue.Member], _ request: HTTPRequest) async -> (any Sendable)?
+    /// refuse (4403 Forbidden); throws when it cannot tell now (the socket
+    /// is closed with 1013, try again later, and the client is not told it
+    /// is forbidden).
+    public typealias Authorizer = @Sendable (_ payload: [GraphQLValue.Member], _ request: HTTPRequest) async throws(ServiceUnavailable) -> (any Sendable)?
 
     /// graphql-transport-ws first; graphql-ws is subscriptions-transport-ws,
     /// the legacy protocol of the same name's older library.
@@ -111,7 +116,8 @@ public final class GraphQLOverWebSocket: Sendable {
             }
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
-                variables: request.variables, context: makeContext, limits: configuration.executionLimits
+                variables: request.variables, context: makeContext, limits: configuration.executionLimits,
+                workExecutor: configuration.workExecutor
             ) {
             case .stream(let stream): return .stream(stream)
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
@@ -120,7 +126,7 @@ public final class GraphQLOverWebSocket: Sendable {
         let result = await execute(
             schema: schema, document: document, source: source, operationName: request.operationName,
             variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context,
-            limits: configuration.executionLimits
+            limits: configuration.executionLimits, workExecutor: configuration.workExecutor
         )
         return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
     }

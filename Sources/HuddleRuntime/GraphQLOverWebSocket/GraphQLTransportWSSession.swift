@@ -76,7 +76,13 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
         default: return close(4400, "Invalid message received")
         }
         Task(executorPreference: socket.loop) { [self] in
-            guard let context = await service.authorize(members, request) else { return close(4403, "Forbidden") }
+            let authorized: (any Sendable)?
+            do {
+                authorized = try await service.authorize(members, request)
+            } catch {
+                return close(1013, "Try again later")
+            }
+            guard let context = authorized else { return close(4403, "Forbidden") }
             guard !isClosed else { return }
             self.context = context
             socket.send(text: #"{"type":"connection_ack"}"#)

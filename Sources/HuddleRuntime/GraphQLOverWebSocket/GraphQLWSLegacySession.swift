@@ -66,7 +66,14 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
         let members: [GraphQLValue.Member]
         if case .object(let object)? = payload { members = object } else { members = [] }
         Task(executorPreference: socket.loop) { [self] in
-            guard let context = await service.authorize(members, request) else {
+            let authorized: (any Sendable)?
+            do {
+                authorized = try await service.authorize(members, request)
+            } catch {
+                sendConnectionError((error as? ServiceUnavailable)?.message ?? "Try again later")
+                return close(1013, "Try again later")
+            }
+            guard let context = authorized else {
                 // As subscriptions-transport-ws: say why, then close.
                 sendConnectionError("Forbidden")
                 return close(1011, "Forbidden")

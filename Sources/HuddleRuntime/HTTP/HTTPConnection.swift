@@ -18,6 +18,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// one task per connection, not one per request (making a task costs
     /// more than a small response does).
     private var responder = Responder.none
+    /// The responder's task, cancelled when the connection closes while a
+    /// request is with the handler: work for a client that is gone stops.
+    private var responderTask: Task<Void, Never>?
     /// A request handed to the responder while it was still finishing the last.
     private var handoff: (request: HTTPRequest, started: ContinuousClock.Instant)?
 
@@ -162,6 +165,10 @@ final class HTTPConnection: @unchecked Sendable {
     private func peerFinished() {
         if draining || isIdle || webSocket != nil {
             close()
+        } else if processing {
+            // The client hung up while its request was with the handler (as
+            // nginx takes an EOF then): nobody will read the answer.
+            close()
         } else {
             finishing = true
             updateReading()
@@ -225,7 +232,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch responder {
         case .none:
             responder = .busy
-            Task(executorPreference: server.loop) { [self] in await respond(first: (request, started)) }
+            responderTask = Task(executorPreference: server.loop) { [self] in await respond(first: (request, started)) }
         case .idle(let continuation):
             responder = .busy
             continuation.resume(returning: (request, started))
@@ -264,6 +271,7 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
         responder = .none
+        responderTask = nil
     }
 
     /// Lets a waiting responder go: the connection will have no more requests for it.
@@ -503,6 +511,7 @@ final class HTTPConnection: @unchecked Sendable {
     func close() {
         guard !closing else { return }
         closing = true
+        if processing { responderTask?.cancel() }
         endResponder()
         endSession(code: nil)
         if reading {

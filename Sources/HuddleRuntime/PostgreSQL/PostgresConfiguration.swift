@@ -9,8 +9,9 @@ public struct PostgresConfiguration: Sendable {
     /// Connections the pool opens at most (per event loop).
     public var maxConnections = 8
     /// How long a statement or transaction waits for a connection before
-    /// failing with `.poolTimeout`.
-    public var acquireTimeout = Duration.seconds(5)
+    /// failing with `.poolTimeout`: shorter than an operation's time budget,
+    /// so a request during an outage is told so while its client still waits.
+    public var acquireTimeout = Duration.seconds(2)
     /// How long opening one connection may take.
     public var connectTimeout = Duration.seconds(5)
     /// The server cancels a statement running longer (`statement_timeout`);

@@ -24,6 +24,8 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case connection
         /// No connection came free within the pool's acquire timeout.
         case poolTimeout
+        /// The task waiting for a connection was cancelled.
+        case cancelled
         /// The pool is closed.
         case poolClosed
         /// A value could not be decoded into the Swift type asked for.

@@ -210,12 +210,22 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             }
         }
         defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            waiter.continuation = continuation
-            waiters.push(waiter)
-            waiting += 1
-            growIfAllowed()
-            serveWaiters()
+        // A caller that is cancelled (its client went away) stops waiting at once.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.continuation = continuation
+                waiters.push(waiter)
+                waiting += 1
+                growIfAllowed()
+                serveWaiters()
+            }
+        } onCancel: { [weak self, waiter] in
+            self?.loop.enqueue { [weak self] in
+                guard let self else { return }
+                if waiter.finish(throwing: PostgresError(.cancelled, "the wait for a PostgreSQL connection was cancelled")) {
+                    self.waiting -= 1
+                }
+            }
         }
     }
 

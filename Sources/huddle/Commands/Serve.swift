@@ -106,7 +106,7 @@ struct Serve: AsyncParsableCommand {
             guard let directory = SchemaDirectory.locate() else {
                 throw ValidationError("no Schema/ folder here or above; run huddle from the repository")
             }
-            schemas = try (0..<workers).map { _ in try HuddleAPI.executableSchema(directory) }
+            schemas = try (0..<workers).map { _ in try HuddleAPI.executableSchema(directory, logger: configuration.logger) }
         } catch {
             FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
             throw ExitCode.failure
@@ -220,17 +220,19 @@ private final class Worker: Sendable {
         http.executionLimits = operations.limits
         http.allowsIntrospection = operations.allowsIntrospection
         http.hidesSuggestions = operations.hidesSuggestions
-        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ in
-            await HuddleAPI.context(for: request, database: pool, listener: listener)
+        http.workExecutor = loop
+        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ async throws(ServiceUnavailable) in
+            try await HuddleAPI.context(for: request, database: pool, listener: listener)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.executionLimits = operations.limits
         ws.allowsIntrospection = operations.allowsIntrospection
         ws.hidesSuggestions = operations.hidesSuggestions
-        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) { payload, _ in
-            await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
+        ws.workExecutor = loop
+        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) { payload, _ async throws(ServiceUnavailable) in
+            try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
         }
-        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL)
+        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, logger: configuration.logger)
         server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) { request in
             await routes.respond(to: request)
         }

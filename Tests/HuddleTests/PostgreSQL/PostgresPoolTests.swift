@@ -53,6 +53,33 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test func aCancelledCallerStopsWaitingAtOnce() async throws {
+        try await TestDatabase.withPool({
+            $0.maxConnections = 1
+            $0.acquireTimeout = .seconds(30)
+        }) { pool, loop async throws in
+            try await loop.onLoop { () async throws in
+                let release = Gate()
+                let holder = Task(executorPreference: loop) {
+                    try await pool.withConnection { _ in await release.wait() }
+                }
+                for _ in 0..<400 where pool.statistics.busy < 1 { await loop.sleep(for: .milliseconds(25)) }
+                let waiter = Task(executorPreference: loop) { try await pool.withConnection { _ in } }
+                for _ in 0..<400 where pool.statistics.waiting < 1 { await loop.sleep(for: .milliseconds(25)) }
+                #expect(pool.statistics.waiting == 1)
+                waiter.cancel()
+                await #expect {
+                    try await waiter.value
+                } throws: { ($0 as? PostgresError)?.kind == .cancelled }
+                #expect(pool.statistics.waiting == 0)
+                release.open()
+                try await holder.value
+                // The pool serves the next caller as before.
+                _ = try await pool.query("SELECT 1")
+            }
+        }
+    }
+
     @Test func theStatementTimeoutCancelsALongStatement() async throws {
         try await TestDatabase.withPool({ $0.statementTimeout = .milliseconds(100) }) { pool, _ async throws in
             await #expect {
