@@ -4,10 +4,11 @@
 /// runs (`OperationCost`) and bounds what it will write.
 ///
 /// The defaults were chosen from the apps' own screens (README, "Limits"):
-/// the heaviest, a page of 20 nearby sessions with their players (up to 100
-/// each), costs about 6,300 and nests 5 deep; a friends-of-friends list
-/// nests 8. The defaults leave three times that cost and refuse the nested
-/// pages of 100 that cost millions.
+/// a page of 20 nearby sessions with their players (up to 100 each) costs
+/// about 6,300 and nests 5 deep, the feed's largest page (100 sessions)
+/// about 22,000; a friends-of-friends list nests 8. The defaults leave
+/// twice the largest page and refuse the nested pages of 100 that cost
+/// millions.
 public struct ExecutionLimits: Sendable, Hashable {
     /// The most bytes of response data, or nil for no limit. Past it the
     /// execution stops, starts no more waiting work, and the response is
@@ -35,7 +36,7 @@ public struct ExecutionLimits: Sendable, Hashable {
     public var maxExecutionTime: Duration?
 
     public init(
-        maxResponseBytes: Int? = 16 << 20, maxCost: Int? = 20_000, maxDepth: Int? = 10, maxAliases: Int? = 15,
+        maxResponseBytes: Int? = 16 << 20, maxCost: Int? = 50_000, maxDepth: Int? = 10, maxAliases: Int? = 15,
         maxRootFields: Int? = 20, maxDirectives: Int? = 50, maxIntrospectionDepth: Int? = 2, defaultListSize: Int = 20,
         maxExecutionTime: Duration? = .seconds(5)
     ) {
