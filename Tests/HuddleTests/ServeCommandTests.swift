@@ -60,6 +60,11 @@ import Testing
         #expect(log.contains("using the private PostgreSQL in "))
         #expect(log.contains("migrations: "))
         // It started the private server, so it stopped it on the way out.
+        #expect(try !Self.privateClusterRuns())
+    }
+
+    /// Whether the private cluster under the package's `.huddle/postgres` runs.
+    static func privateClusterRuns() throws -> Bool {
         let binaries = try PrivatePostgres.serverBinaries()
         let status = Process()
         status.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -68,7 +73,35 @@ import Testing
         status.standardOutput = FileHandle.nullDevice
         try status.run()
         status.waitUntilExit()
-        #expect(status.terminationStatus == 3, "pg_ctl status: 3 means no server running")
+        // pg_ctl status: 3 means no server running.
+        return status.terminationStatus != 3
+    }
+
+    /// SIGTERM as soon as the private cluster is up, while the server is
+    /// still migrating and seeding (before its event loops watch signals):
+    /// the process ends, and so does the cluster it started.
+    @Test func aSignalWhileStartingStopsThePrivateCluster() async throws {
+        let scratch = try ScratchDirectory("huddle-serve")
+        let errorFile = scratch.url.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = HuddleCommand.executable
+        process.arguments = ["serve", "--port", "\(Self.freePort())", "--workers", "1"]
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+        var log = ""
+        for _ in 0..<1_200 {
+            log = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+            if log.contains("using the private PostgreSQL") { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(log.contains("using the private PostgreSQL"))
+        process.terminate()
+        try await offThePool { process.waitUntilExit() }
+        // 143 when the signal came while starting; 0 when it was already serving and drained.
+        #expect([0, 143].contains(process.terminationStatus), "\(process.terminationStatus)")
+        #expect(try !Self.privateClusterRuns())
     }
 
     @Test func refusesToStartWithoutItsDatabase() throws {

@@ -56,6 +56,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The size assumed for a list no argument sizes, in an operation's cost (HUDDLE_DEFAULT_LIST_SIZE).")
     var defaultListSize: Int = environment("HUDDLE_DEFAULT_LIST_SIZE") ?? ExecutionLimits.default.defaultListSize
 
+    @Option(help: "Seconds an operation (or a subscription event) may run; 0 for no limit (HUDDLE_MAX_EXECUTION_TIME).")
+    var maxExecutionTime: Double = ProcessInfo.processInfo.environment["HUDDLE_MAX_EXECUTION_TIME"].flatMap { Double($0) }
+        ?? Double(ExecutionLimits.default.maxExecutionTime!.components.seconds)
+
     @Option(help: "The most bytes of data one response may hold; 0 for no limit (HUDDLE_MAX_RESPONSE_BYTES).")
     var maxResponseBytes: Int = environment("HUDDLE_MAX_RESPONSE_BYTES") ?? ExecutionLimits.default.maxResponseBytes!
 
@@ -71,7 +75,8 @@ struct Serve: AsyncParsableCommand {
         return ExecutionLimits(
             maxResponseBytes: limit(maxResponseBytes), maxCost: limit(maxCost), maxDepth: limit(maxDepth),
             maxAliases: limit(maxAliases), maxRootFields: limit(maxRootFields), maxDirectives: limit(maxDirectives),
-            maxIntrospectionDepth: limit(maxIntrospectionDepth), defaultListSize: defaultListSize
+            maxIntrospectionDepth: limit(maxIntrospectionDepth), defaultListSize: defaultListSize,
+            maxExecutionTime: maxExecutionTime == 0 ? nil : .milliseconds(Int64(maxExecutionTime * 1000))
         )
     }
 
@@ -83,6 +88,7 @@ struct Serve: AsyncParsableCommand {
         ] where value < 0 {
             throw ValidationError("--\(name) must be 0 or more")
         }
+        guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -115,7 +121,10 @@ struct Serve: AsyncParsableCommand {
             limits: executionLimits, allowsIntrospection: !noIntrospection, hidesSuggestions: noSuggestions
         )
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // From before the private cluster starts, whatever ends the process stops it.
+        let clusterGuard = ClusterGuard()
         let location = try DatabaseLocation.resolveForCommand()
+        clusterGuard.guardCluster(of: location)
         defer { location.stopPrivateCluster() }
         if let cluster = location.privateCluster {
             FileHandle.standardError.write(Data("huddle: no DATABASE_URL; using the private PostgreSQL in \(cluster.directory)\n".utf8))
@@ -166,10 +175,13 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { listenerLoop.stop() }
+        // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
+        let shutdownDeadline = configuration.shutdownGracePeriod + .seconds(10)
         let workers = schemas.map { schema in
             Worker(
                 configuration: configuration, metrics: metrics, database: location.configuration, listener: listener,
-                schema: schema, allowedOrigins: origins, operations: operationSettings)
+                schema: schema, allowedOrigins: origins, operations: operationSettings,
+                onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
         for worker in workers { worker.start() }
         var failures: [String] = []
@@ -182,6 +194,8 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("huddle: \(failure)\n".utf8))
             throw ExitCode.failure
         }
+        // Each loop watches SIGTERM and SIGINT itself from here on.
+        clusterGuard.serving()
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
         for worker in workers { await worker.finished() }
         await listener.close()
@@ -207,11 +221,14 @@ private final class Worker: Sendable {
     let pool: PostgresPool
     private let startOutcome = AsyncOutcome<String?>()
     private let finishOutcome = AsyncOutcome<Void>()
+    private let onShutdown: @Sendable () -> Void
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String], operations: OperationSettings
+        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String], operations: OperationSettings,
+        onShutdown: @escaping @Sendable () -> Void
     ) {
+        self.onShutdown = onShutdown
         let pool = PostgresPool(database, on: loop)
         self.pool = pool
         metrics.register(pool)
@@ -257,7 +274,10 @@ private final class Worker: Sendable {
                 // libuv tells every loop that watches a signal, so each
                 // worker drains its own connections.
                 for signal in [SIGTERM, SIGINT] {
-                    loop.onSignal(signal) { [self] in stop() }
+                    loop.onSignal(signal) { [self] in
+                        onShutdown()
+                        stop()
+                    }
                 }
                 startOutcome.set(nil)
             }
