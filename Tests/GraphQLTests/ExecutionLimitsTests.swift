@@ -139,4 +139,41 @@ import Testing
         #expect(over.errors.map(\.message) == ["The response is larger than the limit of \(size - 1) bytes; execution stopped."])
         #expect(over.data == .null)
     }
+
+    // MARK: maxHeldBytes
+
+    func held(_ limit: Int, _ counter: Counter = Counter()) async throws -> ExecutionResult {
+        var limits = ExecutionLimits.unlimited
+        limits.maxHeldBytes = limit
+        return try await run(Self.waitingQuery, limits, counter)
+    }
+
+    @Test func waitingValuesBeyondTheHeldLimitStopTheExecutionBeforeTheyRun() async throws {
+        let counter = Counter()
+        let over = try await held(500 * ExecutionLimitsTests.bytesPerWaitingValue, counter)
+        #expect(over.json() == """
+            {"errors":[{"message":"The operation holds more than the limit of \(500 * ExecutionLimitsTests.bytesPerWaitingValue) bytes of values still to be written; execution stopped.","extensions":{"code":"MEMORY_LIMIT_EXCEEDED"}}],"data":null}
+            """)
+        #expect(counter.children.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func anExecutionHoldingExactlyTheLimitRunsAndOneByteLessStops() async throws {
+        // The least limit the query runs within, found by bisection.
+        var (low, high) = (1, 4_000 * ExecutionLimitsTests.bytesPerWaitingValue)
+        while low < high {
+            let middle = (low + high) / 2
+            if try await held(middle).errors.isEmpty { high = middle } else { low = middle + 1 }
+        }
+        let counter = Counter()
+        let atLimit = try await held(low, counter)
+        #expect(atLimit.errors.isEmpty)
+        #expect(counter.children.load(ordering: .relaxed) == 1_000)
+        let over = try await held(low - 1)
+        #expect(over.errors.map(\.code) == ["MEMORY_LIMIT_EXCEEDED"])
+        // 1,001 waiting values (the list, then each item's child) and what was written around them.
+        #expect(low > 1_001 * ExecutionLimitsTests.bytesPerWaitingValue)
+    }
+
+    /// `ExecutionLimits.bytesPerWaitingValue`, as the engine counts it.
+    static let bytesPerWaitingValue = 512
 }

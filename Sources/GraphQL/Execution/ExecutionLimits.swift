@@ -14,6 +14,13 @@ public struct ExecutionLimits: Sendable, Hashable {
     /// execution stops, starts no more waiting work, and the response is
     /// `data: null` with only the error that says so.
     public var maxResponseBytes: Int?
+    /// The most bytes an execution may hold on the way to its response:
+    /// what it has written, and the values still waiting to be (each taken
+    /// as `bytesPerWaitingValue`, its place in the response and what its
+    /// load brought). A response within its limit can be preceded by far
+    /// more waiting work than it will show (loads of pages that nest); past
+    /// this the execution stops, as for `maxResponseBytes`.
+    public var maxHeldBytes: Int?
     /// The highest `OperationCost.cost` an operation may have.
     public var maxCost: Int?
     /// The deepest field nesting (a root field is at depth 1).
@@ -38,9 +45,10 @@ public struct ExecutionLimits: Sendable, Hashable {
     public init(
         maxResponseBytes: Int? = 16 << 20, maxCost: Int? = 50_000, maxDepth: Int? = 10, maxAliases: Int? = 15,
         maxRootFields: Int? = 20, maxDirectives: Int? = 50, maxIntrospectionDepth: Int? = 2, defaultListSize: Int = 20,
-        maxExecutionTime: Duration? = .seconds(5)
+        maxExecutionTime: Duration? = .seconds(5), maxHeldBytes: Int? = 64 << 20
     ) {
         self.maxExecutionTime = maxExecutionTime
+        self.maxHeldBytes = maxHeldBytes
         self.maxResponseBytes = maxResponseBytes
         self.maxCost = maxCost
         self.maxDepth = maxDepth
@@ -57,7 +65,7 @@ public struct ExecutionLimits: Sendable, Hashable {
     /// No bounds: for trusted documents over local data (`huddle execute`, benchmarks).
     public static let unlimited = ExecutionLimits(
         maxResponseBytes: nil, maxCost: nil, maxDepth: nil, maxAliases: nil, maxRootFields: nil, maxDirectives: nil,
-        maxIntrospectionDepth: nil, maxExecutionTime: nil
+        maxIntrospectionDepth: nil, maxExecutionTime: nil, maxHeldBytes: nil
     )
 
     /// Whether any bound needs the operation measured.
@@ -87,6 +95,15 @@ public struct ExecutionLimits: Sendable, Hashable {
                     "The operation has \(measured.directives) directives, over the limit of \(maxDirectives ?? 0).", "directives")
             ?? over(measured.introspectionDepth, maxIntrospectionDepth, "INTROSPECTION_DEPTH_EXCEEDED",
                     "Maximum introspection depth exceeded", "introspectionDepth")
+    }
+
+    /// What one waiting value is taken to hold until it is written: its
+    /// hole, its place in the plan and frames, and the object its load brought.
+    static let bytesPerWaitingValue = 512
+
+    /// The error an execution holding more than `maxHeldBytes` stops with.
+    static func heldTooMuch(_ limit: Int) -> GraphQLError {
+        .coded("The operation holds more than the limit of \(limit) bytes of values still to be written; execution stopped.", code: "MEMORY_LIMIT_EXCEEDED")
     }
 
     /// The error of a field still waiting when the time budget ran out.

@@ -131,6 +131,10 @@ final class Executor {
     }
     /// What the writer in use may hold before the response is over its limit.
     private var writeBudget: Int
+    /// `limits.maxHeldBytes`, or `Int.max`.
+    private let maxHeldBytes: Int
+    /// The holes left so far: each holds memory until the response is assembled.
+    private var holeCount = 0
     /// Set when a limit was exceeded: everything unwinds and nothing more starts.
     private(set) var isStopped = false
     private var stopError: GraphQLError?
@@ -213,6 +217,7 @@ final class Executor {
         workExecutor: (any TaskExecutor)?
     ) {
         maxResponseBytes = limits.maxResponseBytes ?? .max
+        maxHeldBytes = limits.maxHeldBytes ?? .max
         timeBudget = limits.maxExecutionTime
         deadline = limits.maxExecutionTime.map { ContinuousClock.now + $0 }
         self.workExecutor = workExecutor
@@ -762,6 +767,10 @@ final class Executor {
         let made = Hole(offset: writer.count, parent: parent, component: component, depth: depth, field: field)
         segment.holes.append(made)
         pending.append(PendingField(waiting: waiting, hole: made))
+        holeCount += 1
+        if maxHeldBytes != .max, holeCount &* ExecutionLimits.bytesPerWaitingValue &+ setAsideBytes &+ writer.count > maxHeldBytes {
+            stop(ExecutionLimits.heldTooMuch(maxHeldBytes))
+        }
     }
 
     // MARK: Fields

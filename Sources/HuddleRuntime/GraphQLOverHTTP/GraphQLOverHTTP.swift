@@ -243,8 +243,14 @@ public final class GraphQLOverHTTP: Sendable {
                 .init("depth", .int(cost.depth)),
             ]))]
         }
-        return .success((result.hasData ? 200 : requestErrorStatus, responseBody(result), operationType))
+        let body = responseBody(result)
+        // What a large execution freed goes back to the system, not to the allocator's arenas.
+        MemoryTrim.afterResponse(bytes: body.count, stoppedByLimit: result.errors.first.map { Self.stopCodes.contains($0.code ?? "") } ?? false)
+        return .success((result.hasData ? 200 : requestErrorStatus, body, operationType))
     }
+
+    /// The codes of executions a limit stopped after they had grown large.
+    private static let stopCodes: Set<String> = ["RESPONSE_TOO_LARGE", "MEMORY_LIMIT_EXCEEDED", "OPERATION_TIMEOUT"]
 
     /// Whether the request's `extensions` ask for the operation's measured
     /// cost (`"cost": true`), returned in the response's `extensions.cost`.

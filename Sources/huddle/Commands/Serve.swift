@@ -63,6 +63,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most bytes of data one response may hold; 0 for no limit (HUDDLE_MAX_RESPONSE_BYTES).")
     var maxResponseBytes: Int = environment("HUDDLE_MAX_RESPONSE_BYTES") ?? ExecutionLimits.default.maxResponseBytes!
 
+    @Option(help: "The most bytes an execution may hold, written and still waiting; 0 for no limit (HUDDLE_MAX_HELD_BYTES).")
+    var maxHeldBytes: Int = environment("HUDDLE_MAX_HELD_BYTES") ?? ExecutionLimits.default.maxHeldBytes!
+
     @Flag(name: .customLong("no-introspection"), help: "Refuse __schema and __type queries (HUDDLE_NO_INTROSPECTION=1).")
     var noIntrospection = ProcessInfo.processInfo.environment["HUDDLE_NO_INTROSPECTION"] == "1"
 
@@ -76,7 +79,8 @@ struct Serve: AsyncParsableCommand {
             maxResponseBytes: limit(maxResponseBytes), maxCost: limit(maxCost), maxDepth: limit(maxDepth),
             maxAliases: limit(maxAliases), maxRootFields: limit(maxRootFields), maxDirectives: limit(maxDirectives),
             maxIntrospectionDepth: limit(maxIntrospectionDepth), defaultListSize: defaultListSize,
-            maxExecutionTime: maxExecutionTime == 0 ? nil : .milliseconds(Int64(maxExecutionTime * 1000))
+            maxExecutionTime: maxExecutionTime == 0 ? nil : .milliseconds(Int64(maxExecutionTime * 1000)),
+            maxHeldBytes: limit(maxHeldBytes)
         )
     }
 
@@ -84,7 +88,7 @@ struct Serve: AsyncParsableCommand {
         for (name, value) in [
             ("max-cost", maxCost), ("max-depth", maxDepth), ("max-aliases", maxAliases), ("max-root-fields", maxRootFields),
             ("max-directives", maxDirectives), ("max-introspection-depth", maxIntrospectionDepth),
-            ("default-list-size", defaultListSize), ("max-response-bytes", maxResponseBytes),
+            ("default-list-size", defaultListSize), ("max-response-bytes", maxResponseBytes), ("max-held-bytes", maxHeldBytes),
         ] where value < 0 {
             throw ValidationError("--\(name) must be 0 or more")
         }
