@@ -16,10 +16,11 @@ public struct ExecutionLimits: Sendable, Hashable {
     public var maxResponseBytes: Int?
     /// The most bytes an execution may hold on the way to its response:
     /// what it has written, and the values still waiting to be (each taken
-    /// as `bytesPerWaitingValue`, its place in the response and what its
-    /// load brought). A response within its limit can be preceded by far
-    /// more waiting work than it will show (loads of pages that nest); past
-    /// this the execution stops, as for `maxResponseBytes`.
+    /// as `bytesPerWaitingValue` times the objects it is expected to bring:
+    /// its page size for a list or a connection, sized as `OperationCost`
+    /// sizes it). A response within its limit can be preceded by far more
+    /// waiting work than it will show (loads of pages that nest); past this
+    /// the execution stops, as for `maxResponseBytes`, before the loads run.
     public var maxHeldBytes: Int?
     /// The highest `OperationCost.cost` an operation may have.
     public var maxCost: Int?

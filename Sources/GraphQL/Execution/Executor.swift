@@ -133,8 +133,11 @@ final class Executor {
     private var writeBudget: Int
     /// `limits.maxHeldBytes`, or `Int.max`.
     private let maxHeldBytes: Int
-    /// The holes left so far: each holds memory until the response is assembled.
-    private var holeCount = 0
+    /// What the values waiting so far are taken to hold until the response
+    /// is assembled: each hole, and the objects its load is expected to bring.
+    private var waitingBytes = 0
+    /// The size of a list nothing else sizes, for those expectations.
+    private let defaultListSize: Int
     /// Set when a limit was exceeded: everything unwinds and nothing more starts.
     private(set) var isStopped = false
     private var stopError: GraphQLError?
@@ -218,6 +221,7 @@ final class Executor {
     ) {
         maxResponseBytes = limits.maxResponseBytes ?? .max
         maxHeldBytes = limits.maxHeldBytes ?? .max
+        defaultListSize = limits.defaultListSize
         timeBudget = limits.maxExecutionTime
         deadline = limits.maxExecutionTime.map { ContinuousClock.now + $0 }
         self.workExecutor = workExecutor
@@ -326,6 +330,10 @@ final class Executor {
         var coercedArguments: [String: GraphQLValue]?
         /// For an introspection field, the arguments it reads, once coerced.
         var introspectionArguments: Introspection.Arguments?
+        /// How many objects a value of this field is expected to hold (its
+        /// page size, for a list or connection), worked out when it first
+        /// waits; 0 until then.
+        var expectedObjects = 0
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.
@@ -544,7 +552,14 @@ final class Executor {
             }
             // What finished stands; what did not (the deadline came first) is null with the budget's error.
             let timedOut = ExecutionLimits.timedOut(timeBudget ?? .zero)
+            var lastYield = ContinuousClock.now
             for index in batch.indices where !isStopped {
+                // A round of many values yields its thread now and then, so that
+                // the other requests on it are not kept waiting behind this one.
+                if index & 255 == 255, ContinuousClock.now - lastYield > Self.yieldInterval {
+                    await Task.yield()
+                    lastYield = ContinuousClock.now
+                }
                 let hole = batch[index].hole
                 guard !isAbandoned(hole) else { continue }
                 let outcome: Result<Resolved, any Error>
@@ -560,6 +575,9 @@ final class Executor {
     }
 
     // MARK: Rounds of waiting work
+
+    /// How long the values of a round are written before the thread is yielded.
+    static let yieldInterval = Duration.milliseconds(2)
 
     private var isPastDeadline: Bool {
         guard let deadline else { return false }
@@ -767,8 +785,17 @@ final class Executor {
         let made = Hole(offset: writer.count, parent: parent, component: component, depth: depth, field: field)
         segment.holes.append(made)
         pending.append(PendingField(waiting: waiting, hole: made))
-        holeCount += 1
-        if maxHeldBytes != .max, holeCount &* ExecutionLimits.bytesPerWaitingValue &+ setAsideBytes &+ writer.count > maxHeldBytes {
+        guard maxHeldBytes != .max else { return }
+        // A page of a hundred friends for each of a thousand users is
+        // refused here, before its one load brings a hundred thousand rows.
+        if field.expectedObjects == 0 {
+            field.expectedObjects = field.definition.map {
+                FieldSizeDeclaration($0).expectedObjects($0, field.nodes[0], variableValues, defaultListSize: defaultListSize)
+            } ?? 1
+        }
+        // An item of a list that waits is one object of the list's.
+        waitingBytes &+= ExecutionLimits.bytesPerWaitingValue &* (depth == 0 ? field.expectedObjects : 1)
+        if waitingBytes &+ setAsideBytes &+ writer.count > maxHeldBytes {
             stop(ExecutionLimits.heldTooMuch(maxHeldBytes))
         }
     }

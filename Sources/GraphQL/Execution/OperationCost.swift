@@ -114,7 +114,7 @@ private struct Measurer {
     let variableValues: [String: GraphQLValue]
     let defaultListSize: Int
     private var measured: [Key: Measure] = [:]
-    private var declarations: [ObjectIdentifier: Declaration] = [:]
+    private var declarations: [ObjectIdentifier: FieldSizeDeclaration] = [:]
 
     init(schema: GraphQLSchema, collector: FieldCollector, variableValues: [String: GraphQLValue], defaultListSize: Int) {
         self.schema = schema
@@ -145,14 +145,6 @@ private struct Measurer {
         var type: ObjectIdentifier
         var selectionSets: [Location]
         var sizing: Sizing?
-    }
-
-    /// What the schema declares about a field's cost.
-    private struct Declaration {
-        var weight = 1
-        var assumedSize: Int?
-        var slicingArguments: [String] = []
-        var sizedFields: [String] = []
     }
 
     /// The fields grouped on one object type.
@@ -194,7 +186,7 @@ private struct Measurer {
         var result = Measure(cost: declaration.weight, depth: 1)
         let named = field.type.namedType
         guard named.kind == .object || named.kind == .interface || named.kind == .union else { return result }
-        let sliced = slicingSize(declaration, field, nodes[0])
+        let sliced = declaration.slicingSize(field, nodes[0], variableValues)
         var multiplier = 1
         var inner: Sizing?
         if field.type.isList {
@@ -208,59 +200,13 @@ private struct Measurer {
         return result
     }
 
-    /// The largest slicing argument (a literal, a variable, or the
-    /// argument's default value), if any has a value.
-    private func slicingSize(_ declaration: Declaration, _ field: GraphQLField, _ node: Field) -> Int? {
-        var size: Int?
-        for name in declaration.slicingArguments {
-            var given: GraphQLValue?
-            if let argument = node.arguments.first(where: { $0.name.value == name }) {
-                switch argument.value {
-                case .int(let literal): given = Int(literal.value).map(GraphQLValue.int)
-                case .variable(let variable): given = variableValues[variable.name.value]
-                default: break
-                }
-            }
-            if given == nil { given = field.argument(named: name)?.defaultValue }
-            if case .int(let value)? = given { size = max(size ?? 0, max(value, 0)) }
-        }
-        return size
-    }
-
-    /// `@cost` and `@listSize` as the field's definition declares them; a
-    /// field with `first` or `last` arguments slices by them by convention,
-    /// and, when it is not itself a list, sizes its `edges` and `nodes`.
-    private mutating func declaration(of field: GraphQLField) -> Declaration {
+    /// What the schema declares about a field's size and weight, read once per field.
+    private mutating func declaration(of field: GraphQLField) -> FieldSizeDeclaration {
         let identity = ObjectIdentifier(field)
         if let known = declarations[identity] { return known }
-        var declaration = Declaration()
-        let conventional = field.arguments.map(\.name).filter { $0 == "first" || $0 == "last" }
-        declaration.slicingArguments = conventional
-        if !conventional.isEmpty && !field.type.isList { declaration.sizedFields = ["edges", "nodes"] }
-        for directive in field.definition?.directives ?? [] {
-            switch directive.name.value {
-            case "cost":
-                for case let argument in directive.arguments where argument.name.value == "weight" {
-                    if case .int(let weight) = argument.value, let value = Int(weight.value) { declaration.weight = max(value, 0) }
-                }
-            case "listSize":
-                for argument in directive.arguments {
-                    switch (argument.name.value, argument.value) {
-                    case ("assumedSize", .int(let size)): declaration.assumedSize = Int(size.value).map { max($0, 0) }
-                    case ("slicingArguments", .list(let names)): declaration.slicingArguments = Self.strings(names)
-                    case ("sizedFields", .list(let names)): declaration.sizedFields = Self.strings(names)
-                    default: break
-                    }
-                }
-            default: continue
-            }
-        }
+        let declaration = FieldSizeDeclaration(field)
         declarations[identity] = declaration
         return declaration
-    }
-
-    private static func strings(_ list: ListValue) -> [String] {
-        list.values.compactMap { if case .string(let string) = $0 { string.value } else { nil } }
     }
 
     /// The deepest nesting of `fields`, `interfaces`, `possibleTypes` and
@@ -295,6 +241,72 @@ private struct Measurer {
             if let selectionSet = node.selectionSet { deepest = max(deepest, depth(of: selectionSet, &visiting)) }
         }
         return deepest
+    }
+}
+
+/// What a field's definition declares about how many objects it returns
+/// and what it costs: `@cost` and `@listSize`, and the conventions for
+/// fields with `first` or `last` arguments (they slice by them; one that is
+/// not itself a list, a Relay connection, sizes its `edges` and `nodes`).
+struct FieldSizeDeclaration {
+    var weight = 1
+    var assumedSize: Int?
+    var slicingArguments: [String] = []
+    var sizedFields: [String] = []
+
+    init(_ field: GraphQLField) {
+        let conventional = field.arguments.map(\.name).filter { $0 == "first" || $0 == "last" }
+        slicingArguments = conventional
+        if !conventional.isEmpty && !field.type.isList { sizedFields = ["edges", "nodes"] }
+        for directive in field.definition?.directives ?? [] {
+            switch directive.name.value {
+            case "cost":
+                for argument in directive.arguments where argument.name.value == "weight" {
+                    if case .int(let weight) = argument.value, let value = Int(weight.value) { self.weight = max(value, 0) }
+                }
+            case "listSize":
+                for argument in directive.arguments {
+                    switch (argument.name.value, argument.value) {
+                    case ("assumedSize", .int(let size)): assumedSize = Int(size.value).map { max($0, 0) }
+                    case ("slicingArguments", .list(let names)): slicingArguments = Self.strings(names)
+                    case ("sizedFields", .list(let names)): sizedFields = Self.strings(names)
+                    default: break
+                    }
+                }
+            default: continue
+            }
+        }
+    }
+
+    private static func strings(_ list: ListValue) -> [String] {
+        list.values.compactMap { if case .string(let string) = $0 { string.value } else { nil } }
+    }
+
+    /// The largest slicing argument (a literal, a variable, or the
+    /// argument's default value), if any has a value.
+    func slicingSize(_ field: GraphQLField, _ node: Field, _ variableValues: [String: GraphQLValue]) -> Int? {
+        var size: Int?
+        for name in slicingArguments {
+            var given: GraphQLValue?
+            if let argument = node.arguments.first(where: { $0.name.value == name }) {
+                switch argument.value {
+                case .int(let literal): given = Int(literal.value).map(GraphQLValue.int)
+                case .variable(let variable): given = variableValues[variable.name.value]
+                default: break
+                }
+            }
+            if given == nil { given = field.argument(named: name)?.defaultValue }
+            if case .int(let value)? = given { size = max(size ?? 0, max(value, 0)) }
+        }
+        return size
+    }
+
+    /// How many objects the field returns, for what its value will hold:
+    /// its slicing argument, else its assumed size, else `defaultListSize`,
+    /// for a list or a connection; 1 for anything else.
+    func expectedObjects(_ field: GraphQLField, _ node: Field, _ variableValues: [String: GraphQLValue], defaultListSize: Int) -> Int {
+        guard field.type.isList || !slicingArguments.isEmpty || !sizedFields.isEmpty else { return 1 }
+        return max(1, slicingSize(field, node, variableValues) ?? assumedSize ?? defaultListSize)
     }
 }
 

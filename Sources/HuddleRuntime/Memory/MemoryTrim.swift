@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import Synchronization
 
 /// Gives freed memory back to the system after a large response.
@@ -23,16 +23,34 @@ public enum MemoryTrim {
     }()
 
     /// After a response of `bytes` (or one a limit stopped): trims if it
-    /// was large and the last trim was over a second ago. True when it trimmed.
-    @discardableResult
-    public static func afterResponse(bytes: Int, stoppedByLimit: Bool = false) -> Bool {
-        guard bytes >= threshold || stoppedByLimit, let mallocTrim else { return false }
+    /// was large, at most once a second; a trim due within the second is
+    /// made once at its end, so that the last of several large responses
+    /// finishing together is given back too.
+    public static func afterResponse(bytes: Int, stoppedByLimit: Bool = false) {
+        guard bytes >= threshold || stoppedByLimit, mallocTrim != nil else { return }
+        let now = monotonicSeconds()
+        let last = lastTrim.load(ordering: .relaxed)
+        if now - last >= 1, lastTrim.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged {
+            trim()
+        } else if !trailingTrim.exchange(true, ordering: .acquiringAndReleasing) {
+            Thread {
+                sleep(1)
+                trailingTrim.store(false, ordering: .releasing)
+                lastTrim.store(monotonicSeconds(), ordering: .relaxed)
+                trim()
+            }.start()
+        }
+    }
+
+    private static let trailingTrim = Atomic<Bool>(false)
+
+    private static func trim() {
+        _ = mallocTrim?(0)
+    }
+
+    private static func monotonicSeconds() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        let now = Int64(time.tv_sec)
-        let last = lastTrim.load(ordering: .relaxed)
-        guard now - last >= 1, lastTrim.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged else { return false }
-        _ = mallocTrim(0)
-        return true
+        return Int64(time.tv_sec)
     }
 }
