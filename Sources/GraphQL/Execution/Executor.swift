@@ -551,7 +551,6 @@ final class Executor {
                 break
             }
             // What finished stands; what did not (the deadline came first) is null with the budget's error.
-            let timedOut = ExecutionLimits.timedOut(timeBudget ?? .zero)
             var lastYield = ContinuousClock.now
             for index in batch.indices where !isStopped {
                 // A round of many values yields its thread now and then, so that
@@ -565,9 +564,9 @@ final class Executor {
                 let outcome: Result<Resolved, any Error>
                 switch batch[index].waiting {
                 case .work:
-                    outcome = round.outcomes[index].take() ?? .failure(timedOut)
+                    outcome = round.outcomes[index].take() ?? .failure(timeoutError)
                 case .deferred(let value):
-                    outcome = round.finishedBatches.contains(ObjectIdentifier(value.batch)) ? Result { try value.resolve() } : .failure(timedOut)
+                    outcome = round.finishedBatches.contains(ObjectIdentifier(value.batch)) ? Result { try value.resolve() } : .failure(timeoutError)
                 }
                 fill(hole, with: outcome)
             }
@@ -584,6 +583,9 @@ final class Executor {
         return ContinuousClock.now >= deadline
     }
 
+    /// The error of a field the time budget left unfinished.
+    private var timeoutError: GraphQLError { ExecutionLimits.timedOut(timeBudget ?? .zero) }
+
     /// Stops the execution with `error` as the response's only error.
     private func stop(_ error: GraphQLError) {
         guard !isStopped else { return }
@@ -596,12 +598,10 @@ final class Executor {
     private func abandonPending() {
         let abandoned = pending
         pending = []
-        let error = ExecutionLimits.timedOut(timeBudget ?? .zero)
+        let error = timeoutError
         for field in abandoned where !isStopped && !isAbandoned(field.hole) {
             fill(field.hole, with: .failure(error))
         }
-        // Filling nulls never leaves more waiting work.
-        pending = []
     }
 
     /// A root field that is not run: null, with the time-budget error.
@@ -612,7 +612,7 @@ final class Executor {
         writer.append(planned.jsonKey)
         frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
         let valueStart = writer.count
-        fail(ExecutionLimits.timedOut(timeBudget ?? .zero), planned.nodes)
+        fail(timeoutError, planned.nodes)
         return finishFailedField(planned, valueStart)
     }
 
