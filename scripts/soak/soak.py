@@ -229,13 +229,18 @@ async def faults(kind):
         subprocess.run([PG_CTL, "start"], check=True, capture_output=True)
         note = f"with PostgreSQL stopped a signed-in request got {down_status} {json.dumps((down_answer.get('errors') or [{}])[0].get('extensions'))}"
     else:
-        killed = 0
+        killed = in_transaction = 0
         end = time.monotonic() + 6
         while time.monotonic() < end:
-            killed += int(sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                              "WHERE application_name = 'huddle' AND state IN ('active', 'idle in transaction')") or 0)
-            await asyncio.sleep(0.2)
-        note = f"{killed} backends terminated"
+            # Every backend of the server's (its pools' and its LISTEN connection), in a transaction or not.
+            row = await asyncio.to_thread(sql, "SELECT count(*), count(*) FILTER (WHERE xact_start IS NOT NULL) FROM "
+                                          "(SELECT pg_terminate_backend(pid), xact_start FROM pg_stat_activity "
+                                          "WHERE application_name = 'huddle' AND pid <> pg_backend_pid()) AS ended")
+            total, busy = (int(part) for part in row.split("|"))
+            killed += total
+            in_transaction += busy
+            await asyncio.sleep(0.1)
+        note = f"{killed} backends terminated, {in_transaction} of them mid-transaction"
     await asyncio.sleep(4)
     stop.set()
     await asyncio.gather(*writers)

@@ -555,7 +555,7 @@ final class Executor {
             for index in batch.indices where !isStopped {
                 // A round of many values yields its thread now and then, so that
                 // the other requests on it are not kept waiting behind this one.
-                if index & 255 == 255, ContinuousClock.now - lastYield > Self.yieldInterval {
+                if index & 15 == 15, ContinuousClock.now - lastYield > Self.yieldInterval {
                     await Task.yield()
                     lastYield = ContinuousClock.now
                 }

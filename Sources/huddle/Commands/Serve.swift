@@ -66,6 +66,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most bytes an execution may hold, written and still waiting; 0 for no limit (HUDDLE_MAX_HELD_BYTES).")
     var maxHeldBytes: Int = environment("HUDDLE_MAX_HELD_BYTES") ?? ExecutionLimits.default.maxHeldBytes!
 
+    @Option(help: "Seconds a request waits for a free database connection before it is told the database is unavailable (HUDDLE_DATABASE_WAIT).")
+    var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
+
     @Flag(name: .customLong("no-introspection"), help: "Refuse __schema and __type queries (HUDDLE_NO_INTROSPECTION=1).")
     var noIntrospection = ProcessInfo.processInfo.environment["HUDDLE_NO_INTROSPECTION"] == "1"
 
@@ -93,6 +96,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--\(name) must be 0 or more")
         }
         guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
+        guard databaseWait > 0, databaseWait <= 600 else { throw ValidationError("--database-wait must be between 0 and 600 seconds") }
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -179,11 +183,13 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { listenerLoop.stop() }
+        var database = location.configuration
+        database.acquireTimeout = .milliseconds(Int64(databaseWait * 1000))
         // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
         let shutdownDeadline = configuration.shutdownGracePeriod + .seconds(10)
         let workers = schemas.map { schema in
             Worker(
-                configuration: configuration, metrics: metrics, database: location.configuration, listener: listener,
+                configuration: configuration, metrics: metrics, database: database, listener: listener,
                 schema: schema, allowedOrigins: origins, operations: operationSettings,
                 onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
