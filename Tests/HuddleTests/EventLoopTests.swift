@@ -1,4 +1,5 @@
 import Foundation
+import GraphQL
 import HuddleRuntime
 import Synchronization
 import Testing
@@ -27,6 +28,50 @@ import Testing
             loop.stop()
             while !finished.load(ordering: .acquiring) { await Task.yield() }
         }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aScheduledActionRunsOnTheLoopAtItsDeadlineUnlessCancelled() async throws {
+        let running = RunningLoop()
+        let loop = running.loop
+        let log = Log()
+        // From another thread: both hop to the loop.
+        _ = loop.schedule(at: .now + .milliseconds(30)) { log.append("fired on loop: \(loop.inLoopThread)") }
+        let cancel = loop.schedule(at: .now + .milliseconds(30)) { log.append("cancelled one fired") }
+        cancel()
+        // From the loop itself, already due.
+        await Task(executorPreference: loop) {
+            _ = loop.schedule(at: .now - .seconds(1)) { log.append("past deadline fired") }
+        }.value
+        for _ in 0..<100 where log.all.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(log.all.sorted() == ["fired on loop: true", "past deadline fired"])
+        await running.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anExecutionOnTheLoopKeepsItsTimeBudgetWithTheLoopsTimers() async throws {
+        let running = RunningLoop()
+        var builder = ExecutableSchema.Builder(schema: try buildSchema("type Query { quick: String slow: String }"))
+        builder.resolve("Query", "quick") { _ in .value(.string("done")) }
+        builder.resolve("Query", "slow") { _ in
+            .async {
+                try? await Task.sleep(for: .seconds(60))
+                return .value(.string("late"))
+            }
+        }
+        let schema = try builder.build()
+        var limits = ExecutionLimits.default
+        limits.maxExecutionTime = .milliseconds(100)
+        let source = Source(body: "{ quick slow }")
+        let document = try parse(source)
+        let loop = running.loop
+        let result = await Task(executorPreference: loop) {
+            await execute(schema: schema, document: document, source: source, limits: limits, workExecutor: loop)
+        }.value
+        #expect(result.json().contains(#""data":{"quick":"done","slow":null}"#))
+        #expect(result.errors.map(\.code) == ["OPERATION_TIMEOUT"])
+        await running.stop()
     }
 
     @Test(.timeLimit(.minutes(1)))

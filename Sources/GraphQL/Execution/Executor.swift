@@ -630,16 +630,22 @@ final class Executor {
         }
         let body: @Sendable () async -> Void = { await Self.run(waits, into: round) }
         let work = workExecutor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            round.wake()
+        let cancelTimer: @Sendable () -> Void
+        if let scheduler = workExecutor as? any DeadlineScheduling {
+            cancelTimer = scheduler.schedule(at: deadline) { round.wake() }
+        } else {
+            let timer = Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                round.wake()
+            }
+            cancelTimer = { timer.cancel() }
         }
         await withTaskCancellationHandler {
             await round.finished()
         } onCancel: {
             round.wake()
         }
-        timer.cancel()
+        cancelTimer()
         work.cancel()
         return round.end()
     }

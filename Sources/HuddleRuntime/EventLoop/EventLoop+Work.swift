@@ -137,3 +137,60 @@ extension EventLoop {
         return try await withTaskExecutorPreference(loop) { try await body(loop) }
     }
 }
+
+extension EventLoop {
+    /// Calls `action` on the loop thread at `deadline` (a libuv timer),
+    /// unless the returned cancel is called first; both from any thread.
+    public func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let alarm = Alarm(action)
+        let milliseconds = UInt64(max(0, (deadline - ContinuousClock.now).milliseconds))
+        // Start and cancel run on the loop thread, in the order they are asked for.
+        onLoop { [self] in alarm.start(on: uv, after: milliseconds) }
+        return { [self] in onLoop { alarm.cancel() } }
+    }
+
+    /// Runs `body` now when on the loop thread, else as a job on it.
+    private func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if inLoopThread { body() } else { enqueue(body) }
+    }
+}
+
+/// A one-shot timer for `schedule(at:)`; touched on the loop thread only.
+private final class Alarm: @unchecked Sendable {
+    private let action: @Sendable () -> Void
+    private var timer: UnsafeMutablePointer<uv_timer_t>?
+    private var done = false
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+    }
+
+    func start(on loop: UnsafeMutablePointer<uv_loop_t>, after milliseconds: UInt64) {
+        guard !done else { return }
+        let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+        uv_timer_init(loop, timer)
+        timer.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        self.timer = timer
+        uv_timer_start(timer, { timer in
+            let alarm = Unmanaged<Alarm>.fromOpaque(timer!.pointee.data).takeUnretainedValue()
+            alarm.close()
+            alarm.action()
+        }, milliseconds, 0)
+    }
+
+    func cancel() {
+        close()
+    }
+
+    /// Stops and frees the timer, once; whatever comes after does nothing.
+    private func close() {
+        done = true
+        guard let timer else { return }
+        self.timer = nil
+        uv_timer_stop(timer)
+        Unmanaged<Alarm>.fromOpaque(timer.pointee.data).release()
+        uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+            handle!.withMemoryRebound(to: uv_timer_t.self, capacity: 1) { $0.deallocate() }
+        }
+    }
+}
