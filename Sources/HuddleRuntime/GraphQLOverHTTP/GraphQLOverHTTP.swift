@@ -51,7 +51,7 @@ public final class GraphQLOverHTTP: Sendable {
         documents = DocumentCache(
             schema: schema.schema, capacity: configuration.documentCacheCapacity,
             maxTextBytes: configuration.documentCacheMaxTextBytes,
-            rules: configuration.allowsIntrospection ? specifiedRules : specifiedRules + [NoSchemaIntrospectionRule.self],
+            rules: NoSchemaIntrospectionRule.serverRules(allowingIntrospection: configuration.allowsIntrospection),
             hidesSuggestions: configuration.hidesSuggestions
         )
         persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
@@ -109,10 +109,9 @@ public final class GraphQLOverHTTP: Sendable {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
                 let (status, body, operationType): (Int?, [UInt8], String?)
-                do {
-                    (status, body, operationType) = try await run(parameters, request: request, mediaType: mediaType, viaGet: true)
-                } catch {
-                    return .failure(.unavailable(error))
+                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: true) {
+                case .success(let answer): (status, body, operationType) = answer
+                case .failure(let refusal): return .failure(refusal)
                 }
                 return status.map {
                     var response = HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
@@ -148,10 +147,9 @@ public final class GraphQLOverHTTP: Sendable {
                     switch GraphQLRequest.from(json: item) {
                     case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
                     case .success(let parameters):
-                        do {
-                            parts.append(try await run(parameters, request: request, mediaType: mediaType, viaGet: false).body)
-                        } catch {
-                            return .failure(.unavailable(error))
+                        switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false) {
+                        case .success(let answer): parts.append(answer.body)
+                        case .failure(let refusal): return .failure(refusal)
                         }
                     }
                 }
@@ -167,10 +165,9 @@ public final class GraphQLOverHTTP: Sendable {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
                 let (status, body, operationType): (Int?, [UInt8], String?)
-                do {
-                    (status, body, operationType) = try await run(parameters, request: request, mediaType: mediaType, viaGet: false)
-                } catch {
-                    return .failure(.unavailable(error))
+                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false) {
+                case .success(let answer): (status, body, operationType) = answer
+                case .failure(let refusal): return .failure(refusal)
                 }
                 var response = HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
                 response.operationType = operationType
@@ -183,12 +180,14 @@ public final class GraphQLOverHTTP: Sendable {
 
     /// Runs one operation: its status (nil for a mutation over GET, which
     /// must be refused), its JSON response, and its operation type when it
-    /// got as far as selecting one.
-    private func run(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async throws(ServiceUnavailable) -> (status: Int?, body: [UInt8], operationType: String?) {
-        let answer = await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) {
+    /// got as far as selecting one; or the refusal of the whole request
+    /// (503) when a service it needs is unavailable.
+    private func runOrRefuse(
+        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool
+    ) async -> Result<(status: Int?, body: [UInt8], operationType: String?), GraphQLOverHTTPFailure> {
+        await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) {
             await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet)
-        }
-        return try answer.get()
+        }.mapError(GraphQLOverHTTPFailure.unavailable)
     }
 
     /// Every request error carries a code: Apollo's `GRAPHQL_PARSE_FAILED`

@@ -56,7 +56,7 @@ public final class GraphQLOverWebSocket: Sendable {
         documents = DocumentCache(
             schema: schema.schema, capacity: configuration.documentCacheCapacity,
             maxTextBytes: configuration.documentCacheMaxTextBytes,
-            rules: configuration.allowsIntrospection ? specifiedRules : specifiedRules + [NoSchemaIntrospectionRule.self],
+            rules: NoSchemaIntrospectionRule.serverRules(allowingIntrospection: configuration.allowsIntrospection),
             hidesSuggestions: configuration.hidesSuggestions
         )
         self.authorize = authorize

@@ -4,6 +4,12 @@
 /// since clients need it to tell the members of abstract types apart.
 /// Not one of the `specifiedRules`; a server adds it.
 public final class NoSchemaIntrospectionRule: ValidationRule {
+    /// The rules a server validates with: the specified ones, and this one
+    /// when introspection is switched off.
+    public static func serverRules(allowingIntrospection: Bool) -> [ValidationRule.Type] {
+        allowingIntrospection ? specifiedRules : specifiedRules + [NoSchemaIntrospectionRule.self]
+    }
+
     override class var hooks: ValidationHooks { [.field] }
 
     override func enterField(_ node: Field) -> VisitAction {
