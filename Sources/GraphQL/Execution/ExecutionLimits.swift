@@ -75,6 +75,28 @@ public struct ExecutionLimits: Sendable, Hashable {
             || maxIntrospectionDepth != nil
     }
 
+    /// `operation` measured, when a bound needs it, and the error of the
+    /// first bound it is over.
+    func measure(
+        _ operation: OperationDefinition, in document: Document, schema: GraphQLSchema, variableValues: [String: GraphQLValue]
+    ) -> (cost: OperationCost?, refusal: GraphQLError?) {
+        guard measuresOperations else { return (nil, nil) }
+        let measured = OperationCost.measure(
+            schema: schema, document: document, operation: operation, variableValues: variableValues,
+            defaultListSize: defaultListSize
+        )
+        return (measured, refusal(of: measured))
+    }
+
+    /// The bounds on running an operation already measured (each event of
+    /// a subscription, whose document and variables do not change).
+    var whileRunning: ExecutionLimits {
+        var limits = self
+        (limits.maxCost, limits.maxDepth, limits.maxAliases, limits.maxRootFields, limits.maxDirectives, limits.maxIntrospectionDepth) =
+            (nil, nil, nil, nil, nil, nil)
+        return limits
+    }
+
     /// The error for the first bound `measured` is over, if any: a request
     /// error, before any resolver runs, with the measure and the limit.
     public func refusal(of measured: OperationCost) -> GraphQLError? {

@@ -38,18 +38,11 @@ public func execute(
             locations: [source.location(at: operation.location.start)]
         )])
     }
-    var cost: OperationCost?
-    if limits.measuresOperations {
-        let measured = OperationCost.measure(
-            schema: schema.schema, document: document, operation: operation, variableValues: variableValues,
-            defaultListSize: limits.defaultListSize
-        )
-        if let refusal = limits.refusal(of: measured) {
-            var refused = ExecutionResult(data: nil, errors: [refusal])
-            refused.cost = measured
-            return refused
-        }
-        cost = measured
+    let (cost, refusal) = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues)
+    if let refusal {
+        var refused = ExecutionResult(data: nil, errors: [refusal])
+        refused.cost = cost
+        return refused
     }
     let executor = Executor(
         schema: schema, document: document, source: source, variableValues: variableValues, context: context,

@@ -36,13 +36,11 @@ public func subscribe(
             locations: [source.location(at: operation.location.start)]
         )]))
     }
-    if limits.measuresOperations {
-        let measured = OperationCost.measure(
-            schema: schema.schema, document: document, operation: operation, variableValues: variableValues,
-            defaultListSize: limits.defaultListSize
-        )
-        if let refusal = limits.refusal(of: measured) { return .failure(ExecutionResult(data: nil, errors: [refusal])) }
+    if let refusal = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues).refusal {
+        return .failure(ExecutionResult(data: nil, errors: [refusal]))
     }
+    // Measured once here: each event keeps only the bounds on running it.
+    let eventLimits = limits.whileRunning
     // CreateSourceEventStream: the one root field's stream.
     let collector = FieldCollector(schema: schema.schema, document: document, variableValues: variableValues, source: source)
     let fields: FieldCollector.GroupedFields
@@ -98,7 +96,7 @@ public func subscribe(
             return await execute(
                 schema: schema, document: document, source: source,
                 operationName: operationName, variables: variablesCopy, rootValue: event, context: context(),
-                limits: limits, workExecutor: workExecutor
+                limits: eventLimits, workExecutor: workExecutor
             )
         } catch {
             eventSource.finished = true
