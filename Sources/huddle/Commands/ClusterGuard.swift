@@ -41,6 +41,12 @@ final class ClusterGuard: Sendable {
         }.start()
     }
 
+    /// The signal that came while starting, if one did.
+    var startupSignal: Int32? {
+        let signal = ClusterGuard.received
+        return signal == 0 ? nil : signal
+    }
+
     /// The database this process uses, with the private cluster it may have started.
     func guardCluster(of location: DatabaseLocation) {
         self.location.withLock { $0 = location }

@@ -105,6 +105,20 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // From before the private cluster starts, whatever ends the process stops it.
+        let clusterGuard = ClusterGuard()
+        do {
+            try await serve(guardedBy: clusterGuard)
+        } catch {
+            // A start a signal interrupted fails in whatever it was doing
+            // (the cluster going away under a migration, say); it ends as
+            // the signal ends it, whichever thread gets there first.
+            if let signal = clusterGuard.startupSignal { throw ExitCode(128 + signal) }
+            throw error
+        }
+    }
+
+    private func serve(guardedBy clusterGuard: ClusterGuard) async throws {
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
@@ -129,8 +143,6 @@ struct Serve: AsyncParsableCommand {
             limits: executionLimits, allowsIntrospection: !noIntrospection, hidesSuggestions: noSuggestions
         )
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        // From before the private cluster starts, whatever ends the process stops it.
-        let clusterGuard = ClusterGuard()
         let location = try DatabaseLocation.resolveForCommand()
         clusterGuard.guardCluster(of: location)
         defer { location.stopPrivateCluster() }
