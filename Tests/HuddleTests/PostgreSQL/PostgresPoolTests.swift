@@ -5,7 +5,7 @@ import Testing
 /// The pool: waiting, timeouts, transactions and their retries, typed errors.
 @Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
 struct PostgresPoolTests {
-    @Test func anExhaustedPoolQueuesCallersInOrderAndTimesThemOut() async throws {
+    @Test func aCallerFindingThePoolExhaustedTimesOut() async throws {
         try await TestDatabase.withPool({
             $0.maxConnections = 2
             $0.acquireTimeout = .milliseconds(300)
@@ -20,8 +20,7 @@ struct PostgresPoolTests {
                         }
                     }
                 }
-                // Until the second connection is open and both are held.
-                for _ in 0..<400 where pool.statistics.busy < 2 { await loop.sleep(for: .milliseconds(25)) }
+                await loop.poll { pool.statistics.busy == 2 }
                 #expect(pool.statistics.open == 2)
                 #expect(pool.statistics.busy == 2)
                 // Both connections are held: the next caller waits, then times out.
@@ -34,15 +33,36 @@ struct PostgresPoolTests {
                 await #expect {
                     try await pool.query("SELECT 1")
                 } throws: { ($0 as? PostgresError)?.kind == .poolTimeout }
+                #expect(pool.statistics.waiting == 0)
+                release.open()
+                for holder in holders { try await holder.value }
+            }
+        }
+    }
 
-                // Waiters are served first come, first served once connections free up.
-                let order = EventLoopTests.Log()
-                let waiters = (0..<4).map { index in
+    @Test func waitersAreServedInTheOrderTheyCame() async throws {
+        // A long timeout: this test is about order, and a slow machine must not turn it into one about time.
+        try await TestDatabase.withPool({
+            $0.maxConnections = 2
+            $0.acquireTimeout = .seconds(30)
+        }) { pool, loop async throws in
+            try await loop.onLoop { () async throws in
+                let release = Gate()
+                let holders = (0..<2).map { _ in
                     Task(executorPreference: loop) {
-                        try await pool.withConnection { _ in order.append("\(index)") }
+                        try await pool.withConnection { _ in await release.wait() }
                     }
                 }
-                for _ in 0..<400 where pool.statistics.waiting < 4 { await loop.sleep(for: .milliseconds(25)) }
+                await loop.poll { pool.statistics.busy == 2 }
+                let order = EventLoopTests.Log()
+                var waiters: [Task<Void, any Error>] = []
+                for index in 0..<4 {
+                    // One at a time, so that the order they queue in is the order they were made in.
+                    waiters.append(Task(executorPreference: loop) {
+                        try await pool.withConnection { _ in order.append("\(index)") }
+                    })
+                    await loop.poll { pool.statistics.waiting == index + 1 }
+                }
                 #expect(pool.statistics.waiting == 4)
                 release.open()
                 for holder in holders { try await holder.value }
@@ -63,9 +83,9 @@ struct PostgresPoolTests {
                 let holder = Task(executorPreference: loop) {
                     try await pool.withConnection { _ in await release.wait() }
                 }
-                for _ in 0..<400 where pool.statistics.busy < 1 { await loop.sleep(for: .milliseconds(25)) }
+                await loop.poll { pool.statistics.busy == 1 }
                 let waiter = Task(executorPreference: loop) { try await pool.withConnection { _ in } }
-                for _ in 0..<400 where pool.statistics.waiting < 1 { await loop.sleep(for: .milliseconds(25)) }
+                await loop.poll { pool.statistics.waiting == 1 }
                 #expect(pool.statistics.waiting == 1)
                 waiter.cancel()
                 await #expect {
@@ -245,5 +265,13 @@ struct PostgresPoolTests {
             let replacement = try await pool.query("SELECT pg_backend_pid()")[0].decode(Int.self, at: 0)
             #expect(replacement != backend)
         }
+    }
+}
+
+extension EventLoop {
+    /// Sleeps on the loop until `condition` holds, for at most `limit`; the caller's expectations say whether it did.
+    func poll(for limit: Duration = .seconds(10), until condition: () -> Bool) async {
+        let deadline = ContinuousClock.now + limit
+        while !condition(), ContinuousClock.now < deadline { await sleep(for: .milliseconds(5)) }
     }
 }
