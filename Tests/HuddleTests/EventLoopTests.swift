@@ -75,6 +75,40 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aLaneWithMuchQueuedWorkTakesTurnsWithTheOthers() async {
+        let running = RunningLoop()
+        let loop = running.loop
+        let log = Log()
+        await Task(executorPreference: loop) {
+            let busy = loop.makeLane(), other = loop.makeLane()
+            let finished = Gate()
+            _ = Task(executorPreference: busy) {
+                await withTaskGroup(of: Void.self) { group in
+                    // Ten jobs queued at once in one lane, each longer than a turn.
+                    for _ in 0..<10 {
+                        group.addTask {
+                            let until = ContinuousClock.now + EventLoop.slice + .microseconds(100)
+                            while ContinuousClock.now < until {}
+                            log.append("busy")
+                        }
+                    }
+                    // Queued after all ten, in a lane of its own.
+                    _ = Task(executorPreference: other) {
+                        #expect(loop.inLoopThread)
+                        log.append("other")
+                    }
+                }
+                finished.open()
+            }
+            await finished.wait()
+        }.value
+        // One queue would have run it after the ten; in its lane it waits for one at most.
+        #expect(log.all.count == 11)
+        #expect((log.all.firstIndex(of: "other") ?? 11) <= 1)
+        await running.stop()
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func tasksPreferringTheLoopRunOnItsThread() async {
         let running = RunningLoop()
         let loop = running.loop

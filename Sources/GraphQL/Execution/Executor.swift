@@ -548,7 +548,8 @@ final class Executor {
             for index in batch.indices where !isStopped {
                 // A round of many values yields its thread now and then, so that
                 // the other requests on it are not kept waiting behind this one.
-                if index & 15 == 15, ContinuousClock.now - lastYield > Self.yieldInterval {
+                // Checked at every value: one value can be a page of a hundred objects.
+                if index > 0, ContinuousClock.now - lastYield > Self.yieldInterval {
                     await Task.yield()
                     lastYield = ContinuousClock.now
                 }

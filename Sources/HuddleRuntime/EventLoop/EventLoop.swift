@@ -11,6 +11,13 @@ import Synchronization
 /// with `uv_async_send`. Both queues are ring buffers, so a million
 /// suspensions cost a million times one.
 ///
+/// Work that may run long gets a lane of its own (`makeLane()`, one per
+/// connection): the loop takes its queue and its lanes in turn, each for at
+/// most `slice` per turn, and polls for I/O after every round of turns. So a
+/// request that keeps the loop busy (a hundred pages of friends decoded one
+/// after another) delays a new one by a slice per busy lane, not by all of
+/// its queued work.
+///
 /// Tasks run here by executor preference (`Task(executorPreference: loop)`)
 /// or on an actor whose executor is `loop.serialExecutor`; either way their
 /// code runs on the loop thread, where it may touch the loop's handles
@@ -24,7 +31,9 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let wakeUp: UnsafeMutablePointer<uv_async_t>
     private let idle: UnsafeMutablePointer<uv_idle_t>
     private var localJobs = RingBuffer<LoopJob>()
-    private let remoteJobs = Mutex(RingBuffer<LoopJob>())
+    /// Lanes with jobs, in the order they get their next turn.
+    private var readyLanes = RingBuffer<LoopLane>()
+    private let remoteJobs = Mutex(RingBuffer<(job: LoopJob, lane: LoopLane?)>())
     private var idleRunning = false
     /// The thread running the loop, set when `run` starts.
     private let loopThread = Atomic<UInt>(0)
@@ -95,23 +104,44 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     // MARK: Executors
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        enqueue(LoopJob(job: UnownedJob(job), isolated: false))
+        enqueue(LoopJob(job: UnownedJob(job), isolated: false), lane: nil)
     }
 
-    fileprivate func enqueue(_ unowned: LoopJob) {
+    fileprivate func enqueue(_ unowned: LoopJob, lane: LoopLane?) {
         if inLoopThread {
-            localJobs.push(unowned)
-            if !idleRunning {
-                idleRunning = true
-                uv_idle_start(idle) { handle in
-                    EventLoop.from(handle!.pointee.data).runLocalJobs()
-                }
-            }
+            push(unowned, lane: lane)
         } else {
-            remoteJobs.withLock { $0.push(unowned) }
+            remoteJobs.withLock { $0.push((unowned, lane)) }
             uv_async_send(wakeUp)
         }
     }
+
+    private func push(_ job: LoopJob, lane: LoopLane?) {
+        if let lane {
+            lane.jobs.push(job)
+            if !lane.isReady {
+                lane.isReady = true
+                readyLanes.push(lane)
+            }
+        } else {
+            localJobs.push(job)
+        }
+        if !idleRunning {
+            idleRunning = true
+            uv_idle_start(idle) { handle in
+                EventLoop.from(handle!.pointee.data).runLocalJobs()
+            }
+        }
+    }
+
+    /// A lane for one connection's tasks: run them with
+    /// `Task(executorPreference: lane)`. Call it on the loop thread.
+    public func makeLane() -> LoopLane {
+        LoopLane(loop: self)
+    }
+
+    /// The longest a lane (or the loop's own queue) runs in one turn.
+    public static let slice = Duration.milliseconds(1)
 
     /// The loop as the serial executor of actors that live on it.
     public private(set) var serialExecutor: EventLoopSerialExecutor!
@@ -125,28 +155,50 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         precondition(inLoopThread, "not on the event loop's thread")
     }
 
+    /// One round of turns: the loop's own queue, then each lane that has
+    /// jobs, each until it is empty or has had its slice; then the loop
+    /// polls for I/O. Running every queue until empty let a busy request
+    /// keep a new one's bytes unread for as long as it had work queued.
     private func runLocalJobs() {
-        // Jobs may enqueue more jobs; run until the queue is empty.
-        while let job = localJobs.popFirst() { runJob(job) }
-        idleRunning = false
-        uv_idle_stop(idle)
+        var turnEnds = ContinuousClock.now + Self.slice
+        while let job = localJobs.popFirst() {
+            runJob(job)
+            if ContinuousClock.now >= turnEnds { break }
+        }
+        var lanes = readyLanes.count
+        while lanes > 0, let lane = readyLanes.popFirst() {
+            lanes -= 1
+            turnEnds = ContinuousClock.now + Self.slice
+            while let job = lane.jobs.popFirst() {
+                runJob(job, in: lane)
+                if ContinuousClock.now >= turnEnds { break }
+            }
+            if lane.jobs.isEmpty {
+                lane.isReady = false
+            } else {
+                readyLanes.push(lane)
+            }
+        }
+        if localJobs.isEmpty, readyLanes.isEmpty {
+            idleRunning = false
+            uv_idle_stop(idle)
+        }
     }
 
     private func runRemoteJobs() {
         var jobs = remoteJobs.withLock { queue in
-            defer { queue = RingBuffer<LoopJob>() }
+            defer { queue = RingBuffer<(job: LoopJob, lane: LoopLane?)>() }
             return queue
         }
-        while let job = jobs.popFirst() { runJob(job) }
-        runLocalJobs()
+        while let (job, lane) = jobs.popFirst() { push(job, lane: lane) }
     }
 
     @inline(__always)
-    private func runJob(_ job: LoopJob) {
+    private func runJob(_ job: LoopJob, in lane: LoopLane? = nil) {
         if job.isolated {
             job.job.runSynchronously(isolatedTo: serialExecutor.asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
         } else {
-            job.job.runSynchronously(on: asUnownedTaskExecutor())
+            job.job.runSynchronously(on: lane?.asUnownedTaskExecutor() ?? asUnownedTaskExecutor())
         }
     }
 }
@@ -165,7 +217,7 @@ public final class EventLoopSerialExecutor: SerialExecutor, @unchecked Sendable 
     init(loop: EventLoop) { self.loop = loop }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        loop.enqueue(LoopJob(job: UnownedJob(job), isolated: true))
+        loop.enqueue(LoopJob(job: UnownedJob(job), isolated: true), lane: nil)
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -175,4 +227,29 @@ public final class EventLoopSerialExecutor: SerialExecutor, @unchecked Sendable 
     public func isSameExclusiveExecutionContext(other: EventLoopSerialExecutor) -> Bool { self === other }
 
     public func checkIsolated() { loop.checkIsolated() }
+}
+
+
+/// A queue of the loop's for one connection's tasks, taking its turn with the
+/// others (see `EventLoop`). Its jobs run on the loop's thread, like the
+/// loop's own.
+public final class LoopLane: TaskExecutor, @unchecked Sendable {
+    public let loop: EventLoop
+    /// Touched on the loop thread only.
+    fileprivate var jobs = RingBuffer<LoopJob>()
+    fileprivate var isReady = false
+
+    fileprivate init(loop: EventLoop) { self.loop = loop }
+
+    /// The lane the current task runs in, for the tasks it starts that
+    /// should run there too (the rounds of a GraphQL execution).
+    @TaskLocal public static var current: LoopLane?
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        loop.enqueue(LoopJob(job: UnownedJob(job), isolated: false), lane: self)
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
 }

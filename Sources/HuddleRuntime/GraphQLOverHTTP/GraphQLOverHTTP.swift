@@ -233,7 +233,7 @@ public final class GraphQLOverHTTP: Sendable {
         var result = await execute(
             schema: schema, document: document, source: source,
             operationName: parameters.operationName, variables: parameters.variables, context: context,
-            limits: configuration.executionLimits, workExecutor: configuration.workExecutor
+            limits: configuration.executionLimits, workExecutor: LoopLane.current ?? configuration.workExecutor
         )
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
         if let cost = result.cost, Self.asksForCost(parameters) {

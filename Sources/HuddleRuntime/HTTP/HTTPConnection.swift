@@ -232,7 +232,12 @@ final class HTTPConnection: @unchecked Sendable {
         switch responder {
         case .none:
             responder = .busy
-            responderTask = Task(executorPreference: server.loop) { [self] in await respond(first: (request, started)) }
+            // The connection's own lane: a request that keeps the loop busy
+            // takes turns with the other connections' (see `EventLoop`).
+            let lane = server.loop.makeLane()
+            responderTask = Task(executorPreference: lane) { [self] in
+                await LoopLane.$current.withValue(lane) { await respond(first: (request, started)) }
+            }
         case .idle(let continuation):
             responder = .busy
             continuation.resume(returning: (request, started))
