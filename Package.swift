@@ -5,7 +5,10 @@ import PackageDescription
 //   1. C shims:   CLibUV, CLibPQ, COpenSSL (system libraries via pkg-config)
 //   2. GraphQL:   the engine, pure Swift, no I/O
 //   3. HuddleRuntime: event loop, HTTP, WebSocket, PostgreSQL client
-//   4. HuddleApp: schema binding, resolvers, loaders, auth
+//   4. The apps: HuddleCore, what they share (accounts, friends, Relay
+//      connections and Node, loaders, the inbox and subscriptions, auth);
+//      then one target per app (Playmate, ...), each an `App` that the
+//      executable mounts with one line (Sources/huddle/MountedApps.swift)
 //   5. huddle:    the command-line executable
 let package = Package(
     name: "Huddle",
@@ -48,13 +51,18 @@ let package = Package(
             dependencies: ["CLibUV", "CLibPQ", "COpenSSL", "GraphQL"]
         ),
         .target(
-            name: "HuddleApp",
+            name: "HuddleCore",
             dependencies: ["HuddleRuntime", "GraphQL"]
+        ),
+        .target(
+            name: "Playmate",
+            dependencies: ["HuddleCore", "HuddleRuntime", "GraphQL"]
         ),
         .executableTarget(
             name: "huddle",
             dependencies: [
-                "HuddleApp",
+                "HuddleCore",
+                "Playmate",
                 "HuddleRuntime",
                 "GraphQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -67,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HuddleTests",
-            dependencies: ["huddle", "HuddleApp", "HuddleRuntime", "GraphQL", "CLibPQ"]
+            dependencies: ["huddle", "HuddleCore", "Playmate", "HuddleRuntime", "GraphQL", "CLibPQ"]
         ),
     ],
     swiftLanguageModes: [.v6]

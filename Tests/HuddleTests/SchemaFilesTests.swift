@@ -1,6 +1,6 @@
 import Foundation
 import GraphQL
-import HuddleApp
+import HuddleCore
 import Testing
 
 /// Huddle's own SDL files are the API contract: each must parse, and each

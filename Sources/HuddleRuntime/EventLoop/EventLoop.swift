@@ -12,8 +12,8 @@ import Synchronization
 /// suspensions cost a million times one.
 ///
 /// Work that may run long gets a lane of its own (`makeLane()`, one per
-/// connection): the loop takes its queue and its lanes in turn, each for at
-/// most `slice` per turn, and polls for I/O after every round of turns. So a
+/// connection): the loop runs what its own queue held, then gives each
+/// lane a turn of at most `slice`, and polls for I/O after every round. So a
 /// request that keeps the loop busy (a hundred pages of friends decoded one
 /// after another) delays a new one by a slice per busy lane, not by all of
 /// its queued work.
@@ -155,20 +155,23 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         precondition(inLoopThread, "not on the event loop's thread")
     }
 
-    /// One round of turns: the loop's own queue, then each lane that has
-    /// jobs, each until it is empty or has had its slice; then the loop
-    /// polls for I/O. Running every queue until empty let a busy request
-    /// keep a new one's bytes unread for as long as it had work queued.
+    /// One round of turns: the jobs of the loop's own queue that were queued
+    /// before the round (in one go, so that work started together, such as
+    /// statements for one connection's pipeline, goes out together), then
+    /// each lane that has jobs, until it is empty or has had its slice;
+    /// then the loop polls for I/O. Running every queue until empty let a
+    /// busy request keep a new one's bytes unread for as long as it had
+    /// work queued.
     private func runLocalJobs() {
-        var turnEnds = ContinuousClock.now + Self.slice
-        while let job = localJobs.popFirst() {
+        var count = localJobs.count
+        while count > 0, let job = localJobs.popFirst() {
             runJob(job)
-            if ContinuousClock.now >= turnEnds { break }
+            count -= 1
         }
         var lanes = readyLanes.count
         while lanes > 0, let lane = readyLanes.popFirst() {
             lanes -= 1
-            turnEnds = ContinuousClock.now + Self.slice
+            let turnEnds = ContinuousClock.now + Self.slice
             while let job = lane.jobs.popFirst() {
                 runJob(job, in: lane)
                 if ContinuousClock.now >= turnEnds { break }

@@ -1,5 +1,5 @@
 import Foundation
-import HuddleApp
+import HuddleCore
 import Synchronization
 
 /// Stops the private PostgreSQL that `huddle serve` started however the

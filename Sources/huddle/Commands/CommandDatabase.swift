@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HuddleApp
+import HuddleCore
 
 extension DatabaseLocation {
     /// The database a command uses (DATABASE_URL or the private cluster);

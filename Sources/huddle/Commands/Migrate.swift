@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HuddleApp
+import HuddleCore
 import HuddleRuntime
 
 struct Migrate: AsyncParsableCommand {
@@ -22,7 +22,9 @@ struct Migrate: AsyncParsableCommand {
         let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
         do {
-            let report = try await location.migrate(directory: migrations ?? DatabaseLocation.migrationsDirectory())
+            // The apps' notice kinds go with Huddle's own migrations, not with a folder given instead.
+            let report = try await location.migrate(
+                directory: migrations ?? DatabaseLocation.migrationsDirectory(), registering: migrations == nil ? mountedApps : nil)
             for migration in report.applied { print("applied \(migration.name)") }
             print("\(report.applied.count) applied, \(report.unchanged) already applied")
         } catch {

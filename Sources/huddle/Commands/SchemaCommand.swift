@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GraphQL
-import HuddleApp
+import HuddleCore
 
 /// Options that choose the schema: SDL files, or Huddle's own `Schema/`.
 struct SchemaOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HuddleApp
+import HuddleCore
 import HuddleRuntime
 
 struct Seed: AsyncParsableCommand {
@@ -18,20 +18,20 @@ struct Seed: AsyncParsableCommand {
     var scale: String = "demo"
 
     func validate() throws {
-        guard DemoData.Scale(rawValue: scale) != nil else { throw ValidationError("--scale must be demo or bench") }
+        guard DemoScale(rawValue: scale) != nil else { throw ValidationError("--scale must be demo or bench") }
     }
 
     func run() async throws {
         let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
         do {
-            _ = try await location.migrate()
+            _ = try await location.migrate(registering: mountedApps)
             let configuration = location.configuration
-            let scale = DemoData.Scale(rawValue: scale)!
+            let scale = DemoScale(rawValue: scale)!
             let summary = try await EventLoop.withOwnThread { loop in
                 let pool = PostgresPool(configuration, on: loop)
                 do {
-                    let summary = try await DemoData.seed(scale, into: pool)
+                    let summary = try await DemoData.seed(scale, apps: mountedApps, into: pool)
                     await pool.close()
                     return summary
                 } catch {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import GraphQL
-import HuddleApp
+import HuddleCore
 import HuddleRuntime
 
 struct Serve: AsyncParsableCommand {
@@ -134,7 +134,7 @@ struct Serve: AsyncParsableCommand {
             guard let directory = SchemaDirectory.locate() else {
                 throw ValidationError("no Schema/ folder here or above; run huddle from the repository")
             }
-            schemas = try (0..<workers).map { _ in try HuddleAPI.executableSchema(directory, logger: configuration.logger) }
+            schemas = try (0..<workers).map { _ in try HuddleAPI.executableSchema(directory, apps: mountedApps, logger: configuration.logger) }
         } catch {
             FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
             throw ExitCode.failure
@@ -151,7 +151,7 @@ struct Serve: AsyncParsableCommand {
         }
         if !noMigrate {
             do {
-                let report = try await location.migrate()
+                let report = try await location.migrate(registering: mountedApps)
                 FileHandle.standardError.write(Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
             } catch {
                 FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
@@ -166,7 +166,7 @@ struct Serve: AsyncParsableCommand {
                     let pool = PostgresPool(configuration, on: loop)
                     do {
                         let empty = try await pool.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0
-                        let summary = empty ? try await DemoData.seed(.demo, into: pool) : nil
+                        let summary = empty ? try await DemoData.seed(.demo, apps: mountedApps, into: pool) : nil
                         await pool.close()
                         return summary.map { "\($0)" }
                     } catch {

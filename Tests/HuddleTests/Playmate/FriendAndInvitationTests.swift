@@ -1,4 +1,5 @@
 import Foundation
+import HuddleRuntime
 import Testing
 
 /// Friend requests and invitations over HTTP, with their authorization rules.
@@ -118,6 +119,22 @@ struct FriendAndInvitationTests {
             #expect(kinds.filter { $0 == "INVITATION_RECEIVED" }.count == 2)
             #expect(kinds.contains("INVITATION_ACCEPTED"))
             #expect(kinds.contains("INVITATION_DECLINED"))
+            // What a notice is about, generically: the invitation, by the rules of node(id:).
+            let subjects = try await server.graphql(
+                "{ notifications { edges { node { kind subject { __typename ... on Invitation { status } } session { id } } } } }", token: ana.token)
+            let answers = subjects["data"]["notifications"]["edges"].array.map { $0["node"] }.filter { $0["kind"].string == "INVITATION_ACCEPTED" }
+            #expect(answers.map { $0["subject"]["__typename"].string } == ["Invitation"], "\(subjects)")
+            #expect(answers.map { $0["subject"]["status"].string } == ["ACCEPTED"])
+            #expect(answers.allSatisfy { $0["session"]["id"].string != nil })
+            // The kinds are the mounted apps' list, and the database refuses any other.
+            let registered = try await server.sql("SELECT kind || ' ' || app FROM notification_kinds ORDER BY kind").map { try $0.decode(String.self, at: 0) }
+            #expect(registered == [
+                "FRIEND_REQUEST_ACCEPTED shared", "FRIEND_REQUEST_RECEIVED shared", "INVITATION_ACCEPTED playmate",
+                "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "SESSION_DELETED playmate",
+            ])
+            await #expect {
+                try await server.sql("INSERT INTO notifications (user_id, kind) SELECT id, 'SESSION_UPDATED' FROM users LIMIT 1")
+            } throws: { ($0 as? PostgresError)?.constraint == "notifications_kind_fkey" }
         }
     }
 

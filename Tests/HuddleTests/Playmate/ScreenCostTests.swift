@@ -1,6 +1,6 @@
 import Foundation
 import GraphQL
-import HuddleApp
+import HuddleCore
 import Testing
 
 /// The default operation limits measured against the queries Playmate's

@@ -1,5 +1,5 @@
 import Foundation
-import HuddleApp
+import HuddleCore
 import HuddleRuntime
 import Testing
 

@@ -1,0 +1,46 @@
+import Foundation
+import HuddleRuntime
+
+/// Bearer tokens: random, handed to the client once, stored only as their
+/// SHA-256, valid for `tokenLifetime`.
+package enum Authentication {
+    package static let tokenLifetime: TimeInterval = 30 * 24 * 3600
+
+    package static func hash(_ token: String) -> String { Digest.sha256Hex(Array(token.utf8)) }
+
+    /// Issues a token for `userID` in the caller's transaction.
+    package static func issueToken(for userID: Int64, on connection: some PostgresQuerying) async throws -> String {
+        let token = RandomBytes.token()
+        _ = try await connection.query(
+            "INSERT INTO auth_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))",
+            [hash(token), userID, tokenLifetime]
+        )
+        return token
+    }
+
+    /// The signed-in user a token stands for; nil for none, an unknown,
+    /// revoked or expired token. When the database cannot say, that is
+    /// not "signed out": the request cannot be served now.
+    package static func viewer(token: String?, database: PostgresPool) async throws(ServiceUnavailable) -> RequestContext.Viewer? {
+        guard let token, !token.isEmpty, token.utf8.count <= 200 else { return nil }
+        let tokenHash = hash(token)
+        let rows: PostgresRows
+        do {
+            rows = try await database.query(
+                "SELECT user_id FROM auth_tokens WHERE token_hash = $1 AND expires_at > now()", [tokenHash]
+            )
+        } catch {
+            throw ServiceUnavailable("The database is unavailable, so the request's sign-in cannot be checked; try again shortly.")
+        }
+        guard let row = rows.first, let userID = try? row.decode(Int64.self, at: 0) else { return nil }
+        return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
+    }
+
+    /// The token of an `Authorization: Bearer …` header.
+    package static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+}

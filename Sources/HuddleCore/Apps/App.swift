@@ -1,0 +1,50 @@
+import GraphQL
+import HuddleRuntime
+
+/// One of the apps Huddle serves, as the shared core sees it: its schema
+/// folder, its resolvers, its `Node` types, the notices it puts in the
+/// inbox and its demo data. The `huddle` executable lists the apps it
+/// mounts; everything that spans apps (`node(id:)`, `Node`'s type
+/// resolution, the notice kinds, seeding) is built from that list.
+package protocol App: SendableMetatype {
+    /// Its folder under `Schema/`, which holds its SDL.
+    static var schemaFolder: String { get }
+    /// Binds the resolvers of its types and of its extensions of shared ones.
+    static func bind(_ binder: inout SchemaBinder)
+    /// Its object types that implement `Node`.
+    static var nodeTypes: [NodeType] { get }
+    /// The kinds of notice it records; `NotificationKind` in its SDL must list the same.
+    static var notificationKinds: [NotificationKind] { get }
+    /// Adds its demo data in the seeding transaction, after the shared
+    /// accounts (`users` of them, ids 1 through `users`) and friendships;
+    /// returns what it added, for the summary (nil: nothing).
+    static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String?
+}
+
+extension App {
+    package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
+}
+
+/// An object type that implements `Node`: how `node(id:)` loads one, and the
+/// Swift type of its values (how `Node` resolves to it).
+package struct NodeType: Sendable {
+    package let typename: String
+    package let valueType: ObjectIdentifier
+    /// The node for an id, as the viewer may see it (null when not found or not theirs to see).
+    package let load: @Sendable (Int64, RequestContext) -> Resolved
+
+    package init<Value>(_ typename: String, _ valueType: Value.Type, load: @escaping @Sendable (Int64, RequestContext) -> Resolved) {
+        self.typename = typename
+        self.valueType = ObjectIdentifier(valueType)
+        self.load = load
+    }
+}
+
+/// A kind of notice in the inbox. The apps' lists are the one source: the
+/// schema's `NotificationKind` enum is checked against them when the
+/// schema is built, and the database's `notification_kinds` table (which
+/// `notifications.kind` references) is filled from them when it is migrated.
+package struct NotificationKind: RawRepresentable, Hashable, Sendable {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HuddleRuntime
+
+/// Where Huddle's data lives: the server `DATABASE_URL` names, or else a
+/// private cluster under `.huddle/postgres` beside `Schema/`.
+public struct DatabaseLocation: Sendable {
+    public let configuration: PostgresConfiguration
+    /// The private cluster, when no `DATABASE_URL` was given.
+    public let privateCluster: PrivatePostgres?
+
+    /// Resolves the location, initialising and starting the private cluster
+    /// when it is the one (this blocks; call it before serving).
+    public static func resolve(
+        url: String? = ProcessInfo.processInfo.environment["DATABASE_URL"],
+        packageRoot: URL = DatabaseLocation.packageRoot()
+    ) throws -> DatabaseLocation {
+        if let url, !url.isEmpty {
+            return DatabaseLocation(configuration: PostgresConfiguration(url: url), privateCluster: nil)
+        }
+        let cluster = try PrivatePostgres(directory: packageRoot.appendingPathComponent(".huddle/postgres").path)
+        return DatabaseLocation(configuration: PostgresConfiguration(url: cluster.url), privateCluster: cluster)
+    }
+
+    /// The folder holding `Schema/` (the working directory when there is none).
+    public static func packageRoot() -> URL {
+        SchemaDirectory.locate()?.url.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }
+
+    /// `Schema/migrations` beside `Schema/`.
+    public static func migrationsDirectory(packageRoot: URL = DatabaseLocation.packageRoot()) -> String {
+        packageRoot.appendingPathComponent("Schema/migrations").path
+    }
+
+    /// Stops the private cluster if this process started it.
+    public func stopPrivateCluster() {
+        if let privateCluster, privateCluster.startedHere { try? privateCluster.stop() }
+    }
+
+    /// Applies `Schema/migrations` (or `directory`) on a loop of its own,
+    /// then registers the notice kinds of the shared core and `apps` (see
+    /// `NotificationKind`); nil registers none (migrations of another schema).
+    package func migrate(
+        directory: String = DatabaseLocation.migrationsDirectory(), registering apps: [any App.Type]?
+    ) async throws -> PostgresMigrator.Report {
+        let migrations = try PostgresMigrator.migrations(in: directory)
+        let configuration = configuration
+        let kinds = apps.map { Notifications.kinds(mounting: $0) }
+        return try await EventLoop.withOwnThread { loop in
+            let report = try await PostgresMigrator.migrate(migrations, configuration: configuration, on: loop)
+            if let kinds {
+                let connection = try await PostgresConnection.connect(configuration, on: loop)
+                defer { connection.close() }
+                try await Notifications.register(kinds, on: connection)
+            }
+            return report
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import GraphQL
+import HuddleRuntime
+
+/// The errors the API reports, each with the `extensions.code` clients
+/// switch on.
+package enum APIError {
+    package static func unauthenticated(_ message: String = "You must be signed in to do this.") -> GraphQLError {
+        .coded(message, code: "UNAUTHENTICATED")
+    }
+
+    package static func forbidden(_ message: String) -> GraphQLError {
+        .coded(message, code: "FORBIDDEN")
+    }
+
+    package static func badInput(_ message: String) -> GraphQLError {
+        .coded(message, code: "BAD_USER_INPUT")
+    }
+
+    package static func notFound(_ message: String) -> GraphQLError {
+        .coded(message, code: "NOT_FOUND")
+    }
+
+    /// A fault of the server's own, not of the request.
+    package static func internalError(_ message: String) -> GraphQLError {
+        .coded(message, code: "INTERNAL_SERVER_ERROR")
+    }
+
+    /// What a client reads of an error no resolver turned into a GraphQL
+    /// error: the database being away (SERVICE_UNAVAILABLE, worth a retry)
+    /// or a fault of the server's (INTERNAL_SERVER_ERROR); the detail,
+    /// which may name hosts, tables or PostgreSQL's own text, is logged.
+    package static func masked(_ error: any Error, logger: Logger) -> GraphQLError {
+        if let database = error as? PostgresError {
+            switch database.kind {
+            case .connection, .poolTimeout, .poolClosed, .cancelled:
+                logger.log(.warning, "database unavailable", ["error": .string(database.description)])
+                return .coded("The database is unavailable; try again shortly.", code: "SERVICE_UNAVAILABLE")
+            default:
+                logger.log(.error, "database error", ["error": .string(database.description)])
+                return internalError("The database could not complete this request.")
+            }
+        }
+        logger.log(.error, "resolver error", ["error": .string(String(describing: error))])
+        return internalError("Internal server error.")
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import GraphQL
+import HuddleRuntime
+
+/// Relay cursor-connection arguments: `first`/`after` forwards or
+/// `last`/`before` backwards, at most `maxPageSize` either way.
+package struct PageRequest: Sendable {
+    package var first: Int?
+    package var after: [String]?
+    package var last: Int?
+    package var before: [String]?
+
+    package static let defaultPageSize = 20
+    /// The most edges one page may ask for.
+    package static let maxPageSize = 100
+
+    package init(_ input: ResolverInput, maxPageSize: Int = PageRequest.maxPageSize) throws {
+        first = input.int("first")
+        last = input.int("last")
+        if first != nil, last != nil {
+            throw APIError.badInput("Pass \"first\" or \"last\", not both.")
+        }
+        for (name, value) in [("first", first), ("last", last)] {
+            if let value, !(0...maxPageSize).contains(value) {
+                throw APIError.badInput("\"\(name)\" must be between 0 and \(maxPageSize); it is \(value).")
+            }
+        }
+        after = try input.string("after").map { try Self.keys(of: $0, argument: "after") }
+        before = try input.string("before").map { try Self.keys(of: $0, argument: "before") }
+        if first == nil, last == nil { first = Self.defaultPageSize }
+    }
+
+    package var isBackward: Bool { last != nil }
+    package var size: Int { last ?? first ?? Self.defaultPageSize }
+
+    /// A cursor is opaque to clients: base64url of the sort keys.
+    package static func cursor(_ keys: [String]) -> String {
+        Base64URL.encode("c\u{1F}" + keys.joined(separator: "\u{1F}"))
+    }
+
+    package static func keys(of cursor: String, argument: String) throws -> [String] {
+        guard cursor.utf8.count <= 500, let text = Base64URL.decode(cursor), text.hasPrefix("c\u{1F}")
+        else { throw APIError.badInput("\"\(argument)\" is not a cursor this list gave out.") }
+        return text.dropFirst(2).split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+/// One page of a connection, its nodes still as rows.
+package struct ConnectionPage: Sendable {
+    /// A class, so that the executor resolves its fields on the instance
+    /// (one class check per edge) and a list of edges costs no boxes.
+    package final class Edge: Sendable {
+        package let cursor: String
+        package let node: any Sendable
+
+        package init(cursor: String, node: any Sendable) {
+            self.cursor = cursor
+            self.node = node
+        }
+    }
+    package var edges: [Edge]
+    package var hasNextPage: Bool
+    package var hasPreviousPage: Bool
+    /// The size of the whole list, for connections that offer it.
+    package var totalCount: (@Sendable () async throws -> Int)?
+}
+
+/// Keyset pagination: the list's order is a tuple of sort keys ending in a
+/// unique one, so a cursor is the tuple of its row and a page is one index
+/// range, however deep the page.
+package struct KeysetQuery {
+    /// `SELECT` list of the node's columns.
+    package var columns: String
+    /// `FROM ... WHERE ...` (the filter; `WHERE true` for none).
+    package var from: String
+    package var parameters: [any PostgresEncodable]
+    /// The sort keys with their SQL types, most significant first.
+    package var keys: [(expression: String, type: String)]
+    /// The list's natural order is descending (newest first).
+    package var descending = false
+
+    package init(
+        columns: String, from: String, parameters: [any PostgresEncodable], keys: [(expression: String, type: String)], descending: Bool = false
+    ) {
+        self.columns = columns
+        self.from = from
+        self.parameters = parameters
+        self.keys = keys
+        self.descending = descending
+    }
+
+    /// Fetches the page `request` asks for and makes each row a node.
+    package func page<Node: Sendable>(
+        _ request: PageRequest, on database: some PostgresQuerying,
+        node: (PostgresRow) throws -> Node
+    ) async throws -> ConnectionPage {
+        var parameters = parameters
+        var conditions: [String] = []
+        func bound(_ cursor: [String], forwards: Bool) throws {
+            guard cursor.count == keys.count else { throw APIError.badInput("The cursor does not belong to this list.") }
+            let placeholders = keys.enumerated().map { index, key in
+                parameters.append(cursor[index])
+                return "$\(parameters.count)::\(key.type)"
+            }
+            // Forwards in the list's order means "greater" for ascending lists.
+            let comparison = forwards != descending ? ">" : "<"
+            conditions.append("(\(keys.map(\.expression).joined(separator: ", "))) \(comparison) (\(placeholders.joined(separator: ", ")))")
+        }
+        if let after = request.after { try bound(after, forwards: true) }
+        if let before = request.before { try bound(before, forwards: false) }
+        // Backwards pages are read in reverse order, then turned around.
+        let ascending = request.isBackward == descending
+        let order = keys.map { "\($0.expression) \(ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        let keyColumns = keys.map { "(\($0.expression))::text" }.joined(separator: ", ")
+        let whereClause = conditions.isEmpty ? "" : " AND " + conditions.joined(separator: " AND ")
+        parameters.append(request.size + 1)
+        let sql = "SELECT \(columns), \(keyColumns) \(from)\(whereClause) ORDER BY \(order) LIMIT $\(parameters.count)"
+        let rows = try await database.query(sql, parameters)
+        let keyStart = rows.columnCount - keys.count
+        var edges: [ConnectionPage.Edge] = []
+        for row in rows.prefix(request.size) {
+            let cursor = try (keyStart..<rows.columnCount).map { try row.decode(String.self, at: $0) }
+            edges.append(ConnectionPage.Edge(cursor: PageRequest.cursor(cursor), node: try node(row)))
+        }
+        let more = rows.count > request.size
+        if request.isBackward {
+            edges.reverse()
+            return ConnectionPage(edges: edges, hasNextPage: request.before != nil, hasPreviousPage: more)
+        }
+        return ConnectionPage(edges: edges, hasNextPage: more, hasPreviousPage: request.after != nil)
+    }
+}
+
+extension SchemaBinder {
+    /// Binds a connection type, its edge type and PageInfo's use of the page.
+    package mutating func bindConnection(_ connection: String, edge: String, totalCount: Bool = false) {
+        field(connection, "edges") { (page: ConnectionPage) in .list(page.edges.map { .object($0) }) }
+        field(connection, "pageInfo") { (page: ConnectionPage) in .object(page) }
+        if totalCount {
+            field(connection, "totalCount") { (page: ConnectionPage) in
+                guard let count = page.totalCount else { return .null }
+                return .async { .scalar(.int(try await count())) }
+            }
+        }
+        field(edge, "cursor") { (edge: ConnectionPage.Edge) in .scalar(.string(edge.cursor)) }
+        field(edge, "node") { (edge: ConnectionPage.Edge) in .object(edge.node) }
+    }
+
+    /// PageInfo, shared by every connection.
+    package mutating func bindPageInfo() {
+        field("PageInfo", "hasNextPage") { (page: ConnectionPage) in .scalar(.boolean(page.hasNextPage)) }
+        field("PageInfo", "hasPreviousPage") { (page: ConnectionPage) in .scalar(.boolean(page.hasPreviousPage)) }
+        field("PageInfo", "startCursor") { (page: ConnectionPage) in page.edges.first.map { .scalar(.string($0.cursor)) } ?? .null }
+        field("PageInfo", "endCursor") { (page: ConnectionPage) in page.edges.last.map { .scalar(.string($0.cursor)) } ?? .null }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GraphQL
+import HuddleRuntime
+
+/// The Huddle API: the schema in `Schema/` with every field bound to its
+/// resolver, and the per-request context the transports build.
+public enum HuddleAPI {
+    /// Builds the executable schema of the shared core and `apps`; throws
+    /// listing every SDL problem or every field left without a resolver.
+    /// Errors the resolvers did not mean for clients (the database's own
+    /// text) go to `logger`; clients read a generic message with a code.
+    package static func executableSchema(
+        _ directory: SchemaDirectory, apps: [any App.Type], logger: Logger = Logger()
+    ) throws -> ExecutableSchema {
+        let mounted: [any App.Type] = [Shared.self] + apps
+        let schema = try buildSchema(directory.sources(mounting: apps))
+        try checkNotificationKinds(schema, Notifications.kinds(mounting: apps).map(\.kind))
+        var binder = SchemaBinder(schema: schema)
+        binder.builder.unexpectedError = { error in APIError.masked(error, logger: logger) }
+        for app in mounted { app.bind(&binder) }
+        NodeResolvers.bind(&binder, nodeTypes: mounted.flatMap { $0.nodeTypes })
+        return try binder.builder.build()
+    }
+
+    /// The schema's `NotificationKind` must list exactly the kinds the apps record.
+    package static func checkNotificationKinds(_ schema: GraphQLSchema, _ kinds: [NotificationKind]) throws {
+        guard let type = schema.type(named: "NotificationKind"), type.kind == .enum else {
+            throw SchemaMismatch(description: "the schema has no enum NotificationKind")
+        }
+        let inSchema = Set(type.enumValues.map(\.name)), declared = Set(kinds.map(\.rawValue))
+        guard inSchema == declared else {
+            throw SchemaMismatch(description: """
+                enum NotificationKind does not match the kinds the apps record: \
+                missing from the schema \(declared.subtracting(inSchema).sorted()), \
+                recorded by no app \(inSchema.subtracting(declared).sorted())
+                """)
+        }
+    }
+
+    public struct SchemaMismatch: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The context of an HTTP request: the worker's pool and the user of
+    /// its bearer token.
+    public static func context(
+        for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?
+    ) async throws(ServiceUnavailable) -> any Sendable {
+        let token = Authentication.bearerToken(request.head.header("authorization"))
+        return RequestContext(database: database, listener: listener, viewer: try await Authentication.viewer(token: token, database: database))
+    }
+
+    /// The context of a websocket connection, from the `token` (or
+    /// `Authorization: Bearer …`) in its connection_init payload; anonymous
+    /// without one, refused (nil) with one that is not valid.
+    public static func context(
+        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?
+    ) async throws(ServiceUnavailable) -> (any Sendable)? {
+        let member = payload.first { $0.name == "token" }?.value.stringValue
+            ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
+        guard let token = member else { return RequestContext(database: database, listener: listener, viewer: nil) }
+        guard let viewer = try await Authentication.viewer(token: token, database: database) else { return nil }
+        return RequestContext(database: database, listener: listener, viewer: viewer)
+    }
+}

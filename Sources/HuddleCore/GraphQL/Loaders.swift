@@ -1,0 +1,77 @@
+import GraphQL
+import HuddleRuntime
+
+/// The batching loaders of one operation for the shared types: every edge
+/// from a list of rows to related rows goes through one of these (or an
+/// app's `RequestLoaders`), so a level of a query costs one statement
+/// however many parents it has.
+package final class Loaders: Sendable {
+    package let users: DataLoader<Int64, UserRecord?>
+    /// Users with their names only, for selections that ask no more
+    /// (`UserRecord.fieldsAnsweredByNames`): a narrower statement.
+    package let userNames: DataLoader<Int64, UserRecord?>
+    package let friendCounts: DataLoader<Int64, Int>
+    /// Whether the viewer is friends with each user.
+    package let viewerFriends: DataLoader<Int64, Bool>
+    package let friendRequests: DataLoader<Int64, FriendRequestRecord?>
+
+    package init(database: PostgresPool, viewerID: Int64?) {
+        users = Self.byID(database, UserRecord.columns, from: "users", as: "u") { try UserRecord(row: $0) }
+        userNames = Self.byID(database, UserRecord.nameColumns, from: "users", as: "u") { try UserRecord(namesFrom: $0) }
+        friendCounts = DataLoader { ids in
+            let rows = try await database.query(
+                "SELECT user_id, count(*)::int FROM friendships WHERE user_id = ANY($1::bigint[]) GROUP BY user_id", [ids])
+            var counts: [Int64: Int] = [:]
+            for row in rows { counts[try row.decode(Int64.self, at: 0)] = try row.decode(Int.self, at: 1) }
+            return ids.map { .success(counts[$0] ?? 0) }
+        }
+        viewerFriends = DataLoader { ids in
+            guard let viewerID else { return ids.map { _ in .success(false) } }
+            let rows = try await database.query(
+                "SELECT friend_id FROM friendships WHERE user_id = $1 AND friend_id = ANY($2::bigint[])", [viewerID, ids])
+            let friends = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
+            return ids.map { .success(friends.contains($0)) }
+        }
+        friendRequests = Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") { try FriendRequestRecord(row: $0) }
+    }
+
+    /// The users loader that answers what `info` selects: the names-only
+    /// one when that is all the selection asks for.
+    package func users(for info: ResolveInfo) -> DataLoader<Int64, UserRecord?> {
+        info.selectedFieldNames.isSubset(of: UserRecord.fieldsAnsweredByNames) ? userNames : users
+    }
+
+    /// A loader of rows by primary key: `SELECT columns FROM table alias
+    /// WHERE alias.id = ANY(ids)`, one result per id (nil where none).
+    package static func byID<Record: Identified>(
+        _ database: PostgresPool, _ columns: String, from table: String, as alias: String,
+        _ record: @escaping @Sendable (PostgresRow) throws -> Record
+    ) -> DataLoader<Int64, Record?> {
+        let sql = "SELECT \(columns) FROM \(table) \(alias) WHERE \(alias).id = ANY($1::bigint[])"
+        return DataLoader { ids in try byID(ids, try await database.query(sql, [ids]), record) }
+    }
+
+    /// One result per id, in the ids' order; nil where no row has the id.
+    package static func byID<Record: Identified>(
+        _ ids: [Int64], _ rows: PostgresRows, _ record: (PostgresRow) throws -> Record
+    ) throws -> [Result<Record?, any Error>] {
+        var found: [Int64: Record] = [:]
+        found.reserveCapacity(rows.count)
+        for row in rows {
+            let value = try record(row)
+            found[value.id] = value
+        }
+        return ids.map { .success(found[$0]) }
+    }
+}
+
+/// A row with a bigint primary key.
+package protocol Identified: Sendable {
+    var id: Int64 { get }
+}
+
+/// An app's loaders for one operation, made on first use by
+/// `RequestContext.loaders(_:)`.
+package protocol RequestLoaders: Sendable {
+    init(database: PostgresPool, viewerID: Int64?)
+}

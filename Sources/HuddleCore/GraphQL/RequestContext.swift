@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import GraphQL
+import HuddleRuntime
+
+/// What the resolvers of one operation share: the database of the worker
+/// answering, who is asking, and the operation's batching loaders (so each
+/// operation sees fresh data and one statement per level).
+package final class RequestContext: Sendable {
+    package let database: PostgresPool
+    /// The process's LISTEN connection, which subscriptions follow.
+    package let listener: PostgresListener?
+    /// The signed-in user's id and token hash, when a valid token came along.
+    package let viewer: Viewer?
+    private let loaderStorage = Mutex<Loaders?>(nil)
+    private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
+
+    /// The operation's loaders, made on first use (many operations, such as
+    /// introspection or `{ __typename }`, need none).
+    package var loaders: Loaders {
+        loaderStorage.withLock { storage in
+            if let loaders = storage { return loaders }
+            let loaders = Loaders(database: database, viewerID: viewer?.userID)
+            storage = loaders
+            return loaders
+        }
+    }
+
+    /// The operation's loaders of one app, made on first use.
+    package func loaders<AppLoaders: RequestLoaders>(_ type: AppLoaders.Type) -> AppLoaders {
+        appLoaderStorage.withLock { storage in
+            if let loaders = storage[ObjectIdentifier(type)] as? AppLoaders { return loaders }
+            let loaders = AppLoaders(database: database, viewerID: viewer?.userID)
+            storage[ObjectIdentifier(type)] = loaders
+            return loaders
+        }
+    }
+
+    package struct Viewer: Sendable {
+        package var userID: Int64
+        package var tokenHash: String
+    }
+
+    package init(database: PostgresPool, listener: PostgresListener?, viewer: Viewer?) {
+        self.database = database
+        self.listener = listener
+        self.viewer = viewer
+    }
+
+    /// The signed-in user's id, or UNAUTHENTICATED.
+    package func signedIn() throws -> Int64 {
+        guard let viewer else { throw APIError.unauthenticated() }
+        return viewer.userID
+    }
+
+    /// A context for another operation by the same client (each operation
+    /// over one websocket gets fresh loaders).
+    package func forNextOperation() -> RequestContext {
+        RequestContext(database: database, listener: listener, viewer: viewer)
+    }
+}
+
+extension RequestContext: OperationContextMaking {
+    public func makeOperationContext() -> any Sendable { forNextOperation() }
+}

@@ -1,0 +1,75 @@
+import HuddleRuntime
+
+/// What the server answers at each path.
+public struct Routes: Sendable {
+    public let metrics: Metrics
+    /// The worker's pool, which /readyz asks.
+    public let database: PostgresPool?
+    /// The GraphQL endpoint (/graphql and /graphql/schema.graphql).
+    public let graphQL: GraphQLOverHTTP?
+    /// Where what the callers are not told goes.
+    public let logger: Logger
+
+    public init(metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, logger: Logger = Logger()) {
+        self.metrics = metrics
+        self.database = database
+        self.graphQL = graphQL
+        self.logger = logger
+    }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if let graphQL, let response = await graphQL.respond(to: request) { return response }
+        switch Self.path(of: request.head.target) {
+        case "/healthz":
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return Self.methodNotAllowed(allow: "GET, HEAD")
+            }
+            // The process is up and its loop answers; readiness (the
+            // database) is /readyz's question.
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n")
+        case "/readyz":
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return Self.methodNotAllowed(allow: "GET, HEAD")
+            }
+            return await readiness()
+        case "/metrics":
+            guard request.head.method == "GET" || request.head.method == "HEAD" else {
+                return Self.methodNotAllowed(allow: "GET, HEAD")
+            }
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: await metrics.render())
+        default:
+            return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
+        }
+    }
+
+    /// Ready when the database answers a statement through this worker's pool.
+    package func readiness() async -> HTTPResponse {
+        guard let database else {
+            return HTTPResponse(status: 503, contentType: "text/plain; charset=utf-8", body: "no database configured\n")
+        }
+        do {
+            _ = try await database.query("SELECT 1")
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ready\n")
+        } catch {
+            // libpq's text names socket paths and hosts: it goes to the log, not to the caller.
+            logger.log(.warning, "readiness check failed", ["error": .string("\(error)")])
+            return HTTPResponse(
+                status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "5")],
+                body: Array("database unavailable\n".utf8)
+            )
+        }
+    }
+
+    /// The target without its query string.
+    package static func path(of target: String) -> Substring {
+        target.prefix { $0 != "?" }
+    }
+
+    package static func methodNotAllowed(allow: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 405,
+            headers: [("Allow", allow), ("Content-Type", "text/plain; charset=utf-8")],
+            body: Array("method not allowed\n".utf8)
+        )
+    }
+}

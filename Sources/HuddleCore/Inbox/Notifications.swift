@@ -1,0 +1,62 @@
+import HuddleRuntime
+
+/// Writes a user's notice into their inbox in the caller's transaction and
+/// announces its id with NOTIFY, which PostgreSQL delivers only if that
+/// transaction commits; every server process listening passes it to its
+/// own subscribers.
+package enum Notifications {
+    /// The channel of a user's inbox; payloads are `ID KIND`. A process
+    /// listens on the channels its subscribers need, and PostgreSQL sends it
+    /// only those.
+    package static func channel(forUser user: Int64) -> String { "huddle_user_\(user)" }
+
+    /// A notice for `user` of `kind`, about `subject` (within `scope`), by `actor`.
+    package static func record(
+        _ kind: NotificationKind, for user: Int64, actor: Int64?, subject: NodeReference? = nil, scope: NodeReference? = nil,
+        message: String = "", on connection: PostgresConnection
+    ) async throws {
+        let rows = try await connection.query(
+            """
+            INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+            """,
+            [user, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
+        )
+        let id = try rows[0].decode(Int64.self, at: 0)
+        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forUser: user), "\(id) \(kind.rawValue)"])
+    }
+
+    /// Each kind the shared core and `apps` record, with the one that records it.
+    package static func kinds(mounting apps: [any App.Type]) -> [(kind: NotificationKind, app: String)] {
+        ([Shared.self] + apps).flatMap { app in app.notificationKinds.map { ($0, app.schemaFolder) } }
+    }
+
+    /// Makes `notification_kinds` hold the kinds the mounted apps record
+    /// (new ones added, each with its app), so that the database refuses a
+    /// notice of a kind no app declares. A kind no longer declared goes
+    /// once no notice of it remains.
+    package static func register(_ kinds: [(kind: NotificationKind, app: String)], on connection: PostgresConnection) async throws {
+        let names = kinds.map(\.kind.rawValue)
+        _ = try await connection.query(
+            """
+            INSERT INTO notification_kinds (kind, app) SELECT * FROM unnest($1::text[], $2::text[])
+            ON CONFLICT (kind) DO UPDATE SET app = EXCLUDED.app
+            """, [names, kinds.map(\.app)])
+        _ = try await connection.query(
+            """
+            DELETE FROM notification_kinds k WHERE NOT k.kind = ANY($1::text[])
+              AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.kind = k.kind)
+            """, [names])
+    }
+}
+
+/// An object by type name and id, as the inbox refers to it.
+package struct NodeReference: Sendable, Hashable {
+    package var type: String
+    package var id: Int64
+
+    package init(_ type: String, _ id: Int64) {
+        self.type = type
+        self.id = id
+    }
+}

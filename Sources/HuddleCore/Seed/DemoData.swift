@@ -1,0 +1,90 @@
+import Foundation
+import HuddleRuntime
+
+/// How much demo data to seed.
+public enum DemoScale: String, CaseIterable, Sendable {
+    /// A small, realistic set for the README's serve command and the Playground.
+    case demo
+    /// 10,000 users and each app's data at the size its benchmarks need.
+    case bench
+
+    /// How many accounts the shared core seeds.
+    public var users: Int { self == .demo ? 40 : 10_000 }
+}
+
+/// Deterministic demo data: the same rows every time for a scale, so that
+/// demos, screenshots and benchmarks agree. The shared core seeds the
+/// accounts and friendships, then each mounted app its own rows, in one
+/// transaction. Pseudo-random choices come from md5 of the row number
+/// (`pick`), not from random().
+public enum DemoData {
+    /// Every seeded account's password.
+    public static let password = "playmate-demo"
+
+    public struct Summary: Sendable, CustomStringConvertible {
+        public var users: Int
+        /// What each app added, in the order the apps are mounted.
+        public var apps: [String]
+        public var description: String { (["\(users) users"] + apps).joined(separator: ", ") }
+    }
+
+    public struct SeedError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// A number in [0, 1) from md5 of `key`, as SQL.
+    package static func pick(_ key: String) -> String {
+        "(('x' || substr(md5(\(key)), 1, 8))::bit(32)::bigint / 4294967296.0)"
+    }
+
+    /// Seeds an empty database (one with no users) in one transaction.
+    package static func seed(_ scale: DemoScale, apps: [any App.Type], into database: PostgresPool) async throws -> Summary {
+        let hash = await database.loop.runInThreadPool { PasswordHash.make(password) }
+        return try await database.withTransaction { connection in
+            guard try await connection.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0 else {
+                throw SeedError(description: "the database has users already; seed an empty database")
+            }
+            let firstNames = ["Ana", "Bo", "Chen", "Dara", "Eli", "Fatima", "Gus", "Hana", "Ivan", "Jade", "Kofi", "Lena", "Milo", "Nia", "Omar", "Priya"]
+            let lastNames = ["Lima", "Berg", "Wu", "Okafor", "Novak", "Haddad", "Moreau", "Sato", "Ivanov", "Reyes", "Mensah", "Fischer"]
+            _ = try await connection.query(
+                """
+                INSERT INTO users (username, email, password_hash, first_name, last_name, gender, birthday, biography,
+                                   home_latitude, home_longitude)
+                SELECT CASE WHEN i = 1 THEN 'demo' ELSE 'player' || i END,
+                       CASE WHEN i = 1 THEN 'demo@example.com' ELSE 'player' || i || '@example.com' END,
+                       $1, ($2::text[])[1 + i % array_length($2::text[], 1)], ($3::text[])[1 + (i / 7) % array_length($3::text[], 1)],
+                       (ARRAY['FEMALE', 'MALE', 'NON_BINARY', 'FEMALE', 'MALE'])[1 + i % 5],
+                       DATE '1965-01-01' + (\(pick("i || ':birthday'")) * 15000)::int,
+                       'Plays for fun.', round((40.60 + \(pick("i || ':lat'")) * 0.25)::numeric, 6),
+                       round((-74.05 + \(pick("i || ':lng'")) * 0.20)::numeric, 6)
+                FROM generate_series(1, $4::int) AS i
+                """, [hash, firstNames, lastNames, scale.users])
+            // Friends: each player with the next few, and the demo account with the first ten.
+            _ = try await connection.query(
+                """
+                INSERT INTO friendships (user_id, friend_id)
+                SELECT a, b FROM (
+                    SELECT u.id AS a, 1 + (u.id + k - 1) % $1::int AS b FROM users u, generate_series(1, 3) AS k
+                    UNION SELECT 1, id FROM users WHERE id BETWEEN 2 AND 11
+                ) AS pairs WHERE a <> b
+                UNION SELECT b, a FROM (
+                    SELECT u.id AS a, 1 + (u.id + k - 1) % $1::int AS b FROM users u, generate_series(1, 3) AS k
+                    UNION SELECT 1, id FROM users WHERE id BETWEEN 2 AND 11
+                ) AS pairs WHERE a <> b
+                ON CONFLICT DO NOTHING
+                """, [scale.users])
+            // A friend request waiting for the demo account.
+            if scale.users > 20 {
+                _ = try await connection.query("INSERT INTO friend_requests (from_user, to_user) VALUES (20, 1)")
+            }
+            var added: [String] = []
+            for app in apps {
+                if let summary = try await app.seed(scale, users: scale.users, on: connection) { added.append(summary) }
+            }
+            // Fresh statistics, or the planner guesses from empty tables.
+            _ = try await connection.query("ANALYZE")
+            let users = try await connection.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0)
+            return Summary(users: users, apps: added)
+        }
+    }
+}

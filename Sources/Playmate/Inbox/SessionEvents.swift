@@ -1,0 +1,62 @@
+import GraphQL
+import HuddleCore
+import HuddleRuntime
+
+/// Something that happened to a session, from its NOTIFY payload.
+struct SessionEventRecord: Sendable {
+    var kind: String
+    var sessionID: Int64
+    var actorID: Int64?
+}
+
+/// A session's live events: players joining and leaving, its deletion.
+/// Announced with NOTIFY in the transaction that makes the change, so a
+/// subscriber on any server process hears only what committed.
+enum SessionEvents {
+    /// The channel of a session's events; payloads are `KIND ACTOR`.
+    static func channel(forSession session: Int64) -> String { "huddle_session_\(session)" }
+
+    enum Kind: String {
+        case playerJoined = "PLAYER_JOINED"
+        case playerLeft = "PLAYER_LEFT"
+        case deleted = "DELETED"
+    }
+
+    /// Announces a change to a session, in the caller's transaction.
+    static func announce(_ event: Kind, session: Int64, actor: Int64, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forSession: session), "\(event.rawValue) \(actor)"])
+    }
+
+    static func bind(_ binder: inout SchemaBinder) {
+        binder.builder.subscribe("Subscription", "sessionUpdated") { input in
+            let context = input.request
+            let sessionID = try input.id("sessionId", of: "SportsSession")
+            _ = try await SessionResolvers.load(sessionID, on: context.database)
+            let events = try await SubscriptionResolvers.listen(context, on: channel(forSession: sessionID))
+            return AsyncThrowingStream { continuation in
+                let task = Task(executorPreference: context.database.loop) {
+                    for await event in events {
+                        guard case .notification(let notification) = event else { continue }
+                        let parts = notification.payload.split(separator: " ")
+                        guard let kind = parts.first else { continue }
+                        continuation.yield(.object(SessionEventRecord(
+                            kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) })))
+                        if kind == Kind.deleted.rawValue { break }
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        binder.root("Subscription", "sessionUpdated") { input in SubscriptionResolvers.passThrough(input) }
+        binder.field("SportsSessionEvent", "kind") { (event: SessionEventRecord) in .scalar(.enum(event.kind)) }
+        binder.field("SportsSessionEvent", "sessionId") { (event: SessionEventRecord) in GlobalID.value("SportsSession", event.sessionID) }
+        binder.field("SportsSessionEvent", "session") { (event: SessionEventRecord, input) in
+            input.request.playmate.sessions.load(event.sessionID) { $0.map { .object($0) } ?? .null }
+        }
+        binder.field("SportsSessionEvent", "actor") { (event: SessionEventRecord, input) in
+            guard let actor = event.actorID else { return .null }
+            return input.request.loaders.users.load(actor) { $0.map { .object($0) } ?? .null }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import GraphQL
+import HuddleCore
+import HuddleRuntime
+
+/// Playmate: sports sessions near you, with friends and invitations.
+package enum Playmate: App {
+    package static let schemaFolder = "playmate"
+
+    package static func bind(_ binder: inout SchemaBinder) {
+        LocationResolvers.bind(&binder)
+        SessionResolvers.bind(&binder)
+        InvitationResolvers.bind(&binder)
+        QuizResolvers.bind(&binder)
+        StatisticsResolvers.bind(&binder)
+        SuggestedSessions.bind(&binder)
+        PlaymateInbox.bind(&binder)
+        SessionEvents.bind(&binder)
+    }
+
+    package static let nodeTypes = [
+        NodeType("SportsSession", SessionRecord.self) { id, context in
+            context.playmate.sessions.load(id) { $0.map { .object($0, typename: "SportsSession") } ?? .null }
+        },
+        NodeType("Location", LocationRecord.self) { id, context in
+            context.playmate.locations.load(id) { $0.map { .object($0, typename: "Location") } ?? .null }
+        },
+        // Visible to the two people concerned only.
+        NodeType("Invitation", InvitationRecord.self) { id, context in
+            guard let viewer = context.viewer?.userID else { return .null }
+            return context.playmate.invitations.load(id) { invitation in
+                guard let invitation, viewer == invitation.fromUser || viewer == invitation.toUser else { return .null }
+                return .object(invitation, typename: "Invitation")
+            }
+        },
+    ]
+
+    package static let notificationKinds = PlaymateInbox.kinds
+
+    package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
+        try await PlaymateDemoData.seed(scale, users: users, on: connection)
+    }
+}
+
+/// Playmate's batching loaders of one operation.
+final class PlaymateLoaders: RequestLoaders {
+    let locations: DataLoader<Int64, LocationRecord?>
+    let sessions: DataLoader<Int64, SessionRecord?>
+    /// Whether the viewer plays in each session.
+    let viewerSessions: DataLoader<Int64, Bool>
+    let statistics: DataLoader<Int64, UserStatistics>
+    let invitations: DataLoader<Int64, InvitationRecord?>
+
+    init(database: PostgresPool, viewerID: Int64?) {
+        locations = Loaders.byID(database, LocationRecord.columns, from: "locations", as: "l") { try LocationRecord(row: $0) }
+        sessions = Loaders.byID(database, SessionRecord.columns, from: "sports_sessions", as: "s") { try SessionRecord(row: $0) }
+        statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }
+        invitations = Loaders.byID(database, InvitationRecord.columns, from: "invitations", as: "i") { try InvitationRecord(row: $0) }
+        viewerSessions = DataLoader { ids in
+            guard let viewerID else { return ids.map { _ in .success(false) } }
+            let rows = try await database.query(
+                "SELECT session_id FROM session_players WHERE user_id = $1 AND session_id = ANY($2::bigint[])", [viewerID, ids])
+            let joined = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
+            return ids.map { .success(joined.contains($0)) }
+        }
+    }
+}
+
+extension RequestContext {
+    /// The operation's Playmate loaders.
+    var playmate: PlaymateLoaders { loaders(PlaymateLoaders.self) }
+}
