@@ -40,10 +40,6 @@ public struct ExecutableSchema: Sendable {
         typeResolvers[abstractType.name]
     }
 
-    func readsFieldsByName(_ type: GraphQLNamedType) -> Bool {
-        defaultResolved.contains(type.name)
-    }
-
     /// Every object type reads its fields by name from JSON parents, and
     /// abstract types take their object type from `__typename`: graphql-js's
     /// default resolvers, as `huddle execute` uses them.
@@ -134,6 +130,18 @@ public struct ExecutableSchema: Sendable {
         /// Lets the fields of `typeName` without a resolver read the parent's member of their name.
         public mutating func readFieldsByName(_ typeName: String) {
             defaultResolved.insert(typeName)
+        }
+
+        /// Registers a custom scalar's coercion. It is kept on the scalar's
+        /// type, where validation and variable coercion find it too, so a
+        /// schema serves one coercion per scalar: build one `GraphQLSchema`
+        /// per executable schema.
+        public mutating func scalar(_ name: String, _ coercion: ScalarCoercion) {
+            guard let type = schema.type(named: name), type.kind == .scalar, !["Int", "Float", "String", "Boolean", "ID"].contains(name) else {
+                problems.append("\"\(name)\" is not a custom scalar of the schema.")
+                return
+            }
+            type.scalarCoercion = coercion
         }
 
         /// Binds how an interface or union names the object type of a value.

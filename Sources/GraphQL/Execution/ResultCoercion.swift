@@ -5,7 +5,7 @@ enum ResultCoercion {
     /// How a leaf type serialises, worked out once per planned field rather
     /// than by comparing the type's name for every value.
     enum LeafKind {
-        case int, float, string, boolean, id, dateTime, `enum`, customScalar
+        case int, float, string, boolean, id, `enum`, customScalar
 
         init(_ type: GraphQLNamedType) {
             if type.kind == .enum {
@@ -18,7 +18,6 @@ enum ResultCoercion {
             case "String": self = .string
             case "Boolean": self = .boolean
             case "ID": self = .id
-            case DateTimeScalar.name: self = .dateTime
             default: self = .customScalar
             }
         }
@@ -104,10 +103,11 @@ enum ResultCoercion {
                 return .success(.string(JavaScriptNumber.format(double)))
             default: return .failure(SerializeError("ID cannot represent value: \(inspect(value))"))
             }
-        case .dateTime:
-            return DateTimeScalar.serialize(value).mapError { SerializeError($0.message) }
-        case .customScalar, .enum:
-            // Other custom scalars serialise as they come.
+        case .customScalar:
+            // A custom scalar without a registered coercion serialises values as they come.
+            guard let coercion = type.scalarCoercion else { return .success(value) }
+            return coercion.serialize(value).mapError { SerializeError($0.message) }
+        case .enum:
             return .success(value)
         }
     }

@@ -236,10 +236,9 @@ enum InputCoercion {
                 return .success(.string(JavaScriptNumber.format(double)))
             default: return .failure(ParseValueError("ID cannot represent value: \(inspect(input))"))
             }
-        case DateTimeScalar.name:
-            return DateTimeScalar.parseValue(input).mapError { ParseValueError($0.message) }
         default:
-            return .success(input)
+            guard let coercion = type.scalarCoercion else { return .success(input) }
+            return coercion.parseValue(input).mapError { ParseValueError($0.message) }
         }
     }
 
@@ -257,6 +256,16 @@ enum InputCoercion {
 /// quoted, objects written `{ a: 1 }`, lists cut after ten items, and
 /// anything nested deeper than two levels summarised as `[Array]` or `[Object]`.
 func inspect(_ value: GraphQLValue?) -> String {
+    inspectValue(value)
+}
+
+extension GraphQLValue {
+    /// The value as graphql-js's inspect() writes it in messages, for custom
+    /// scalars' errors to read like the built-in ones.
+    public var inspected: String { inspectValue(self) }
+}
+
+private func inspectValue(_ value: GraphQLValue?) -> String {
     guard let value else { return "undefined" }
     return inspect(value, depth: 0)
 }

@@ -27,6 +27,8 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     /// A union's member types.
     public internal(set) var unionMembers: [GraphQLNamedType] = []
     public internal(set) var enumValues: [GraphQLEnumValue] = []
+    /// A custom scalar's coercion, once an executable schema registers one.
+    public internal(set) var scalarCoercion: ScalarCoercion?
     /// Input object fields, in definition order.
     public internal(set) var inputFields: [GraphQLInputValue] = [] {
         didSet {

@@ -70,7 +70,8 @@ private func isMissingVariable(_ literal: Value, _ variables: [String: GraphQLVa
     return variables?[variable.name.value] == nil
 }
 
-/// The built-in scalars' parseLiteral; custom scalars take any literal as it is.
+/// The built-in scalars' parseLiteral, and custom scalars' registered one
+/// (those without one take any literal as it is).
 func parseScalarLiteral(
     _ literal: Value, _ scalar: GraphQLNamedType, variables: [String: GraphQLValue]? = nil
 ) -> GraphQLValue? {
@@ -96,13 +97,9 @@ func parseScalarLiteral(
         case .int(let int): return .string(int.value)
         default: return nil
         }
-    case DateTimeScalar.name:
-        guard case .string(let string) = literal, case .success(let value) = DateTimeScalar.parseValue(.string(string.value)) else {
-            return nil
-        }
-        return value
     default:
-        return valueFromASTUntyped(literal, variables: variables)
+        guard let coercion = scalar.scalarCoercion else { return valueFromASTUntyped(literal, variables: variables) }
+        return try? coercion.literal(literal, variables: variables).get()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQL
 
 /// The rules for account fields, checked before anything is stored (the
 /// table's constraints repeat them).
@@ -44,18 +45,14 @@ package enum AccountInput {
         return text
     }
 
-    /// A past calendar date, `YYYY-MM-DD`, from 1900 on.
+    /// A past calendar date from 1900 on (the `Date` scalar has checked it is a day).
     package static func birthday(_ text: String) throws -> String {
-        let parts = text.split(separator: "-")
-        guard text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
-        else { throw APIError.badInput("\"birthday\" must be a date written YYYY-MM-DD: \(text.debugDescription).") }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              calendar.component(.day, from: date) == day
-        else { throw APIError.badInput("\"birthday\" is not a day of the calendar: \(text.debugDescription).") }
-        guard date < Date() else { throw APIError.badInput("\"birthday\" must be in the past.") }
+        guard let (year, month, day) = DateScalar.parse(text) else {
+            throw APIError.badInput("\"birthday\" must be a date written YYYY-MM-DD: \(text.debugDescription).")
+        }
+        guard year >= 1900 else { throw APIError.badInput("\"birthday\" must be in 1900 or later.") }
+        let days = GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day)
+        guard Double(days) * 86_400 < Date().timeIntervalSince1970 else { throw APIError.badInput("\"birthday\" must be in the past.") }
         return text
     }
 

@@ -17,6 +17,8 @@ public enum HuddleAPI {
         try checkNotificationKinds(schema, Notifications.kinds(mounting: apps).map(\.kind))
         var binder = SchemaBinder(schema: schema)
         binder.builder.unexpectedError = { error in APIError.masked(error, logger: logger) }
+        binder.builder.scalar("DateTime", DateTimeScalar.coercion)
+        binder.builder.scalar("Date", DateScalar.coercion)
         for app in mounted { app.bind(&binder) }
         NodeResolvers.bind(&binder, nodeTypes: mounted.flatMap { $0.nodeTypes })
         return try binder.builder.build()

@@ -48,29 +48,19 @@ public final class Metrics: Sendable {
     }
 
     private let shards = Mutex<[RequestCounters]>([])
-    private let shared: RequestCounters
     private let connections = Atomic<Int>(0)
     private let webSockets = Atomic<Int>(0)
     private let subscriptions = Atomic<Int>(0)
     /// The database pools of the workers, read when metrics are rendered.
     private let pools = Mutex<[PostgresPool]>([])
 
-    public init() {
-        shared = RequestCounters()
-        shards.withLock { $0.append(shared) }
-    }
+    public init() {}
 
     /// Counters of its own for one event loop, added into the totals.
     public func makeRequestCounters() -> RequestCounters {
         let counters = RequestCounters()
         shards.withLock { $0.append(counters) }
         return counters
-    }
-
-    /// Counts a request answered: by GraphQL operation type (`none` for
-    /// other paths) and status, and its latency.
-    public func recordRequest(operationType: String?, status: Int, seconds: Double) {
-        shared.record(operationType: operationType, status: status, seconds: seconds)
     }
 
     public func connectionOpened() { connections.add(1, ordering: .relaxed) }

@@ -130,12 +130,10 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
             case .string, .int: return nil
             default: return "ID cannot represent a non-string and non-integer value: \(printed)"
             }
-        case DateTimeScalar.name:
-            guard case .string(let string) = node else { return "DateTime cannot represent a non string value: \(printed)" }
-            if case .failure(let invalid) = DateTimeScalar.parseValue(.string(string.value)) { return invalid.message }
-            return nil
         default:
-            // Other custom scalars take any literal.
+            // A custom scalar without a registered coercion takes any literal.
+            guard let coercion = type.scalarCoercion else { return nil }
+            if case .failure(let invalid) = coercion.literal(node, variables: nil) { return invalid.message }
             return nil
         }
     }

@@ -1,13 +1,15 @@
+import GraphQL
+
 /// The `DateTime` scalar Huddle's schema declares: an instant as RFC 3339
 /// text with an offset, such as `2026-11-21T18:30:00+01:00`. Inputs are
 /// checked and kept as the instant; outputs are written in UTC with
 /// millisecond precision, `2026-11-21T17:30:00.000Z`. Resolvers may return
 /// the text or the milliseconds since 1970 as an Int.
-public enum DateTimeScalar {
-    public static let name = "DateTime"
+package enum DateTimeScalar {
+    package static let name = "DateTime"
 
     /// Milliseconds since 1970-01-01T00:00:00Z, or nil for text that is not an RFC 3339 date-time.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
@@ -64,7 +66,7 @@ public enum DateTimeScalar {
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`
     /// RFC 3339 in UTC with milliseconds, as `DateTime` values are written.
-    public static func format(milliseconds: Int) -> String {
+    package static func format(milliseconds: Int) -> String {
         let totalSeconds = Int((Double(milliseconds) / 1000).rounded(.down))
         let millis = milliseconds - totalSeconds * 1000
         var days = totalSeconds / 86_400
@@ -127,28 +129,35 @@ public enum DateTimeScalar {
 
     // MARK: Coercion
 
+    /// The scalar's coercion, as the executable schema registers it.
+    package static let coercion = ScalarCoercion(
+        serialize: serialize,
+        parseValue: parseValue,
+        parseLiteral: { literal in
+            guard case .string(let string) = literal else {
+                return .failure(.init("DateTime cannot represent a non string value: \(Printer.print(literal))"))
+            }
+            return parseValue(.string(string.value))
+        }
+    )
+
     /// An input (a variable's value or a string literal's) as the canonical UTC text.
-    static func parseValue(_ value: GraphQLValue) -> Result<GraphQLValue, Invalid> {
+    static func parseValue(_ value: GraphQLValue) -> Result<GraphQLValue, ScalarCoercion.Invalid> {
         guard case .string(let text) = value else {
-            return .failure(Invalid("DateTime cannot represent a non string value: \(inspect(value))"))
+            return .failure(.init("DateTime cannot represent a non string value: \(value.inspected)"))
         }
         guard let instant = parse(text) else {
-            return .failure(Invalid("DateTime cannot represent an invalid date-time string: \(text.json)."))
+            return .failure(.init("DateTime cannot represent an invalid date-time string: \(GraphQLValue.string(text).inspected)."))
         }
         return .success(.string(format(milliseconds: instant)))
     }
 
-    struct Invalid: Error {
-        var message: String
-        init(_ message: String) { self.message = message }
-    }
-
     /// A resolver's value: RFC 3339 text or milliseconds since 1970.
-    static func serialize(_ value: GraphQLValue) -> Result<GraphQLValue, Invalid> {
+    static func serialize(_ value: GraphQLValue) -> Result<GraphQLValue, ScalarCoercion.Invalid> {
         switch value {
         case .int(let milliseconds): return .success(.string(format(milliseconds: milliseconds)))
         case .string: return parseValue(value)
-        default: return .failure(Invalid("DateTime cannot represent value: \(inspect(value))"))
+        default: return .failure(.init("DateTime cannot represent value: \(value.inspected)"))
         }
     }
 }

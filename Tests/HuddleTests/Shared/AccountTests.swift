@@ -97,7 +97,7 @@ struct AccountTests {
 
             let bad: [(String, String)] = [
                 (#"{birthday: "2999-01-01"}"#, "\"birthday\" must be in the past."),
-                (#"{birthday: "1994-02-30"}"#, "\"birthday\" is not a day of the calendar: \"1994-02-30\"."),
+                (#"{birthday: "1899-12-31"}"#, "\"birthday\" must be in 1900 or later."),
                 (#"{profileImageUrl: "javascript:alert(1)"}"#, "\"profileImageUrl\" must be an http or https URL of at most 2048 characters."),
                 ("{firstName: \"\(String(repeating: "x", count: 101))\"}", "\"firstName\" is at most 100 characters."),
                 (#"{firstName: null}"#, "\"firstName\" cannot be null."),
@@ -108,6 +108,14 @@ struct AccountTests {
                 #expect(reply.errorCode == "BAD_USER_INPUT", "\(input)")
                 #expect(reply.errorMessage == message)
             }
+            // A day that is not in the calendar is refused by the Date scalar, before any resolver.
+            let notADay = try await server.graphql(#"mutation { updateProfile(input: {birthday: "1994-02-30"}) { firstName } }"#, token: ana.token)
+            #expect(notADay.errorCode == "GRAPHQL_VALIDATION_FAILED")
+            #expect(notADay.errorMessage == #"Date cannot represent an invalid date string: "1994-02-30"."#)
+            let asVariable = try await server.graphql(
+                "mutation($d: Date) { updateProfile(input: {birthday: $d}) { firstName } }", ["d": "1994-02-30"], token: ana.token)
+            #expect(asVariable.errorCode == "BAD_USER_INPUT")
+            #expect(asVariable.errorMessage == #"Variable "$d" got invalid value "1994-02-30"; Date cannot represent an invalid date string: "1994-02-30"."#)
             // A 100-character name is at the limit.
             let atLimit = try await server.graphql(
                 "mutation { updateProfile(input: {firstName: \"\(String(repeating: "x", count: 100))\"}) { firstName } }", token: ana.token)

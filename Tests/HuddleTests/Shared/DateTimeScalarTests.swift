@@ -1,27 +1,32 @@
 import GraphQL
+import HuddleCore
 import Testing
 
 /// The DateTime scalar: RFC 3339 text in, UTC with milliseconds out.
-@Suite struct DateTimeTests {
-    static let schema = try! buildSchema("""
-        scalar DateTime
-        type Query { at(when: DateTime): DateTime next: DateTime }
-        """)
+@Suite struct DateTimeScalarTests {
+    static let executable: ExecutableSchema = {
+        var builder = ExecutableSchema.Builder(schema: try! buildSchema("""
+            scalar DateTime
+            type Query { at(when: DateTime): DateTime next: DateTime }
+            """))
+        builder.scalar("DateTime", DateTimeScalar.coercion)
+        builder.resolve("Query", "at") { input in .value(input.argument("when") ?? .null) }
+        builder.resolve("Query", "next") { input in
+            guard case .value(let root) = input.parent, let next = root["next"] else { return .null }
+            return .value(next)
+        }
+        return try! builder.build()
+    }()
+    static var schema: GraphQLSchema { executable.schema }
 
     func run(_ query: String, variables: String = "{}", data: String = "{}") async throws -> String {
         let source = Source(body: query)
         let document = try parse(source)
         let errors = validate(schema: Self.schema, document: document, source: source)
         if !errors.isEmpty { return ExecutionResult(data: nil, errors: errors).json() }
-        var builder = ExecutableSchema.Builder(schema: Self.schema)
-        builder.resolve("Query", "at") { input in .value(input.argument("when") ?? .null) }
-        builder.resolve("Query", "next") { input in
-            guard case .value(let root) = input.parent, let next = root["next"] else { return .null }
-            return .value(next)
-        }
         guard case .object(let variableMembers) = try JSONReader().read(variables) else { return "" }
         return await execute(
-            schema: try builder.build(), document: document, source: source, variables: variableMembers,
+            schema: Self.executable, document: document, source: source, variables: variableMembers,
             rootValue: .value(try JSONReader().read(data))
         ).json()
     }
