@@ -2,9 +2,13 @@
 import PackageDescription
 
 // The layers, bottom to top; each module imports only the ones below it.
-//   1. C shims:   CLibUV, CLibPQ, COpenSSL (system libraries via pkg-config)
+//   1. C shims:   CLibUV, CLibPQ, COpenSSL (system libraries via pkg-config);
+//      Formats: JSON string text, decimal text, the Gregorian calendar (no
+//      dependencies; what the engine, the runtime and the apps share)
 //   2. GraphQL:   the engine, pure Swift, no I/O
-//   3. HuddleRuntime: event loop, HTTP, WebSocket, PostgreSQL client
+//   3. The runtime: HuddleRuntime (event loop, HTTP, WebSocket; no GraphQL),
+//      HuddlePostgres (the PostgreSQL client), GraphQLTransport (GraphQL
+//      over HTTP and over WebSocket, on the engine and HuddleRuntime)
 //   4. The apps: HuddleCore, what they share (accounts, friends, Relay
 //      connections and Node, loaders, the inbox and subscriptions, auth);
 //      then one target per app (Playmate, ...), each an `App` that the
@@ -40,7 +44,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(
+            name: "Formats",
+        ),
+        .target(
             name: "GraphQL",
+            dependencies: ["Formats"],
             // The engine's classes are only mutated while a schema is built or
             // within one validation or execution, which owns them; the static
             // exclusivity checks stay, the per-access run-time ones go. With
@@ -52,15 +60,23 @@ let package = Package(
         ),
         .target(
             name: "HuddleRuntime",
-            dependencies: ["CLibUV", "CLibPQ", "COpenSSL", "GraphQL"]
+            dependencies: ["CLibUV", "COpenSSL", "Formats"]
+        ),
+        .target(
+            name: "HuddlePostgres",
+            dependencies: ["CLibPQ", "CLibUV", "HuddleRuntime", "Formats"]
+        ),
+        .target(
+            name: "GraphQLTransport",
+            dependencies: ["GraphQL", "HuddleRuntime", "Formats"]
         ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "GraphQL"]
+            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats"]
         ),
         .target(
             name: "Playmate",
-            dependencies: ["HuddleCore", "HuddleRuntime", "GraphQL"]
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
         ),
         .executableTarget(
             name: "huddle",
@@ -68,18 +84,21 @@ let package = Package(
                 "HuddleCore",
                 "Playmate",
                 "HuddleRuntime",
+                "HuddlePostgres",
+                "GraphQLTransport",
                 "GraphQL",
+                "Formats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "GraphQLTests",
-            dependencies: ["GraphQL"],
+            dependencies: ["GraphQL", "Formats"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "HuddleTests",
-            dependencies: ["huddle", "HuddleCore", "Playmate", "HuddleRuntime", "GraphQL", "CLibPQ"]
+            dependencies: ["huddle", "HuddleCore", "Playmate", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats", "CLibPQ"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,3 @@
-import CLibPQ
 import CLibUV
 import COpenSSL
 
@@ -7,12 +6,6 @@ import COpenSSL
 public enum SystemLibraries {
     public static var libuvVersion: String {
         String(cString: uv_version_string())
-    }
-
-    /// libpq's version as `major.minor` (PQlibVersion gives major * 10000 + minor).
-    public static var libpqVersion: String {
-        let version = PQlibVersion()
-        return "\(version / 10000).\(version % 10000)"
     }
 
     public static var openSSLVersion: String {

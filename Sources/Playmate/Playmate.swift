@@ -1,5 +1,6 @@
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// Playmate: sports sessions near you, with friends and invitations.

@@ -1,4 +1,5 @@
 @testable import GraphQL
+import Formats
 import Testing
 
 /// The response writer against the text Swift (and JSON.stringify) gives.

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import GraphQLTransport
 import HuddleRuntime
 import Testing
 

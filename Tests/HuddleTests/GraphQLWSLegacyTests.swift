@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLTransport
 import HuddleRuntime
 import Testing
 

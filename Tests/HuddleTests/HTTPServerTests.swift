@@ -308,7 +308,9 @@ import Testing
         for level in [LogLevel.info, .warning] {
             let lines = EventLoopTests.Log()
             let running = try await RunningServer(configure: { $0.logger = Logger(level: level) { lines.append($0) } }) { request in
-                HTTPResponse(status: request.head.target.hasPrefix("/fail") ? 500 : 200, body: Array("abc".utf8), operationName: "Op")
+                var response = HTTPResponse(status: request.head.target.hasPrefix("/fail") ? 500 : 200, body: Array("abc".utf8))
+                response.loggedOperation = "Op"
+                return response
             }
             let client = try RawClient(port: running.port)
             client.send("GET /ok?secret=1 HTTP/1.1\r\nHost: a\r\n\r\nGET /fail HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")

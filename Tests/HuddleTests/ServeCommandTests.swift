@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 import Testing
 

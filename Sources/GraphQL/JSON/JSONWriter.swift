@@ -1,3 +1,5 @@
+import Formats
+
 /// Writes JSON straight into a byte buffer, in the order values are given,
 /// escaping strings as JavaScript's JSON.stringify does and writing numbers
 /// as JavaScript writes them, so responses match graphql-js byte for byte.

@@ -1,3 +1,5 @@
+import Formats
+
 /// The shortest decimal that reads back as a double, found cheaply for the
 /// doubles responses carry most (prices, ratings, coordinates: a few decimal
 /// places), written as JavaScript writes them.

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// A new token and the account it signs in.

@@ -1,4 +1,6 @@
 import Foundation
+import GraphQLTransport
+import HuddlePostgres
 import HuddleRuntime
 
 /// Bearer tokens: random, handed to the client once, stored only as their

@@ -1,4 +1,5 @@
 import Foundation
+import HuddlePostgres
 import HuddleRuntime
 
 /// A row of `users`, as the User type shows it. A class: the executor

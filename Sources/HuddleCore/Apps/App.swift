@@ -1,4 +1,5 @@
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// One of the apps Huddle serves, as the shared core sees it: its schema

@@ -1,4 +1,5 @@
 import Foundation
+import HuddlePostgres
 import HuddleRuntime
 
 /// Where Huddle's data lives: the server `DATABASE_URL` names, or else a

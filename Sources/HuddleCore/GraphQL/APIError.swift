@@ -1,4 +1,5 @@
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// The errors the API reports, each with the `extensions.code` clients

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// Relay cursor-connection arguments: `first`/`after` forwards or

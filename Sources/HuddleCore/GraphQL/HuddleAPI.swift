@@ -1,5 +1,7 @@
 import Foundation
 import GraphQL
+import GraphQLTransport
+import HuddlePostgres
 import HuddleRuntime
 
 /// The Huddle API: the schema in `Schema/` with every field bound to its

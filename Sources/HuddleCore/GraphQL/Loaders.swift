@@ -1,4 +1,5 @@
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// The batching loaders of one operation for the shared types: every edge

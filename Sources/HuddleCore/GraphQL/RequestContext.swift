@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import GraphQL
+import GraphQLTransport
+import HuddlePostgres
 import HuddleRuntime
 
 /// What the resolvers of one operation share: the database of the worker

@@ -1,3 +1,5 @@
+import GraphQLTransport
+import HuddlePostgres
 import HuddleRuntime
 
 /// What the server answers at each path.

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// A row of `notifications`.

@@ -1,3 +1,4 @@
+import HuddlePostgres
 import HuddleRuntime
 
 /// Writes a user's notice into their inbox in the caller's transaction and

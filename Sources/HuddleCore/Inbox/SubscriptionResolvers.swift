@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HuddlePostgres
 import HuddleRuntime
 
 /// Live events. Each subscription listens on its own channel (the user's

@@ -1,3 +1,4 @@
+import Formats
 import GraphQL
 
 /// The `DateTime` scalar Huddle's schema declares: an instant as RFC 3339

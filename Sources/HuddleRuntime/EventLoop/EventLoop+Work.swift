@@ -113,7 +113,7 @@ private final class WorkBox<Result: Sendable>: AnyWorkBox, @unchecked Sendable {
 
 extension Duration {
     /// Whole milliseconds, as libuv timers take them.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,14 +1,16 @@
 /// A FIFO in a ring buffer: push and pop are O(1), where `Array.removeFirst`
 /// would make a long queue (of jobs, of pipelined statements) quadratic.
-struct RingBuffer<Element> {
+package struct RingBuffer<Element> {
     private var storage: [Element?] = Array(repeating: nil, count: 16)
     private var head = 0
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
-    var first: Element? { count > 0 ? storage[head] : nil }
+    package init() {}
 
-    mutating func push(_ element: Element) {
+    package var isEmpty: Bool { count == 0 }
+    package var first: Element? { count > 0 ? storage[head] : nil }
+
+    package mutating func push(_ element: Element) {
         if count == storage.count {
             var bigger = [Element?](repeating: nil, count: storage.count * 2)
             for index in 0..<count { bigger[index] = storage[(head + index) & (storage.count - 1)] }
@@ -20,11 +22,11 @@ struct RingBuffer<Element> {
     }
 
     @discardableResult
-    mutating func removeFirst() -> Element {
+    package mutating func removeFirst() -> Element {
         popFirst()!
     }
 
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil

@@ -383,7 +383,7 @@ final class HTTPConnection: @unchecked Sendable {
         let duration = started.map { ContinuousClock.now - $0 }
         let milliseconds = duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
         server.requestCounters.record(
-            operationType: response.operationType, status: response.status, seconds: (milliseconds ?? 0) / 1000
+            operationType: response.countedAs, status: response.status, seconds: (milliseconds ?? 0) / 1000
         )
         let logger = server.configuration.logger
         // A refused request (no head) is the client's doing, whatever its status.
@@ -392,7 +392,7 @@ final class HTTPConnection: @unchecked Sendable {
         logger.log(level, "request", [
             "method": head.map { .string($0.method) },
             "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
-            "operation": response.operationName.map { .string($0) },
+            "operation": response.loggedOperation.map { .string($0) },
             "status": .int(response.status),
             "duration_ms": milliseconds.map { .double($0) },
             "bytes": .int(response.body.count),

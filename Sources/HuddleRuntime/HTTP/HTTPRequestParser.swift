@@ -386,7 +386,7 @@ public struct HTTPError: Error, Sendable, Equatable {
 }
 
 extension StringProtocol {
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         // Over UTF-8 bytes: spaces and tabs are single bytes, and slicing the
         // UTF-8 view keeps the text's storage (no scalar-by-scalar rebuild).
         let utf8 = Substring(self).utf8

@@ -6,17 +6,18 @@ public struct HTTPResponse: Sendable {
     /// saves formatting a date per response).
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    /// For the request log: the GraphQL operation answered, when named.
-    public var operationName: String?
-    /// For metrics: `query`, `mutation` or `subscription` when a GraphQL
-    /// operation was answered.
-    public var operationType: String?
+    /// The request log's `operation` field: what the request named (GraphQL
+    /// over HTTP gives the operation's name).
+    public var loggedOperation: String?
+    /// The request counter's `operation_type` label: what kind of work the
+    /// request ran (GraphQL over HTTP gives `query`, `mutation` or
+    /// `subscription`); `none` when nil.
+    public var countedAs: String?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], operationName: String? = nil) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
-        self.operationName = operationName
     }
 
     public init(status: Int, contentType: String, body: String) {

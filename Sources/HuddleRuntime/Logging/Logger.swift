@@ -1,7 +1,7 @@
+import Formats
 #if canImport(Glibc)
 import Glibc
 #endif
-import GraphQL
 
 /// How much the server says.
 public enum LogLevel: String, Sendable, CaseIterable, Comparable {
@@ -55,9 +55,7 @@ public struct Logger: Sendable {
     }
 
     private static func appendString(_ text: String, to line: inout String) {
-        var writer = JSONWriter(capacity: text.utf8.count + 2)
-        writer.string(text)
-        line += writer.text
+        line += JSONText.quoted(text)
     }
 }
 

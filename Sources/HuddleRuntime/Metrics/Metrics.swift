@@ -52,7 +52,7 @@ public final class Metrics: Sendable {
     private let webSockets = Atomic<Int>(0)
     private let subscriptions = Atomic<Int>(0)
     /// The database pools of the workers, read when metrics are rendered.
-    private let pools = Mutex<[PostgresPool]>([])
+    private let pools = Mutex<[any ConnectionPoolGauges]>([])
 
     public init() {}
 
@@ -74,7 +74,7 @@ public final class Metrics: Sendable {
     public var activeSubscriptions: Int { subscriptions.load(ordering: .relaxed) }
 
     /// Reports `pool`'s connections with the rest.
-    public func register(_ pool: PostgresPool) {
+    public func register(_ pool: any ConnectionPoolGauges) {
         pools.withLock { $0.append(pool) }
     }
 
@@ -83,7 +83,7 @@ public final class Metrics: Sendable {
     public func render() async -> String {
         var open = 0, busy = 0, waiting = 0, statements = 0
         for pool in pools.withLock({ $0 }) {
-            let statistics = await pool.loop.onLoop { pool.statistics }
+            let statistics = await pool.gauges()
             open += statistics.open
             busy += statistics.busy
             waiting += statistics.waiting
@@ -131,5 +131,27 @@ public final class Metrics: Sendable {
 
     private func gauge(_ name: String, _ help: String, _ value: Int) -> String {
         "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+    }
+}
+
+/// A database pool as the metrics report it.
+public protocol ConnectionPoolGauges: Sendable {
+    /// Its connections and statements now, read on the pool's own loop.
+    func gauges() async -> ConnectionPoolStatistics
+}
+
+/// What `/metrics` reports of a pool.
+public struct ConnectionPoolStatistics: Sendable {
+    public var open: Int
+    public var busy: Int
+    public var waiting: Int
+    /// Statements run since the pool opened.
+    public var statements: Int
+
+    public init(open: Int, busy: Int, waiting: Int, statements: Int) {
+        self.open = open
+        self.busy = busy
+        self.waiting = waiting
+        self.statements = statements
     }
 }

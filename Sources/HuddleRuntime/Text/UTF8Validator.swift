@@ -1,20 +1,20 @@
 /// Checks UTF-8 as it arrives in pieces: fails as soon as the bytes so far
 /// cannot start a valid string (overlong forms, surrogates, code points past
 /// U+10FFFF included).
-struct UTF8Validator: Sendable {
+package struct UTF8Validator: Sendable {
     private var needed = 0
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
 
-    var isComplete: Bool { needed == 0 }
+    package var isComplete: Bool { needed == 0 }
 
     /// Whether `bytes` are, whole, valid UTF-8.
-    static func isValid(_ bytes: [UInt8]) -> Bool {
+    package static func isValid(_ bytes: [UInt8]) -> Bool {
         var validator = UTF8Validator()
         return validator.consume(bytes) && validator.isComplete
     }
 
-    mutating func consume(_ bytes: [UInt8]) -> Bool {
+    package mutating func consume(_ bytes: [UInt8]) -> Bool {
         for byte in bytes {
             if needed == 0 {
                 switch byte {

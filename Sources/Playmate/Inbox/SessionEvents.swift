@@ -1,5 +1,6 @@
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// Something that happened to a session, from its NOTIFY payload.

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// A row of `invitations`.

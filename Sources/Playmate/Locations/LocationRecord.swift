@@ -1,4 +1,5 @@
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// A row of `locations` (a class: copies cost one retain).

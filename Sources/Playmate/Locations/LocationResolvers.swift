@@ -1,5 +1,6 @@
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// Stored places and the search over their names (no outside geocoder).

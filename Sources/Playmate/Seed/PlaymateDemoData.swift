@@ -1,4 +1,5 @@
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// Playmate's demo data: places, sessions over the next four weeks with

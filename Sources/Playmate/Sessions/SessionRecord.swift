@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// A row of `sports_sessions`, with its distance when a search near a point

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// Sports sessions: their fields, creating, joining, leaving, deleting.

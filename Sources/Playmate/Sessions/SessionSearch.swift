@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// `sportsSessions(filter:orderBy:)`: the filter as SQL conditions over

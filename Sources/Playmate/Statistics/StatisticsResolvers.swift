@@ -1,5 +1,6 @@
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 /// A player's numbers, one statement for all the users of a level.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HuddlePostgres
 import HuddleRuntime
 
 extension Bench {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 struct Seed: AsyncParsableCommand {

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import GraphQL
+import GraphQLTransport
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 struct Serve: AsyncParsableCommand {

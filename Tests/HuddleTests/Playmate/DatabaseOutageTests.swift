@@ -1,5 +1,7 @@
 import Foundation
 import GraphQL
+import GraphQLTransport
+import HuddlePostgres
 import HuddleRuntime
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLTransport
 import Testing
 
 /// Live events over WebSocket (graphql-transport-ws and graphql-ws), fed by

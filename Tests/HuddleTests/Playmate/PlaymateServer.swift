@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import HuddlePostgres
 #endif
 import HuddleRuntime
 import Testing

@@ -1,4 +1,6 @@
+import Formats
 import Foundation
+import HuddlePostgres
 import HuddleRuntime
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import HuddlePostgres
 import HuddleRuntime
 import Testing
 

@@ -1,3 +1,4 @@
+import HuddleRuntime
 import Synchronization
 
 /// Apollo's Automatic Persisted Queries: query texts by their SHA-256, so a

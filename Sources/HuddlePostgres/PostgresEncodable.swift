@@ -1,5 +1,6 @@
+import Formats
 import Foundation
-import GraphQL
+import HuddleRuntime
 
 /// A Swift value bound as a statement parameter, in PostgreSQL's text format.
 /// Parameters are always bound, never spliced into SQL; the server infers

@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// The parameters of a GraphQL-over-HTTP request (graphql-over-http §
 /// "Request Parameters"), from a JSON body or a URL's query string.

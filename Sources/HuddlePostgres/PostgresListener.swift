@@ -1,5 +1,6 @@
 import Foundation
 import CLibUV
+import HuddleRuntime
 
 /// The process's one `LISTEN` connection: it listens on the channels that
 /// have subscribers and hands each notification to them.

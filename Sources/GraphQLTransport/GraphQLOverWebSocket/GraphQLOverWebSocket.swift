@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// GraphQL over WebSocket: what both subprotocols share — the schema, the
 /// documents, authentication from the connection_init payload, and limits.

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HuddleRuntime
 #endif
 
 /// Runs a program to completion and collects its output.

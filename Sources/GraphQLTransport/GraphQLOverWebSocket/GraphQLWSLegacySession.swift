@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// One connection speaking the legacy `graphql-ws` subprotocol of
 /// subscriptions-transport-ws: connection_init, connection_ack or

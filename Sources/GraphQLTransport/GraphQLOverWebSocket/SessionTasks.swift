@@ -1,3 +1,4 @@
+import HuddleRuntime
 /// The tasks a GraphQL WebSocket session runs on its loop, whichever
 /// protocol it speaks: its operations by id, and its timers. All of them
 /// stop when the session ends. Used on the loop only.

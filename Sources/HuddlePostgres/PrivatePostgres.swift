@@ -2,6 +2,7 @@ import CLibPQ
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HuddleRuntime
 #endif
 
 /// A PostgreSQL cluster of Huddle's own, for when no `DATABASE_URL` is

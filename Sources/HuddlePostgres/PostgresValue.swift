@@ -1,4 +1,5 @@
 import Foundation
+import HuddleRuntime
 
 /// Any value a column holds, decoded by the column's type: for code that
 /// does not know the types ahead (tools, tests, `huddle` commands).

@@ -1,4 +1,5 @@
 import CLibPQ
+import HuddleRuntime
 
 /// What went wrong talking to PostgreSQL, typed by SQLSTATE class so that
 /// resolvers can turn constraint violations into user errors without

@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// One connection speaking graphql-transport-ws (the graphql-ws library's
 /// PROTOCOL.md): connection_init/ack, ping/pong, subscribe, next, error,

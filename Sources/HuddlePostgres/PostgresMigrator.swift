@@ -1,4 +1,5 @@
 import Foundation
+import HuddleRuntime
 
 /// One SQL file of `Schema/migrations`: `NNNN_description.sql`.
 public struct Migration: Sendable, Equatable {

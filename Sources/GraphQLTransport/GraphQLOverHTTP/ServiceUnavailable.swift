@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// A request that cannot be served now, through no fault of its own: what
 /// it needs (the database, to check its token) is away. Answered as a whole

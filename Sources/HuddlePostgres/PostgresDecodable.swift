@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import HuddleRuntime
 #endif
 
 /// A Swift type that can be read from PostgreSQL's text format.

@@ -3,6 +3,7 @@ import CLibPQ
 import Glibc
 #endif
 import CLibUV
+import HuddleRuntime
 
 /// A notification from `LISTEN`: the channel, its payload and the sending
 /// backend's process id.

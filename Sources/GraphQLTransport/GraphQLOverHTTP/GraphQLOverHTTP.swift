@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 import Synchronization
 
 /// Serves a schema by the GraphQL-over-HTTP specification: POST with a JSON
@@ -114,8 +115,9 @@ public final class GraphQLOverHTTP: Sendable {
                 case .failure(let refusal): return .failure(refusal)
                 }
                 return status.map {
-                    var response = HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
-                    response.operationType = operationType
+                    var response = HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body)
+                    response.loggedOperation = parameters.operationName
+                    response.countedAs = operationType
                     return .success(response)
                 }
                     ?? .failure(GraphQLOverHTTPFailure(status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
@@ -169,8 +171,9 @@ public final class GraphQLOverHTTP: Sendable {
                 case .success(let answer): (status, body, operationType) = answer
                 case .failure(let refusal): return .failure(refusal)
                 }
-                var response = HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body, operationName: parameters.operationName)
-                response.operationType = operationType
+                var response = HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body)
+                response.loggedOperation = parameters.operationName
+                response.countedAs = operationType
                 return .success(response)
             }
         default:

@@ -1,4 +1,5 @@
 import GraphQL
+import HuddleRuntime
 
 /// The executor's time budget is kept with the loop's own timers.
 extension EventLoop: DeadlineScheduling {}

@@ -1,4 +1,5 @@
 import CLibPQ
+import HuddleRuntime
 
 /// The rows of one statement's result, read in place from libpq's result
 /// (values are decoded when asked for, not copied up front).

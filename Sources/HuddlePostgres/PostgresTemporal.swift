@@ -1,5 +1,6 @@
+import Formats
 import Foundation
-import GraphQL
+import HuddleRuntime
 
 /// A calendar date (`date`), without a time zone.
 public struct PostgresDate: Hashable, Sendable, CustomStringConvertible, PostgresDecodable, PostgresEncodable {

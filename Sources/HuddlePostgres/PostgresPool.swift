@@ -1,5 +1,6 @@
 import CLibPQ
 import CLibUV
+import HuddleRuntime
 
 /// The isolation level a transaction runs at.
 public enum PostgresIsolationLevel: String, Sendable {
