@@ -22,7 +22,7 @@ let package = Package(
         .library(name: "GraphQL", targets: ["GraphQL"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(
@@ -98,7 +98,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HuddleTests",
-            dependencies: ["huddle", "HuddleCore", "Playmate", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats", "CLibPQ"]
+            dependencies: [
+                "huddle", "HuddleCore", "Playmate", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats", "CLibPQ",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

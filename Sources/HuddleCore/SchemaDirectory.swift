@@ -13,7 +13,9 @@ public struct SchemaDirectory: Sendable {
 
     /// `Schema/` under the working directory, or beside the executable's
     /// package when run from a build folder.
-    public static func locate(from workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) -> SchemaDirectory? {
+    public static func locate(from workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        -> SchemaDirectory?
+    {
         var candidate = workingDirectory
         for _ in 0..<4 {
             let schema = candidate.appendingPathComponent("Schema", isDirectory: true)
@@ -30,11 +32,13 @@ public struct SchemaDirectory: Sendable {
     /// nil), sorted by path so that every build reads them in one order.
     public func sdlFiles(in folders: [String]? = nil) throws -> [URL] {
         let manager = FileManager.default
-        let names = try folders ?? manager.contentsOfDirectory(atPath: url.path).filter { name in
-            var isDirectory: ObjCBool = false
-            return name != "migrations" && manager.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }
+        let names =
+            try folders
+            ?? manager.contentsOfDirectory(atPath: url.path).filter { name in
+                var isDirectory: ObjCBool = false
+                return name != "migrations" && manager.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                    && isDirectory.boolValue
+            }
         return try names.flatMap { folder in
             try manager.contentsOfDirectory(at: url.appendingPathComponent(folder, isDirectory: true), includingPropertiesForKeys: nil)
                 .filter { $0.pathExtension == "graphql" }

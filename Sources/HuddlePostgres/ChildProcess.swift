@@ -1,7 +1,8 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-import HuddleRuntime
+    import Glibc
+    import HuddleRuntime
 #endif
 
 /// Runs a program to completion and collects its output.

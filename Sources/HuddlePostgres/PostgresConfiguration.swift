@@ -1,4 +1,5 @@
 import HuddleRuntime
+
 /// How to reach PostgreSQL and how the pool behaves; every limit has a
 /// safe default.
 public struct PostgresConfiguration: Sendable {

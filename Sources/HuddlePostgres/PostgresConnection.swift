@@ -1,9 +1,10 @@
 import CLibPQ
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLibUV
 import HuddleRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A notification from `LISTEN`: the channel, its payload and the sending
 /// backend's process id.
@@ -140,10 +141,14 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
         uv_timer_init(loop.uv, timer)
         timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         connectTimer = timer
-        uv_timer_start(timer, { timer in
-            let connection = Unmanaged<PostgresConnection>.fromOpaque(timer!.pointee.data).takeUnretainedValue()
-            connection.finishConnecting(PostgresError(.connection, "could not connect to PostgreSQL: timed out after \(connection.configuration.connectTimeout)"))
-        }, UInt64(max(1, configuration.connectTimeout.milliseconds)), 0)
+        uv_timer_start(
+            timer,
+            { timer in
+                let connection = Unmanaged<PostgresConnection>.fromOpaque(timer!.pointee.data).takeUnretainedValue()
+                connection.finishConnecting(
+                    PostgresError(
+                        .connection, "could not connect to PostgreSQL: timed out after \(connection.configuration.connectTimeout)"))
+            }, UInt64(max(1, configuration.connectTimeout.milliseconds)), 0)
     }
 
     private func stopConnectTimer() {

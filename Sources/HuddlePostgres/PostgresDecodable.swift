@@ -1,7 +1,8 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-import HuddleRuntime
+    import Glibc
+    import HuddleRuntime
 #endif
 
 /// A Swift type that can be read from PostgreSQL's text format.
@@ -49,7 +50,10 @@ extension Bool: PostgresDecodable {
 private func parseInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
     var index = 0
     var negative = false
-    if bytes.count > 0, bytes[0] == UInt8(ascii: "-") { negative = true; index = 1 }
+    if bytes.count > 0, bytes[0] == UInt8(ascii: "-") {
+        negative = true
+        index = 1
+    }
     guard index < bytes.count else { return nil }
     var value: Int64 = 0
     while index < bytes.count {
@@ -103,7 +107,9 @@ extension Double: PostgresDecodable {
             buffer[bytes.count] = 0
             var end: UnsafeMutablePointer<CChar>?
             let value = strtod(buffer.baseAddress!, &end)
-            guard end == buffer.baseAddress! + bytes.count, !bytes.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 | 0x20 == UInt8(ascii: "x") }) else {
+            guard end == buffer.baseAddress! + bytes.count,
+                !bytes.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 | 0x20 == UInt8(ascii: "x") })
+            else {
                 throw mismatch(bytes, type)
             }
             return value
@@ -285,7 +291,10 @@ enum PostgresArrayText {
                 while true {
                     guard index < end else { throw bad() }
                     let byte = bytes[index]
-                    if byte == UInt8(ascii: "\"") { index += 1; break }
+                    if byte == UInt8(ascii: "\"") {
+                        index += 1
+                        break
+                    }
                     if byte == UInt8(ascii: "\\") {
                         index += 1
                         guard index < end else { throw bad() }

@@ -1,5 +1,5 @@
-import Foundation
 import CLibUV
+import Foundation
 import HuddleRuntime
 
 /// The process's one `LISTEN` connection: it listens on the channels that

@@ -47,7 +47,7 @@ public enum PostgresMigrator {
         for file in names {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"), stem[..<underscore].count == 4,
-                  let version = Int(stem[..<underscore]), stem.index(after: underscore) != stem.endIndex
+                let version = Int(stem[..<underscore]), stem.index(after: underscore) != stem.endIndex
             else {
                 throw MigrationError(description: "\(directory)/\(file): a migration is named NNNN_description.sql")
             }
@@ -81,7 +81,8 @@ public enum PostgresMigrator {
     }
 
     private static func applyLocked(_ migrations: [Migration], _ connection: PostgresConnection) async throws -> Report {
-        _ = try await connection.query("""
+        _ = try await connection.query(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version integer PRIMARY KEY,
                 name text NOT NULL,
@@ -100,10 +101,11 @@ public enum PostgresMigrator {
                 throw MigrationError(description: "migration \(record.name) was applied but its file is gone; restore it")
             }
             guard migration.checksum == record.checksum else {
-                throw MigrationError(description: """
-                    migration \(migration.name) changed after it was applied (checksum \(record.checksum.prefix(12))…, \
-                    now \(migration.checksum.prefix(12))…); restore the file and add a new migration instead
-                    """)
+                throw MigrationError(
+                    description: """
+                        migration \(migration.name) changed after it was applied (checksum \(record.checksum.prefix(12))…, \
+                        now \(migration.checksum.prefix(12))…); restore the file and add a new migration instead
+                        """)
             }
         }
         var report = Report(applied: [], unchanged: applied.count)

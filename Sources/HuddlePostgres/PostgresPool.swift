@@ -176,7 +176,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
         for connection in connections where connection.isOpen {
             let id = ObjectIdentifier(connection)
             guard !exclusive.contains(id), id != draining,
-                  connection.statementsInFlight < configuration.maxPipelineDepth else { continue }
+                connection.statementsInFlight < configuration.maxPipelineDepth
+            else { continue }
             if best == nil || connection.statementsInFlight < best!.statementsInFlight { best = connection }
         }
         if let best, best.statementsInFlight > 0 { growIfAllowed() }
@@ -258,7 +259,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             guard let connection else {
                 if waiter.exclusive {
                     // Keep new statements off one connection so it drains.
-                    draining = connections
+                    draining =
+                        connections
                         .filter { $0.isOpen && !exclusive.contains(ObjectIdentifier($0)) }
                         .min { $0.statementsInFlight < $1.statementsInFlight }
                         .map(ObjectIdentifier.init)
@@ -318,7 +320,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
 
     private func scheduleReconnect() {
         guard !closed, !reconnectScheduled,
-              connections.count + connecting < configuration.minConnections || waiting > 0 else { return }
+            connections.count + connecting < configuration.minConnections || waiting > 0
+        else { return }
         reconnectScheduled = true
         let delay = backoff
         backoff = min(backoff * 2, configuration.reconnectBackoff.last)

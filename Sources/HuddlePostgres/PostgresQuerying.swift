@@ -1,4 +1,5 @@
 import HuddleRuntime
+
 /// Something statements can be run on: a pool (each statement on whichever
 /// connection is free) or one connection (inside a transaction).
 public protocol PostgresQuerying: Sendable {

@@ -30,7 +30,7 @@ public struct PostgresDate: Hashable, Sendable, CustomStringConvertible, Postgre
     public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> PostgresDate {
         var scanner = ByteScanner(bytes)
         guard let year = scanner.number(), scanner.skip("-"), let month = scanner.number(), scanner.skip("-"),
-              let day = scanner.number(), scanner.atEnd
+            let day = scanner.number(), scanner.atEnd
         else { throw mismatch(bytes, type) }
         return PostgresDate(year: year, month: month, day: day)
     }
@@ -47,14 +47,17 @@ extension Date: PostgresDecodable, PostgresEncodable {
         // 2026-11-22 02:05:03.123456+00, or with +05:30 / +05:30:15 offsets.
         var scanner = ByteScanner(bytes)
         guard let year = scanner.number(), scanner.skip("-"), let month = scanner.number(), scanner.skip("-"),
-              let day = scanner.number(), scanner.skip(" ") || scanner.skip("T"),
-              let hour = scanner.number(), scanner.skip(":"), let minute = scanner.number(), scanner.skip(":"),
-              let second = scanner.number()
+            let day = scanner.number(), scanner.skip(" ") || scanner.skip("T"),
+            let hour = scanner.number(), scanner.skip(":"), let minute = scanner.number(), scanner.skip(":"),
+            let second = scanner.number()
         else { throw mismatch(bytes, type) }
         var fraction = 0.0
         if scanner.skip(".") {
             var scale = 0.1
-            while let digit = scanner.digit() { fraction += Double(digit) * scale; scale /= 10 }
+            while let digit = scanner.digit() {
+                fraction += Double(digit) * scale
+                scale /= 10
+            }
         }
         var offset = 0
         if let sign = scanner.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
@@ -81,13 +84,17 @@ extension Date: PostgresDecodable, PostgresEncodable {
         let microseconds = Int(micros - Double(totalSeconds) * 1_000_000)
         var days = totalSeconds / 86_400
         var secondOfDay = totalSeconds % 86_400
-        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
         let date = PostgresDate(daysSinceEpoch: days)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        let text = "\(date)T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(microseconds, 6))Z"
+        let text =
+            "\(date)T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(microseconds, 6))Z"
         buffer.append(contentsOf: text.utf8)
     }
 }
@@ -148,13 +155,19 @@ public struct PostgresInterval: Hashable, Sendable, CustomStringConvertible, Pos
         var interval = PostgresInterval()
         var inTime = false
         while !scanner.atEnd {
-            if scanner.skip("T") { inTime = true; continue }
+            if scanner.skip("T") {
+                inTime = true
+                continue
+            }
             let negative = scanner.skip("-")
             guard let whole = scanner.number() else { throw mismatch(bytes, type) }
             var micros: Int64 = 0
             if scanner.skip(".") {
                 var scale: Int64 = 100_000
-                while let digit = scanner.digit() { micros += Int64(digit) * scale; scale /= 10 }
+                while let digit = scanner.digit() {
+                    micros += Int64(digit) * scale
+                    scale /= 10
+                }
             }
             let sign = negative ? -1 : 1
             guard let unit = scanner.peek() else { throw mismatch(bytes, type) }

@@ -1,4 +1,5 @@
 import HuddleRuntime
+
 /// A PostgreSQL type by its OID (`pg_type.oid`), for the built-in types
 /// Huddle reads.
 public struct PostgresType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

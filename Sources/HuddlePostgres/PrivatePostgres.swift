@@ -1,8 +1,9 @@
 import CLibPQ
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-import HuddleRuntime
+    import Glibc
+    import HuddleRuntime
 #endif
 
 /// A PostgreSQL cluster of Huddle's own, for when no `DATABASE_URL` is
@@ -62,16 +63,18 @@ public final class PrivatePostgres: Sendable {
 
         let data = directory + "/data"
         if !FileManager.default.fileExists(atPath: data + "/PG_VERSION") {
-            try Self.run(runAs + [binaries + "/initdb", "-D", data, "-U", "huddle", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"], "initdb")
+            try Self.run(
+                runAs + [binaries + "/initdb", "-D", data, "-U", "huddle", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"], "initdb")
         }
         if (try? Self.run(runAs + [binaries + "/pg_ctl", "-D", data, "status"], "pg_ctl status")) != nil {
             startedHere = false
         } else {
-            try Self.run(runAs + [
-                binaries + "/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
-                "start",
-            ], "pg_ctl start (see \(directory)/server.log)")
+            try Self.run(
+                runAs + [
+                    binaries + "/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "60",
+                    "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
+                    "start",
+                ], "pg_ctl start (see \(directory)/server.log)")
             startedHere = true
         }
         url = "host='\(socketDirectory)' user=huddle dbname='\(database)'"
@@ -85,11 +88,12 @@ public final class PrivatePostgres: Sendable {
 
     /// Starts the server again after `stop`.
     public func start() throws {
-        try Self.run(runAs + [
-            binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
-            "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
-            "start",
-        ], "pg_ctl start")
+        try Self.run(
+            runAs + [
+                binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
+                "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
+                "start",
+            ], "pg_ctl start")
     }
 
     // MARK: Setting up
@@ -100,8 +104,10 @@ public final class PrivatePostgres: Sendable {
         searchPath: String = ProcessInfo.processInfo.environment["PATH"] ?? "",
         versionsRoot: String = "/usr/lib/postgresql"
     ) throws -> String {
-        for directory in searchPath.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/initdb")
-            && FileManager.default.isExecutableFile(atPath: "\(directory)/pg_ctl") {
+        for directory in searchPath.split(separator: ":")
+        where FileManager.default.isExecutableFile(atPath: "\(directory)/initdb")
+            && FileManager.default.isExecutableFile(atPath: "\(directory)/pg_ctl")
+        {
             return String(directory)
         }
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: versionsRoot)) ?? []
@@ -109,25 +115,28 @@ public final class PrivatePostgres: Sendable {
         for version in newestFirst where FileManager.default.isExecutableFile(atPath: "\(versionsRoot)/\(version)/bin/initdb") {
             return "\(versionsRoot)/\(version)/bin"
         }
-        throw SetupError(description: """
-            PostgreSQL's server programs (initdb, pg_ctl) are not installed. \
-            Install them (Debian: apt-get install postgresql postgresql-contrib), \
-            or set DATABASE_URL to a PostgreSQL server to use.
-            """)
+        throw SetupError(
+            description: """
+                PostgreSQL's server programs (initdb, pg_ctl) are not installed. \
+                Install them (Debian: apt-get install postgresql postgresql-contrib), \
+                or set DATABASE_URL to a PostgreSQL server to use.
+                """)
     }
 
     /// util-linux's runuser, by full path: the environment may have no PATH.
-    private static let runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
+    private static let runuser =
+        ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "runuser"
 
     /// When running as root, the user the server runs as.
     private static func unprivilegedOwner() throws -> (name: String, uid: uid_t, gid: gid_t)? {
         guard getuid() == 0 else { return nil }
         guard let entry = getpwnam("postgres") else {
-            throw SetupError(description: """
-                PostgreSQL does not run as root, and there is no 'postgres' user to run it as. \
-                Run huddle as an ordinary user, or create the user (Debian's postgresql package does).
-                """)
+            throw SetupError(
+                description: """
+                    PostgreSQL does not run as root, and there is no 'postgres' user to run it as. \
+                    Run huddle as an ordinary user, or create the user (Debian's postgresql package does).
+                    """)
         }
         return ("postgres", entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
@@ -161,7 +170,8 @@ public final class PrivatePostgres: Sendable {
         defer { PQclear(created) }
         // Another process may have created it meanwhile (42P04: duplicate database).
         if PQresultStatus(created) != PGRES_COMMAND_OK,
-           String(cString: PQresultErrorField(created, Int32(UInt8(ascii: "C")))) != "42P04" {
+            String(cString: PQresultErrorField(created, Int32(UInt8(ascii: "C")))) != "42P04"
+        {
             throw SetupError(description: "cannot create the \(name) database: \(String(cString: PQresultErrorMessage(created)))")
         }
     }

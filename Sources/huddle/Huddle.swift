@@ -6,7 +6,10 @@ struct Huddle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle",
         abstract: "Huddle: one GraphQL back end for four social apps.",
-        subcommands: [Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self, Bench.self, Version.self]
+        subcommands: [
+            Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self, Bench.self,
+            Version.self,
+        ]
     )
 
     /// As ArgumentParser's, except that usage errors exit 2 (not 64), the

@@ -40,7 +40,9 @@ import Testing
 
     @Test func aParentOfAnotherTypeIsAFieldError() async throws {
         let json = try await run("{ pet { kind name } }", pets: [Robot(name: "R2")])
-        #expect(json.contains(#""message":"Pet.name was resolved on a object(GraphQLTests.BoundResolverTests.Robot(name: \"R2\")), not a Pet.""#))
+        #expect(
+            json.contains(
+                #""message":"Pet.name was resolved on a object(GraphQLTests.BoundResolverTests.Robot(name: \"R2\")), not a Pet.""#))
         #expect(json.hasSuffix(#""data":{"pet":null}}"#))
     }
 
@@ -52,7 +54,8 @@ import Testing
     }
 
     @Test func resolversSeeTheFieldNamesSelectedOnTheirValue() async throws {
-        let schema = try buildSchema("""
+        let schema = try buildSchema(
+            """
             type Query { owner: Person name: String }
             type Person { name: String! age: Int! friend: Person }
             """)

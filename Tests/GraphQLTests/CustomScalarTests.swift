@@ -19,11 +19,13 @@ import Testing
     )
 
     static func schema(registering: Bool = true) throws -> ExecutableSchema {
-        var builder = ExecutableSchema.Builder(schema: try buildSchema("""
-            scalar Odd
-            scalar Free
-            type Query { echo(value: Odd): Odd list(values: [Odd]): [Odd] raw(value: Free): Free result: Odd }
-            """))
+        var builder = ExecutableSchema.Builder(
+            schema: try buildSchema(
+                """
+                scalar Odd
+                scalar Free
+                type Query { echo(value: Odd): Odd list(values: [Odd]): [Odd] raw(value: Free): Free result: Odd }
+                """))
         if registering { builder.scalar("Odd", odd) }
         builder.resolve("Query", "echo") { input in .value(input.argument("value") ?? .null) }
         builder.resolve("Query", "list") { input in .value(input.argument("values") ?? .null) }
@@ -50,20 +52,26 @@ import Testing
     }
 
     @Test func aLiteralTheScalarRefusesIsAValidationError() async throws {
-        #expect(try await run("{ echo(value: 8) }")
-            == #"{"errors":[{"message":"Odd cannot represent value: 8","locations":[{"line":1,"column":15}]}]}"#)
-        #expect(try await run(#"{ echo(value: "7") }"#)
-            == #"{"errors":[{"message":"Odd cannot represent value: \"7\"","locations":[{"line":1,"column":15}]}]}"#)
+        #expect(
+            try await run("{ echo(value: 8) }")
+                == #"{"errors":[{"message":"Odd cannot represent value: 8","locations":[{"line":1,"column":15}]}]}"#)
+        #expect(
+            try await run(#"{ echo(value: "7") }"#)
+                == #"{"errors":[{"message":"Odd cannot represent value: \"7\"","locations":[{"line":1,"column":15}]}]}"#)
     }
 
     @Test func aVariableTheScalarRefusesIsARequestError() async throws {
-        #expect(try await run("query ($v: Odd) { echo(value: $v) }", variables: #"{"v": 2}"#)
-            == #"{"errors":[{"message":"Variable \"$v\" got invalid value 2; Odd cannot represent value: 2","locations":[{"line":1,"column":8}]}]}"#)
+        #expect(
+            try await run("query ($v: Odd) { echo(value: $v) }", variables: #"{"v": 2}"#)
+                == #"{"errors":[{"message":"Variable \"$v\" got invalid value 2; Odd cannot represent value: 2","locations":[{"line":1,"column":8}]}]}"#
+        )
     }
 
     @Test func aResultTheScalarRefusesIsAFieldError() async throws {
-        #expect(try await run("{ result }")
-            == #"{"errors":[{"message":"Odd cannot represent value: 4","locations":[{"line":1,"column":3}],"path":["result"]}],"data":{"result":null}}"#)
+        #expect(
+            try await run("{ result }")
+                == #"{"errors":[{"message":"Odd cannot represent value: 4","locations":[{"line":1,"column":3}],"path":["result"]}],"data":{"result":null}}"#
+        )
     }
 
     @Test func aScalarWithoutACoercionPassesValuesThrough() async throws {

@@ -4,9 +4,19 @@ import Testing
 /// DataLoader batching through the executor: one batch per loader per level,
 /// whatever the number of parents.
 @Suite struct DataLoaderTests {
-    struct Session: Sendable { var id: Int; var creatorID: Int; var locationID: Int }
-    struct User: Sendable { var id: Int; var name: String }
-    struct Place: Sendable { var id: Int; var name: String }
+    struct Session: Sendable {
+        var id: Int
+        var creatorID: Int
+        var locationID: Int
+    }
+    struct User: Sendable {
+        var id: Int
+        var name: String
+    }
+    struct Place: Sendable {
+        var id: Int
+        var name: String
+    }
 
     /// The request's loaders, as an app keeps them in its context.
     final class Loaders: Sendable {
@@ -31,7 +41,8 @@ import Testing
         }
     }
 
-    static let schema: GraphQLSchema = try! buildSchema("""
+    static let schema: GraphQLSchema = try! buildSchema(
+        """
         type Query { sessions(n: Int!): [Session!]! }
         type Session { id: ID! creator: User! players: [User!]! location: Place }
         type User { id: ID! name: String! }
@@ -94,7 +105,10 @@ import Testing
             return
         }
         #expect(sessions.count == n)
-        #expect(sessions.last?.json == #"{"id":"\#(n - 1)","creator":{"name":"user\#((n - 1) % 7)"},"players":[{"id":"\#((n - 1) * 10)","name":"p\#(n - 1)a"},{"id":"\#((n - 1) * 10 + 1)","name":"p\#(n - 1)b"}],"location":{"name":"place\#((n - 1) % 5)"}}"#)
+        #expect(
+            sessions.last?.json
+                == #"{"id":"\#(n - 1)","creator":{"name":"user\#((n - 1) % 7)"},"players":[{"id":"\#((n - 1) * 10)","name":"p\#(n - 1)a"},{"id":"\#((n - 1) * 10 + 1)","name":"p\#(n - 1)b"}],"location":{"name":"place\#((n - 1) % 5)"}}"#
+        )
     }
 
     @Test func batchesAreSplitAtTheMaximumSize() async throws {
@@ -108,9 +122,10 @@ import Testing
 
     @Test func aKeyThatFailsNullsOnlyItsFields() async throws {
         let result = try await run(2, Loaders(failingPlace: 1))
-        #expect(result.json() == #"""
-            {"errors":[{"message":"Place 1 is gone","locations":[{"line":1,"column":60}],"path":["sessions",1,"location"],"extensions":{"code":"NOT_FOUND"}}],"data":{"sessions":[{"id":"0","creator":{"name":"user0"},"players":[{"id":"0","name":"p0a"},{"id":"1","name":"p0b"}],"location":{"name":"place0"}},{"id":"1","creator":{"name":"user1"},"players":[{"id":"10","name":"p1a"},{"id":"11","name":"p1b"}],"location":null}]}}
-            """#)
+        #expect(
+            result.json() == #"""
+                {"errors":[{"message":"Place 1 is gone","locations":[{"line":1,"column":60}],"path":["sessions",1,"location"],"extensions":{"code":"NOT_FOUND"}}],"data":{"sessions":[{"id":"0","creator":{"name":"user0"},"players":[{"id":"0","name":"p0a"},{"id":"1","name":"p0b"}],"location":{"name":"place0"}},{"id":"1","creator":{"name":"user1"},"players":[{"id":"10","name":"p1a"},{"id":"11","name":"p1b"}],"location":null}]}}
+                """#)
     }
 
     @Test func aBatchFunctionMustAnswerEveryKey() async throws {
@@ -121,10 +136,11 @@ import Testing
         builder.resolve("Query", "b") { _ in loader.load(2) { .value(.int($0)) } }
         let source = Source(body: "{ a b }")
         let result = await execute(schema: try builder.build(), document: try parse(source), source: source)
-        #expect(result.errors.map(\.message) == [
-            "The batch function must return one result per key: it was given 2 keys and returned 1 results.",
-            "The batch function must return one result per key: it was given 2 keys and returned 1 results.",
-        ])
+        #expect(
+            result.errors.map(\.message) == [
+                "The batch function must return one result per key: it was given 2 keys and returned 1 results.",
+                "The batch function must return one result per key: it was given 2 keys and returned 1 results.",
+            ])
         #expect(loader.batchCount == 1)
     }
 
@@ -154,9 +170,10 @@ import Testing
         }
         let source = Source(body: "{ one many again }")
         let result = await execute(schema: try builder.build(), document: try parse(source), source: source)
-        #expect(result.json() == #"""
-            {"errors":[{"message":"No 3","locations":[{"line":1,"column":7}],"path":["many",2],"extensions":{"code":"NOT_FOUND"}}],"data":{"one":10,"many":[10,20,null,20],"again":[20,10]}}
-            """#)
+        #expect(
+            result.json() == #"""
+                {"errors":[{"message":"No 3","locations":[{"line":1,"column":7}],"path":["many",2],"extensions":{"code":"NOT_FOUND"}}],"data":{"one":10,"many":[10,20,null,20],"again":[20,10]}}
+                """#)
         #expect(loader.batchCount == 1)
     }
 }

@@ -4,8 +4,14 @@ import Testing
 @Suite struct DocumentCacheTests {
     @Test func aRepeatedDocumentIsParsedAndValidatedOnce() {
         let cache = DocumentCache(schema: ValidationFixtures.schema, capacity: 10)
-        guard case .valid = cache.entry(for: "{ dog { name } }") else { Issue.record("expected valid"); return }
-        guard case .valid = cache.entry(for: "{ dog { name } }") else { Issue.record("expected valid"); return }
+        guard case .valid = cache.entry(for: "{ dog { name } }") else {
+            Issue.record("expected valid")
+            return
+        }
+        guard case .valid = cache.entry(for: "{ dog { name } }") else {
+            Issue.record("expected valid")
+            return
+        }
         #expect(cache.statistics.hits == 1)
         #expect(cache.statistics.misses == 1)
     }
@@ -13,10 +19,16 @@ import Testing
     @Test func invalidDocumentsAreCachedWithTheirErrors() {
         let cache = DocumentCache(schema: ValidationFixtures.schema)
         for _ in 0..<3 {
-            guard case .invalid(let errors) = cache.entry(for: "{ dog { nam } }") else { Issue.record("expected errors"); return }
+            guard case .invalid(let errors) = cache.entry(for: "{ dog { nam } }") else {
+                Issue.record("expected errors")
+                return
+            }
             #expect(errors.map(\.message) == ["Cannot query field \"nam\" on type \"Dog\". Did you mean \"name\"?"])
         }
-        guard case .invalid(let syntax) = cache.entry(for: "{ dog {") else { Issue.record("expected errors"); return }
+        guard case .invalid(let syntax) = cache.entry(for: "{ dog {") else {
+            Issue.record("expected errors")
+            return
+        }
         #expect(syntax.map(\.message) == ["Syntax Error: Expected Name, found <EOF>."])
         #expect(cache.statistics.hits == 2)
     }
@@ -24,8 +36,8 @@ import Testing
     @Test func theLeastRecentlyUsedDocumentIsEvictedAtCapacity() {
         let cache = DocumentCache(schema: ValidationFixtures.schema, capacity: 3)
         for field in ["name", "nickname", "barks"] { _ = cache.entry(for: "{ dog { \(field) } }") }
-        _ = cache.entry(for: "{ dog { name } }")           // name is now the most recent
-        _ = cache.entry(for: "{ dog { barkVolume } }")     // evicts nickname
+        _ = cache.entry(for: "{ dog { name } }")  // name is now the most recent
+        _ = cache.entry(for: "{ dog { barkVolume } }")  // evicts nickname
         #expect(cache.count == 3)
         let missesBefore = cache.statistics.misses
         _ = cache.entry(for: "{ dog { name } }")
@@ -61,11 +73,17 @@ import Testing
     @Test func aDocumentAsLargeAsTheBudgetIsKeptAndALargerOneIsNot() {
         let text = "{ dog { name } }"
         let atLimit = DocumentCache(schema: ValidationFixtures.schema, maxTextBytes: text.utf8.count)
-        guard case .valid = atLimit.entry(for: text) else { Issue.record("expected valid"); return }
+        guard case .valid = atLimit.entry(for: text) else {
+            Issue.record("expected valid")
+            return
+        }
         #expect(atLimit.count == 1)
         let overLimit = DocumentCache(schema: ValidationFixtures.schema, maxTextBytes: text.utf8.count - 1)
         for _ in 0..<2 {
-            guard case .valid = overLimit.entry(for: text) else { Issue.record("expected valid"); return }
+            guard case .valid = overLimit.entry(for: text) else {
+                Issue.record("expected valid")
+                return
+            }
         }
         #expect(overLimit.count == 0)
         #expect(overLimit.statistics.misses == 2)

@@ -5,7 +5,8 @@ import Testing
 /// variable definitions, which graphql-js 16 rejects; here the spec wins.
 @Suite struct ExecutableDescriptionsTests {
     @Test func operationFragmentAndVariableDescriptionsParse() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             "Sessions near the user"
             query Nearby(
               "How many to show"
@@ -20,7 +21,8 @@ import Testing
             fragment Card on SportsSession { id }
             """)
         guard case .operation(let operation) = document.definitions[0],
-              case .fragment(let fragment) = document.definitions[1] else {
+            case .fragment(let fragment) = document.definitions[1]
+        else {
             Issue.record("unexpected definitions")
             return
         }
@@ -44,28 +46,29 @@ import Testing
         let printed = Printer.print(try parse(text))
         // A description puts each variable on its own line, as graphql-js
         // does for described arguments.
-        #expect(printed == """
-            "Sessions near the user"
-            query Nearby(
-              "How many"
-              $first: Int
-              $after: String
-            ) {
-              a
-            }
+        #expect(
+            printed == """
+                "Sessions near the user"
+                query Nearby(
+                  "How many"
+                  $first: Int
+                  $after: String
+                ) {
+                  a
+                }
 
-            "Card"
-            fragment Card on T {
-              id
-            }
+                "Card"
+                fragment Card on T {
+                  id
+                }
 
-            mutation Join(
-              \"""Block\"""
-              $id: ID!
-            ) {
-              join(id: $id)
-            }
-            """)
+                mutation Join(
+                  \"""Block\"""
+                  $id: ID!
+                ) {
+                  join(id: $id)
+                }
+                """)
         let options = ParseOptions(recordsLocations: false)
         #expect(try parse(Source(body: printed), options: options) == parse(Source(body: text), options: options))
     }

@@ -8,15 +8,17 @@ import Testing
     func collect(_ query: String, on typeName: String = "Dog", variables: [String: GraphQLValue] = [:]) throws -> [String] {
         let document = try parse(query)
         guard case .operation(let operation) = document.definitions[0],
-              case .field(let root) = operation.selectionSet.selections[0] else { return [] }
+            case .field(let root) = operation.selectionSet.selections[0]
+        else { return [] }
         let collector = FieldCollector(schema: schema, document: document, variableValues: variables)
         let grouped = try collector.collectSubfields(schema.type(named: typeName)!, [root])
         return zip(grouped.keys, grouped.fields).map { "\($0):\($1.count)" }
     }
 
     @Test func groupsFieldsByResponseKeyInFirstAppearanceOrder() throws {
-        #expect(try collect("{ dog { name barks n: nickname name ...F ... on Dog { barks } } } fragment F on Dog { n: nickname id }")
-            == ["name:2", "barks:2", "n:2", "id:1"])
+        #expect(
+            try collect("{ dog { name barks n: nickname name ...F ... on Dog { barks } } } fragment F on Dog { n: nickname id }")
+                == ["name:2", "barks:2", "n:2", "id:1"])
     }
 
     @Test func appliesSkipAndIncludeWithLiteralsAndVariables() throws {
@@ -31,7 +33,8 @@ import Testing
     }
 
     @Test func followsTypeConditionsAndVisitsEachFragmentOnce() throws {
-        let query = "{ dog { ... on Cat { meows } ... on Pet { name } ... on CatOrDog { __typename } ...F ...F } } fragment F on Dog { barks }"
+        let query =
+            "{ dog { ... on Cat { meows } ... on Pet { name } ... on CatOrDog { __typename } ...F ...F } } fragment F on Dog { barks }"
         #expect(try collect(query) == ["name:1", "__typename:1", "barks:1"])
         #expect(try collect(query, on: "Cat") == ["meows:1", "name:1", "__typename:1"])
     }
@@ -39,14 +42,16 @@ import Testing
     func arguments(_ field: String, variables: [String: GraphQLValue] = [:]) throws -> Result<[String: GraphQLValue], GraphQLError> {
         let source = Source(body: "{ complicatedArgs { \(field) } }")
         guard case .operation(let operation) = try parse(source).definitions[0],
-              case .field(let parent) = operation.selectionSet.selections[0],
-              case .field(let node) = parent.selectionSet!.selections[0] else { throw GraphQLError(message: "bad query") }
+            case .field(let parent) = operation.selectionSet.selections[0],
+            case .field(let node) = parent.selectionSet!.selections[0]
+        else { throw GraphQLError(message: "bad query") }
         let definition = schema.type(named: "ComplicatedArgs")!.field(named: node.name.value)!
         do throws(GraphQLError) {
-            return .success(try ArgumentValues.coerce(
-                definitions: definition.arguments, arguments: node.arguments, variableValues: variables,
-                node: node.location, source: source
-            ))
+            return .success(
+                try ArgumentValues.coerce(
+                    definitions: definition.arguments, arguments: node.arguments, variableValues: variables,
+                    node: node.location, source: source
+                ))
         } catch {
             return .failure(error)
         }
@@ -58,11 +63,16 @@ import Testing
         #expect(try arguments("multipleOpts(opt1: $missing)").get() == ["opt1": .int(0), "opt2": .int(0)])
         #expect(try arguments("multipleOpts(opt1: null)").get() == ["opt1": .null, "opt2": .int(0)])
         #expect(try arguments("stringListArgField(stringListArg: \"one\")").get() == ["stringListArg": .list([.string("one")])])
-        #expect(try arguments("complexArgField(complexArg: {requiredField: true, nested: {requiredField: $b}})", variables: ["b": .boolean(false)]).get()
-            == ["complexArg": .object([
-                .init("requiredField", .boolean(true)), .init("nonNullField", .boolean(false)),
-                .init("nested", .object([.init("requiredField", .boolean(false)), .init("nonNullField", .boolean(false))])),
-            ])])
+        #expect(
+            try arguments(
+                "complexArgField(complexArg: {requiredField: true, nested: {requiredField: $b}})", variables: ["b": .boolean(false)]
+            ).get()
+                == [
+                    "complexArg": .object([
+                        .init("requiredField", .boolean(true)), .init("nonNullField", .boolean(false)),
+                        .init("nested", .object([.init("requiredField", .boolean(false)), .init("nonNullField", .boolean(false))])),
+                    ])
+                ])
     }
 
     @Test func reportsArgumentErrorsAsGraphQLJSDoes() throws {
@@ -71,14 +81,20 @@ import Testing
             return "\(error.message) @ \(error.locations.map(\.description).joined(separator: ","))"
         }
         #expect(try message("nonNullIntArgField") == "Argument \"nonNullIntArg\" of required type \"Int!\" was not provided. @ 1:21")
-        #expect(try message("nonNullIntArgField(nonNullIntArg: $v)")
-            == "Argument \"nonNullIntArg\" of required type \"Int!\" was provided the variable \"$v\" which was not provided a runtime value. @ 1:55")
-        #expect(try message("nonNullIntArgField(nonNullIntArg: $v)", ["v": .null])
-            == "Argument \"nonNullIntArg\" of non-null type \"Int!\" must not be null. @ 1:55")
-        #expect(try message("nonNullIntArgField(nonNullIntArg: null)")
-            == "Argument \"nonNullIntArg\" of non-null type \"Int!\" must not be null. @ 1:55")
+        #expect(
+            try message("nonNullIntArgField(nonNullIntArg: $v)")
+                == "Argument \"nonNullIntArg\" of required type \"Int!\" was provided the variable \"$v\" which was not provided a runtime value. @ 1:55"
+        )
+        #expect(
+            try message("nonNullIntArgField(nonNullIntArg: $v)", ["v": .null])
+                == "Argument \"nonNullIntArg\" of non-null type \"Int!\" must not be null. @ 1:55")
+        #expect(
+            try message("nonNullIntArgField(nonNullIntArg: null)")
+                == "Argument \"nonNullIntArg\" of non-null type \"Int!\" must not be null. @ 1:55")
         #expect(try message("intArgField(intArg: \"x\")") == "Argument \"intArg\" has invalid value \"x\". @ 1:41")
-        #expect(try message("nonNullFieldWithDefault(arg: $v)", ["v": .null]) == "Argument \"arg\" of non-null type \"Int!\" must not be null. @ 1:50")
+        #expect(
+            try message("nonNullFieldWithDefault(arg: $v)", ["v": .null])
+                == "Argument \"arg\" of non-null type \"Int!\" must not be null. @ 1:50")
         #expect(try message("nonNullFieldWithDefault(arg: $v)") == nil)
     }
 }

@@ -53,7 +53,9 @@ import Testing
     // Not inlined into the tests: inlined, an optimised build crashed the
     // compiler (Swift 6.3.1, splitting an async test's coroutine).
     @inline(never)
-    func run(_ query: String, _ limits: ExecutionLimits, _ counter: Counter = Counter(), schema: ExecutableSchema? = nil) async throws -> ExecutionResult {
+    func run(_ query: String, _ limits: ExecutionLimits, _ counter: Counter = Counter(), schema: ExecutableSchema? = nil) async throws
+        -> ExecutionResult
+    {
         let source = Source(body: query)
         return await execute(
             schema: try schema ?? executable(counter), document: try parse(source), source: source, limits: limits
@@ -80,9 +82,10 @@ import Testing
         let query = "{ items(count: 100) { id name } }"
         let size = try await dataBytes(query)
         let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1))
-        #expect(over.json() == """
-            {"errors":[{"message":"The response is larger than the limit of \(size - 1) bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}
-            """)
+        #expect(
+            over.json() == """
+                {"errors":[{"message":"The response is larger than the limit of \(size - 1) bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}
+                """)
     }
 
     /// 1,000 items that come later, each with a child that would come later still.
@@ -151,9 +154,10 @@ import Testing
     @Test func waitingValuesBeyondTheHeldLimitStopTheExecutionBeforeTheyRun() async throws {
         let counter = Counter()
         let over = try await held(500 * ExecutionLimitsTests.bytesPerWaitingValue, counter)
-        #expect(over.json() == """
-            {"errors":[{"message":"The operation holds more than the limit of \(500 * ExecutionLimitsTests.bytesPerWaitingValue) bytes of values still to be written; execution stopped.","extensions":{"code":"MEMORY_LIMIT_EXCEEDED"}}],"data":null}
-            """)
+        #expect(
+            over.json() == """
+                {"errors":[{"message":"The operation holds more than the limit of \(500 * ExecutionLimitsTests.bytesPerWaitingValue) bytes of values still to be written; execution stopped.","extensions":{"code":"MEMORY_LIMIT_EXCEEDED"}}],"data":null}
+                """)
         #expect(counter.children.load(ordering: .relaxed) == 0)
     }
 

@@ -60,13 +60,14 @@ import Testing
     @Test func fieldsStillWaitingAtTheBudgetAreNullAndTheRestStands() async throws {
         let probe = Probe()
         let result = try await run("{ quick slow slowList { id later } }", budget: .milliseconds(200), probe)
-        #expect(result.json() == """
-            {"errors":[{"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":9}],"path":["slow"],"extensions":{"code":"OPERATION_TIMEOUT"}},\
-            {"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":28}],"path":["slowList",0,"later"],"extensions":{"code":"OPERATION_TIMEOUT"}},\
-            {"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":28}],"path":["slowList",1,"later"],"extensions":{"code":"OPERATION_TIMEOUT"}},\
-            {"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":28}],"path":["slowList",2,"later"],"extensions":{"code":"OPERATION_TIMEOUT"}}],\
-            "data":{"quick":"done","slow":null,"slowList":[{"id":0,"later":null},{"id":1,"later":null},{"id":2,"later":null}]}}
-            """)
+        #expect(
+            result.json() == """
+                {"errors":[{"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":9}],"path":["slow"],"extensions":{"code":"OPERATION_TIMEOUT"}},\
+                {"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":28}],"path":["slowList",0,"later"],"extensions":{"code":"OPERATION_TIMEOUT"}},\
+                {"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":28}],"path":["slowList",1,"later"],"extensions":{"code":"OPERATION_TIMEOUT"}},\
+                {"message":"The operation ran past its time budget of 0.2 seconds; this field was not completed.","locations":[{"line":1,"column":28}],"path":["slowList",2,"later"],"extensions":{"code":"OPERATION_TIMEOUT"}}],\
+                "data":{"quick":"done","slow":null,"slowList":[{"id":0,"later":null},{"id":1,"later":null},{"id":2,"later":null}]}}
+                """)
         // The abandoned work was cancelled, not left to run its minute.
         for _ in 0..<200 where probe.cancelled.load(ordering: .relaxed) < 4 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(probe.cancelled.load(ordering: .relaxed) == 4)

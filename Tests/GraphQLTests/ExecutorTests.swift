@@ -12,8 +12,16 @@ import Testing
         type User { id: ID! name: String }
         """
 
-    struct SessionRow: Sendable { var id: Int; var sport: String; var creatorID: Int; var playerIDs: [Int] }
-    struct UserRow: Sendable { var id: Int; var name: String }
+    struct SessionRow: Sendable {
+        var id: Int
+        var sport: String
+        var creatorID: Int
+        var playerIDs: [Int]
+    }
+    struct UserRow: Sendable {
+        var id: Int
+        var name: String
+    }
 
     static let sessions = [
         SessionRow(id: 1, sport: "tennis", creatorID: 10, playerIDs: [10, 11]),
@@ -95,9 +103,10 @@ import Testing
     }
 
     @Test func resolvesSwiftValuesSynchronouslyAndAsynchronously() async throws {
-        #expect(try await run("{ sessions { id sport creator { name } players { id name } } }") == #"""
-            {"data":{"sessions":[{"id":"1","sport":"tennis","creator":{"name":"Ana"},"players":[{"id":"10","name":"Ana"},{"id":"11","name":"Bo"}]},{"id":"2","sport":"padel","creator":{"name":"Bo"},"players":[{"id":"11","name":"Bo"}]}]}}
-            """#)
+        #expect(
+            try await run("{ sessions { id sport creator { name } players { id name } } }") == #"""
+                {"data":{"sessions":[{"id":"1","sport":"tennis","creator":{"name":"Ana"},"players":[{"id":"10","name":"Ana"},{"id":"11","name":"Bo"}]},{"id":"2","sport":"padel","creator":{"name":"Bo"},"players":[{"id":"11","name":"Bo"}]}]}}
+                """#)
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -115,15 +124,17 @@ import Testing
     }
 
     @Test func resolverErrorsCarryTheirCodeLocationAndPath() async throws {
-        #expect(try await run("{ failing session(id: 9) { id } }") == #"""
-            {"errors":[{"message":"Not allowed","locations":[{"line":1,"column":3}],"path":["failing"],"extensions":{"code":"FORBIDDEN"}},{"message":"No session \"9\"","locations":[{"line":1,"column":11}],"path":["session"],"extensions":{"code":"NOT_FOUND"}}],"data":{"failing":null,"session":null}}
-            """#)
+        #expect(
+            try await run("{ failing session(id: 9) { id } }") == #"""
+                {"errors":[{"message":"Not allowed","locations":[{"line":1,"column":3}],"path":["failing"],"extensions":{"code":"FORBIDDEN"}},{"message":"No session \"9\"","locations":[{"line":1,"column":11}],"path":["session"],"extensions":{"code":"NOT_FOUND"}}],"data":{"failing":null,"session":null}}
+                """#)
     }
 
     @Test func aNullForANonNullRootFieldNullsTheData() async throws {
-        #expect(try await run("{ required sessions { id } }") == #"""
-            {"errors":[{"message":"Cannot return null for non-nullable field Query.required.","locations":[{"line":1,"column":3}],"path":["required"]}],"data":null}
-            """#)
+        #expect(
+            try await run("{ required sessions { id } }") == #"""
+                {"errors":[{"message":"Cannot return null for non-nullable field Query.required.","locations":[{"line":1,"column":3}],"path":["required"]}],"data":null}
+                """#)
     }
 
     @Test func buildingRefusesFieldsWithoutResolvers() throws {
@@ -132,12 +143,13 @@ import Testing
         builder.resolve("Query", "nope") { _ in .null }
         builder.resolve("__Type", "name") { _ in .value(.string("mine")) }
         let error = try #require(throws: ExecutableSchemaError.self) { try builder.build() }
-        #expect(error.problems == [
-            "Cannot bind a resolver to \"Query.nope\": \"Query\" has no field \"nope\".",
-            "Cannot bind a resolver to \"__Type.name\": introspection types are resolved from the schema.",
-            "Field \"Query.b\" has no resolver, and \"Query\" does not read fields by name.",
-            "Field \"User.name\" has no resolver, and \"User\" does not read fields by name.",
-        ])
+        #expect(
+            error.problems == [
+                "Cannot bind a resolver to \"Query.nope\": \"Query\" has no field \"nope\".",
+                "Cannot bind a resolver to \"__Type.name\": introspection types are resolved from the schema.",
+                "Field \"Query.b\" has no resolver, and \"Query\" does not read fields by name.",
+                "Field \"User.name\" has no resolver, and \"User\" does not read fields by name.",
+            ])
         var fixed = ExecutableSchema.Builder(schema: builder.schema)
         fixed.resolve("Query", "a") { _ in .value(.int(1)) }
         fixed.resolve("Query", "b") { _ in .value(.object([.init("name", .string("x"))])) }

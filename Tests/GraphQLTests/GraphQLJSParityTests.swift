@@ -5,7 +5,10 @@ import Testing
 /// One case answered by graphql-js 16 (scripts/graphql-js/make-parse-fixtures.js).
 struct ParseCase: Decodable, CustomTestStringConvertible, Sendable {
     struct ExpectedError: Decodable, Sendable {
-        struct Location: Decodable, Sendable { var line: Int; var column: Int }
+        struct Location: Decodable, Sendable {
+            var line: Int
+            var column: Int
+        }
         var message: String
         var locations: [Location]
     }

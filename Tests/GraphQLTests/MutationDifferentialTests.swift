@@ -46,7 +46,9 @@ struct MutationCase: Decodable, CustomTestStringConvertible, Sendable {
         return text
     }
 
-    var testDescription: String { "\(base == 0 ? "kitchen-sink" : "schema-kitchen-sink") \(edits.map { "\($0.position)-\($0.removed)+\(String(reflecting: $0.inserted))" }.joined(separator: " "))" }
+    var testDescription: String {
+        "\(base == 0 ? "kitchen-sink" : "schema-kitchen-sink") \(edits.map { "\($0.position)-\($0.removed)+\(String(reflecting: $0.inserted))" }.joined(separator: " "))"
+    }
 }
 
 @Suite struct MutationDifferentialTests {

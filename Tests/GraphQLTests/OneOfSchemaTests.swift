@@ -16,10 +16,11 @@ import Testing
     @Test func oneOfFieldsMustBeNullableWithoutDefaults() throws {
         let schema = try buildSchema("type Query { a(i: I): Int } input I @oneOf { a: Int! b: String = \"x\" }")
         let errors = validateSchema(schema)
-        #expect(errors.map(\.message) == [
-            "OneOf input field I.a must be nullable.",
-            "OneOf input field I.b cannot have a default value.",
-        ])
+        #expect(
+            errors.map(\.message) == [
+                "OneOf input field I.a must be nullable.",
+                "OneOf input field I.b cannot have a default value.",
+            ])
         #expect(errors.map(\.locations) == [[SourceLocation(line: 1, column: 49)], [SourceLocation(line: 1, column: 54)]])
     }
 

@@ -26,9 +26,10 @@ import Testing
         let document = try parse(query)
         #expect(validate(schema: Self.schema, document: document, source: Source(body: query)).isEmpty)
         guard case .success(let operation) = selectOperation(document, nil),
-              case .success(let values) = VariableValues.coerce(
-                  schema: Self.schema, definitions: operation.variableDefinitions, inputs: variables, source: Source(body: query)
-              ) else {
+            case .success(let values) = VariableValues.coerce(
+                schema: Self.schema, definitions: operation.variableDefinitions, inputs: variables, source: Source(body: query)
+            )
+        else {
             throw GraphQLError(message: "no operation")
         }
         return OperationCost.measure(
@@ -81,7 +82,8 @@ import Testing
     }
 
     @Test func fragmentsCountOnceMeasuredButTheirCostAsOftenAsSpread() throws {
-        let measured = try measure("""
+        let measured = try measure(
+            """
             { me { ...F best { ...F } a: best { ...F } } }
             fragment F on User { id b: name @include(if: true) }
             """)
@@ -104,7 +106,8 @@ import Testing
     }
 
     @Test func introspectionHasItsOwnBudget() throws {
-        let standard = try measure("""
+        let standard = try measure(
+            """
             { __schema { types { name fields { name args { name type { ...T } } type { ...T } } interfaces { name } possibleTypes { name } inputFields { name } } } }
             fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }
             """)
@@ -115,7 +118,8 @@ import Testing
         #expect(nested.introspectionDepth == 3)
         let refusal = try #require(ExecutionLimits.default.refusal(of: nested))
         #expect(refusal.message == "Maximum introspection depth exceeded")
-        #expect(try ExecutionLimits.default.refusal(of: measure("{ __type(name: \"User\") { fields { type { fields { name } } } } }")) == nil)
+        #expect(
+            try ExecutionLimits.default.refusal(of: measure("{ __type(name: \"User\") { fields { type { fields { name } } } } }")) == nil)
     }
 
     // MARK: Each limit at, and one over
@@ -147,7 +151,8 @@ import Testing
         let query = "{ me { id name best { id } } }"
         #expect(try await refusal(query, limits { $0.maxCost = 5 }) == nil)
         let refused = try #require(try await refusal(query, limits { $0.maxCost = 4 }))
-        #expect(refused.message == "The operation's cost is 5, over the limit of 4. Ask for fewer items (first/last) or fewer nested lists.")
+        #expect(
+            refused.message == "The operation's cost is 5, over the limit of 4. Ask for fewer items (first/last) or fewer nested lists.")
         #expect(refused.extensions == [.init("code", .string("COST_LIMIT_EXCEEDED")), .init("cost", .int(5)), .init("limit", .int(4))])
     }
 
@@ -169,7 +174,10 @@ import Testing
         let query = "{ me { id } a: me { id } b: me { id } }"
         #expect(try await refusal(query, limits { $0.maxRootFields = 3 }) == nil)
         let refused = try #require(try await refusal(query, limits { $0.maxRootFields = 2 }))
-        #expect(refused.extensions == [.init("code", .string("ROOT_FIELD_LIMIT_EXCEEDED")), .init("rootFields", .int(3)), .init("limit", .int(2))])
+        #expect(
+            refused.extensions == [
+                .init("code", .string("ROOT_FIELD_LIMIT_EXCEEDED")), .init("rootFields", .int(3)), .init("limit", .int(2)),
+            ])
     }
 
     @Test func directivesAtTheLimitRunAndOneOverAreRefused() async throws {
@@ -192,7 +200,10 @@ import Testing
             schema: .readingFieldsByName(Self.schema), document: document, source: Source(body: "{ all { id } }"),
             limits: limits { $0.maxCost = 20 }
         )
-        #expect(result.json() == #"{"errors":[{"message":"The operation's cost is 21, over the limit of 20. Ask for fewer items (first/last) or fewer nested lists.","extensions":{"code":"COST_LIMIT_EXCEEDED","cost":21,"limit":20}}]}"#)
+        #expect(
+            result.json()
+                == #"{"errors":[{"message":"The operation's cost is 21, over the limit of 20. Ask for fewer items (first/last) or fewer nested lists.","extensions":{"code":"COST_LIMIT_EXCEEDED","cost":21,"limit":20}}]}"#
+        )
         #expect(result.cost?.cost == 21)
     }
 }

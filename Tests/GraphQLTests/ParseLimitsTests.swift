@@ -117,8 +117,9 @@ import Testing
     }
 
     @Test func documentOneByteOverOneMebibyteIsRejected() {
-        #expect(message(parsing: document(ofSize: (1 << 20) + 1))
-            == "Syntax Error: Document is 1048577 bytes, more than the limit of 1048576 bytes.")
+        #expect(
+            message(parsing: document(ofSize: (1 << 20) + 1))
+                == "Syntax Error: Document is 1048577 bytes, more than the limit of 1048576 bytes.")
     }
 
     @Test func sizeLimitCountsBytesNotCharacters() {

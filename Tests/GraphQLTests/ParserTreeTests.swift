@@ -6,8 +6,9 @@ import Testing
     func argumentValue(_ literal: String) throws -> Value {
         let document = try parse("{ f(a: \(literal)) }")
         guard case .operation(let operation) = document.definitions.first,
-              case .field(let field) = operation.selectionSet.selections.first,
-              let argument = field.arguments.first else {
+            case .field(let field) = operation.selectionSet.selections.first,
+            let argument = field.arguments.first
+        else {
             throw GraphQLError(message: "no argument in \(literal)")
         }
         return argument.value
@@ -37,20 +38,44 @@ import Testing
     }
 
     @Test func readsEveryKindOfValue() throws {
-        guard case .int(let int) = try argumentValue("-12") else { Issue.record("not an int"); return }
+        guard case .int(let int) = try argumentValue("-12") else {
+            Issue.record("not an int")
+            return
+        }
         #expect(int.value == "-12")
         #expect(int.location == Location(start: 7, end: 10))
-        guard case .float(let float) = try argumentValue("6.02e23") else { Issue.record("not a float"); return }
+        guard case .float(let float) = try argumentValue("6.02e23") else {
+            Issue.record("not a float")
+            return
+        }
         #expect(float.value == "6.02e23")
-        guard case .boolean(let boolean) = try argumentValue("false"), !boolean.value else { Issue.record("not false"); return }
-        guard case .null = try argumentValue("null") else { Issue.record("not null"); return }
-        guard case .enum(let enumValue) = try argumentValue("TENNIS") else { Issue.record("not an enum"); return }
+        guard case .boolean(let boolean) = try argumentValue("false"), !boolean.value else {
+            Issue.record("not false")
+            return
+        }
+        guard case .null = try argumentValue("null") else {
+            Issue.record("not null")
+            return
+        }
+        guard case .enum(let enumValue) = try argumentValue("TENNIS") else {
+            Issue.record("not an enum")
+            return
+        }
         #expect(enumValue.value == "TENNIS")
-        guard case .variable(let variable) = try argumentValue("$v") else { Issue.record("not a variable"); return }
+        guard case .variable(let variable) = try argumentValue("$v") else {
+            Issue.record("not a variable")
+            return
+        }
         #expect(variable.name.value == "v")
-        guard case .list(let list) = try argumentValue("[1 [2] {}]") else { Issue.record("not a list"); return }
+        guard case .list(let list) = try argumentValue("[1 [2] {}]") else {
+            Issue.record("not a list")
+            return
+        }
         #expect(list.values.count == 3)
-        guard case .object(let object) = try argumentValue("{x: 1, y: {z: \"w\"}}") else { Issue.record("not an object"); return }
+        guard case .object(let object) = try argumentValue("{x: 1, y: {z: \"w\"}}") else {
+            Issue.record("not an object")
+            return
+        }
         #expect(object.fields.map(\.name.value) == ["x", "y"])
     }
 
@@ -61,7 +86,10 @@ import Testing
             String(decoding: Array(text.utf8)[location.start..<location.end], as: UTF8.self)
         }
         #expect(spelled(document.location) == text)
-        guard case .operation(let operation) = document.definitions[0] else { Issue.record(); return }
+        guard case .operation(let operation) = document.definitions[0] else {
+            Issue.record()
+            return
+        }
         #expect(spelled(operation.location) == text)
         #expect(spelled(operation.name!.location) == "Q")
         let variable = operation.variableDefinitions[0]
@@ -70,7 +98,10 @@ import Testing
         #expect(spelled(variable.type.location) == "[Int!]!")
         #expect(spelled(variable.defaultValue!.location) == "[1]")
         #expect(spelled(operation.directives[0].location) == "@d")
-        guard case .field(let field) = operation.selectionSet.selections[0] else { Issue.record(); return }
+        guard case .field(let field) = operation.selectionSet.selections[0] else {
+            Issue.record()
+            return
+        }
         #expect(spelled(field.location) == "alias: f(a: $v) { ...F ... on T { g } }")
         #expect(spelled(field.alias!.location) == "alias")
         #expect(spelled(field.arguments[0].location) == "a: $v")

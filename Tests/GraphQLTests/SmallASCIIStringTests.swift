@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GraphQL
 
 @Suite struct SmallASCIIStringTests {
@@ -20,7 +21,8 @@ import Testing
             }
             let padded = bytes + Array(repeating: UInt8(ascii: "z"), count: 16)
             let madeByWords = padded.withUnsafeBufferPointer {
-                SmallASCIIString.make(UnsafeBufferPointer(rebasing: $0[..<count]), readable: padded.count, layoutMatches: SmallASCIIString.layoutMatches)
+                SmallASCIIString.make(
+                    UnsafeBufferPointer(rebasing: $0[..<count]), readable: padded.count, layoutMatches: SmallASCIIString.layoutMatches)
             }
             #expect(madeByWords == expected)
             #expect(made == expected)
@@ -37,7 +39,10 @@ import Testing
 
     @Test func parsedNamesAreOrdinaryStrings() throws {
         let document = try parse("{ a abcdefghijklmno abcdefghijklmnop field(arg: 12345678901234567890) }")
-        guard case .operation(let operation) = document.definitions[0] else { Issue.record("no operation"); return }
+        guard case .operation(let operation) = document.definitions[0] else {
+            Issue.record("no operation")
+            return
+        }
         let names = operation.selectionSet.selections.map { selection -> String in
             guard case .field(let field) = selection else { return "" }
             return field.name.value

@@ -15,10 +15,11 @@ import Testing
         let schema = try buildSchema("type Query { a: Int }")
         let source = Source(body: "mutation M { a } subscription S { a } query Q { a }")
         let errors = validate(schema: schema, document: try parse(source), source: source)
-        #expect(errors.map(\.message) == [
-            "The mutation operation is not supported by the schema.",
-            "The subscription operation is not supported by the schema.",
-        ])
+        #expect(
+            errors.map(\.message) == [
+                "The mutation operation is not supported by the schema.",
+                "The subscription operation is not supported by the schema.",
+            ])
         #expect(errors.map(\.locations) == [[SourceLocation(line: 1, column: 1)], [SourceLocation(line: 1, column: 18)]])
     }
 
@@ -26,18 +27,21 @@ import Testing
         let errors = try ValidationFixtures.errors(
             "subscription S($b: Boolean!) { dogBarked @skip(if: $b) { name } ...F } fragment F on Subscription { catMeowed @include(if: $b) { name } }"
         )
-        #expect(errors.map(\.message) == [
-            "Subscription \"S\" must not use `@skip` or `@include` directives in the top level selection."
-        ])
+        #expect(
+            errors.map(\.message) == [
+                "Subscription \"S\" must not use `@skip` or `@include` directives in the top level selection."
+            ])
         #expect(errors[0].locations == [SourceLocation(line: 1, column: 42), SourceLocation(line: 1, column: 111)])
         #expect(try messages("subscription { dogBarked { name @skip(if: true) } }").isEmpty)
-        #expect(try messages("subscription { ... @include(if: true) { dogBarked { name } } }") == [
-            "Anonymous Subscription must not use `@skip` or `@include` directives in the top level selection."
-        ])
+        #expect(
+            try messages("subscription { ... @include(if: true) { dogBarked { name } } }") == [
+                "Anonymous Subscription must not use `@skip` or `@include` directives in the top level selection."
+            ])
     }
 
     @Test func oneOfInputObjectsTakeExactlyOneNonNullField() throws {
-        let schema = try buildSchema("""
+        let schema = try buildSchema(
+            """
             type Query { pick(by: By): Int }
             input By @oneOf { id: ID name: String }
             """)
@@ -49,8 +53,9 @@ import Testing
         #expect(try messages("{ pick(by: {}) }") == ["OneOf Input Object \"By\" must specify exactly one key."])
         #expect(try messages("{ pick(by: {id: 1, name: \"x\"}) }") == ["OneOf Input Object \"By\" must specify exactly one key."])
         #expect(try messages("{ pick(by: {id: null}) }") == ["Field \"By.id\" must be non-null."])
-        #expect(try messages("query ($v: ID) { pick(by: {id: $v}) }")
-            == ["Variable \"v\" must be non-nullable to be used for OneOf Input Object \"By\"."])
+        #expect(
+            try messages("query ($v: ID) { pick(by: {id: $v}) }")
+                == ["Variable \"v\" must be non-nullable to be used for OneOf Input Object \"By\"."])
         #expect(try messages("query ($v: ID!) { pick(by: {id: $v}) }").isEmpty)
     }
 
@@ -88,7 +93,10 @@ import Testing
     @Test func fiveThousandRepeatedFieldsWithOneConflictReportEveryPairUpToTheLimit() throws {
         let errors = try messages("{ dog { " + String(repeating: "name ", count: 5_000) + "name: nickname } }")
         #expect(errors.count == 101)
-        #expect(errors[0] == "Fields \"name\" conflict because \"name\" and \"nickname\" are different fields. Use different aliases on the fields to fetch both if this was intentional.")
+        #expect(
+            errors[0]
+                == "Fields \"name\" conflict because \"name\" and \"nickname\" are different fields. Use different aliases on the fields to fetch both if this was intentional."
+        )
     }
 
     @Test func nestedInlineFragmentsWithOneResponseNameAreValid() throws {
@@ -111,11 +119,12 @@ import Testing
 
     @Test func selfReferencingFragmentsAreReportedOnce() throws {
         let errors = try messages("{ dog { ...A } } fragment A on Dog { ...A ...A mother { ...A } }")
-        #expect(errors == [
-            "Cannot spread fragment \"A\" within itself.",
-            "Cannot spread fragment \"A\" within itself.",
-            "Cannot spread fragment \"A\" within itself.",
-        ])
+        #expect(
+            errors == [
+                "Cannot spread fragment \"A\" within itself.",
+                "Cannot spread fragment \"A\" within itself.",
+                "Cannot spread fragment \"A\" within itself.",
+            ])
     }
 
     // MARK: Introspection
@@ -125,10 +134,14 @@ import Testing
     }
 
     @Test func introspectionFieldsAreTypeChecked() throws {
-        #expect(try messages("{ __type(name: \"Dog\") { name isOneOf specifiedByURL inputFields(includeDeprecated: true) { isDeprecated deprecationReason } } __schema { description } }").isEmpty)
-        #expect(try messages("{ __type { name } }") == [
-            "Field \"__type\" argument \"name\" of type \"String!\" is required, but it was not provided."
-        ])
+        #expect(
+            try messages(
+                "{ __type(name: \"Dog\") { name isOneOf specifiedByURL inputFields(includeDeprecated: true) { isDeprecated deprecationReason } } __schema { description } }"
+            ).isEmpty)
+        #expect(
+            try messages("{ __type { name } }") == [
+                "Field \"__type\" argument \"name\" of type \"String!\" is required, but it was not provided."
+            ])
         #expect(try messages("{ dog { __schema { description } } }") == ["Cannot query field \"__schema\" on type \"Dog\"."])
     }
 }

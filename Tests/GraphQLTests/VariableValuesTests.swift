@@ -20,7 +20,8 @@ struct VariablesCase: Decodable, CustomTestStringConvertible, Sendable {
 
 @Suite struct VariableValuesTests {
     func coerce(_ definitions: String, _ variables: String, schema: GraphQLSchema = ValidationFixtures.schema)
-        throws -> (definitions: [VariableDefinition], result: Result<[String: GraphQLValue], VariableErrors>) {
+        throws -> (definitions: [VariableDefinition], result: Result<[String: GraphQLValue], VariableErrors>)
+    {
         let source = Source(body: "query Q(\(definitions)) { dog { name } }")
         guard case .operation(let operation) = try parse(source).definitions[0] else { throw GraphQLError(message: "no operation") }
         guard case .object(let inputs) = try JSONReader().read(variables) else { throw GraphQLError(message: "not an object") }
@@ -53,15 +54,18 @@ struct VariablesCase: Decodable, CustomTestStringConvertible, Sendable {
             return failure.errors.map(\.message)
         }
         #expect(try messages(#"{"by": {"id": 1}}"#).isEmpty)
-        #expect(try messages(#"{"by": {}}"#) == [
-            "Variable \"$by\" got invalid value {}; Exactly one key must be specified for OneOf type \"By\"."
-        ])
-        #expect(try messages(#"{"by": {"id": 1, "name": "x"}}"#) == [
-            "Variable \"$by\" got invalid value { id: 1, name: \"x\" }; Exactly one key must be specified for OneOf type \"By\"."
-        ])
-        #expect(try messages(#"{"by": {"id": null}}"#) == [
-            "Variable \"$by\" got invalid value null at \"by.id\"; Field \"id\" must be non-null."
-        ])
+        #expect(
+            try messages(#"{"by": {}}"#) == [
+                "Variable \"$by\" got invalid value {}; Exactly one key must be specified for OneOf type \"By\"."
+            ])
+        #expect(
+            try messages(#"{"by": {"id": 1, "name": "x"}}"#) == [
+                "Variable \"$by\" got invalid value { id: 1, name: \"x\" }; Exactly one key must be specified for OneOf type \"By\"."
+            ])
+        #expect(
+            try messages(#"{"by": {"id": null}}"#) == [
+                "Variable \"$by\" got invalid value null at \"by.id\"; Field \"id\" must be non-null."
+            ])
     }
 
     @Test func errorsStopAtFiftyWithGraphQLJSMessage() throws {

@@ -69,12 +69,13 @@ import Testing
         let source = Source(body: query)
         let result = await execute(schema: try executable(), document: try parse(source), source: source)
         let errors = result.errors.map { error in
-            error.message + " @ " + (error.path ?? []).map { component in
-                switch component {
-                case .key(let key): key
-                case .index(let index): String(index)
-                }
-            }.joined(separator: ".")
+            error.message + " @ "
+                + (error.path ?? []).map { component in
+                    switch component {
+                    case .key(let key): key
+                    case .index(let index): String(index)
+                    }
+                }.joined(separator: ".")
         }
         return (result.data?.json, errors)
     }
@@ -140,7 +141,10 @@ import Testing
     @Test func waitingValuesAreSplicedInResponseOrder() async throws {
         let source = Source(body: "{ items { later id child { later id child { id } } numbers } }")
         let result = await execute(schema: try executable(), document: try parse(source), source: source)
-        #expect(result.json().hasSuffix(#""data":{"items":[{"later":1,"id":1,"child":{"later":10,"id":10,"child":{"id":100}},"numbers":[1,2]},{"later":null,"id":2,"child":{"later":null,"id":20,"child":{"id":200}},"numbers":null}]}}"#))
+        #expect(
+            result.json().hasSuffix(
+                #""data":{"items":[{"later":1,"id":1,"child":{"later":10,"id":10,"child":{"id":100}},"numbers":[1,2]},{"later":null,"id":2,"child":{"later":null,"id":20,"child":{"id":200}},"numbers":null}]}}"#
+            ))
         #expect(result.errors.count == 3)
     }
 }

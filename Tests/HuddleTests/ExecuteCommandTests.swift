@@ -30,10 +30,15 @@ import Testing
         let data = try file("d.json", #"{"me": {}}"#)
         let outcome = try HuddleCommand.run(["execute", "--schema", schema, "--data", data, "-"], input: "{ me { id } }")
         #expect(outcome.status == 1)
-        #expect(outcome.standardOutput == #"{"errors":[{"message":"Cannot return null for non-nullable field User.id.","locations":[{"line":1,"column":8}],"path":["me","id"]}],"data":{"me":null}}"# + "\n")
+        #expect(
+            outcome.standardOutput
+                == #"{"errors":[{"message":"Cannot return null for non-nullable field User.id.","locations":[{"line":1,"column":8}],"path":["me","id"]}],"data":{"me":null}}"#
+                + "\n")
         let invalid = try HuddleCommand.run(["execute", "--schema", schema, "-"], input: "{ you }")
         #expect(invalid.status == 1)
-        #expect(invalid.standardOutput == #"{"errors":[{"message":"Cannot query field \"you\" on type \"Query\".","locations":[{"line":1,"column":3}]}]}"# + "\n")
+        #expect(
+            invalid.standardOutput
+                == #"{"errors":[{"message":"Cannot query field \"you\" on type \"Query\".","locations":[{"line":1,"column":3}]}]}"# + "\n")
     }
 
     @Test func badDataIsAUsageError() throws {

@@ -16,17 +16,18 @@ import Testing
     @Test func formatsStandardInputWhenNoFileIsGiven() throws {
         let outcome = try HuddleCommand.run(["format"], input: "query Q($id:ID!){session(id:$id){id,players{username}}}")
         #expect(outcome.status == 0)
-        #expect(outcome.standardOutput == """
-            query Q($id: ID!) {
-              session(id: $id) {
-                id
-                players {
-                  username
+        #expect(
+            outcome.standardOutput == """
+                query Q($id: ID!) {
+                  session(id: $id) {
+                    id
+                    players {
+                      username
+                    }
+                  }
                 }
-              }
-            }
 
-            """)
+                """)
         #expect(outcome.standardError.isEmpty)
     }
 

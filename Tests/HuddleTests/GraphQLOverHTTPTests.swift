@@ -7,7 +7,8 @@ import Testing
 /// GraphQL over HTTP through a real server, with curl as the client.
 @Suite(.serialized) struct GraphQLOverHTTPTests {
     static let endpoint: GraphQLOverHTTP = {
-        let schema = try! buildSchema("""
+        let schema = try! buildSchema(
+            """
             type Query { hello(name: String = "world"): String, context: String, broken: String }
             type Mutation { bump: Int }
             """)
@@ -40,7 +41,8 @@ import Testing
     func call(_ running: HTTPServerTests.RunningServer, _ arguments: [String], path: String = "/graphql") throws -> Answer {
         let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-headers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: headerFile) }
-        let (output, _) = try HTTPServerTests.curl(arguments + ["-D", headerFile.path, "-w", "\n%{http_code}\n%{content_type}", "http://127.0.0.1:\(running.port)\(path)"])
+        let (output, _) = try HTTPServerTests.curl(
+            arguments + ["-D", headerFile.path, "-w", "\n%{http_code}\n%{content_type}", "http://127.0.0.1:\(running.port)\(path)"])
         var lines = output.components(separatedBy: "\n")
         let contentType = lines.removeLast()
         let status = Int(lines.removeLast()) ?? 0
@@ -50,7 +52,9 @@ import Testing
 
     /// A POST that asks for graphql-response+json unless told otherwise
     /// (curl alone would send `Accept: */*`; an empty `accept` sends none).
-    func post(_ body: String, accept: String = "application/graphql-response+json", contentType: String = "application/json", extra: [String] = []) -> [String] {
+    func post(
+        _ body: String, accept: String = "application/graphql-response+json", contentType: String = "application/json", extra: [String] = []
+    ) -> [String] {
         ["-X", "POST", "-H", "Content-Type: \(contentType)", "--data-binary", body, "-H", "Accept: \(accept)"] + extra
     }
 
@@ -63,14 +67,18 @@ import Testing
 
     @Test func answersPostsAsGraphQLResponseJSONByDefault() async throws {
         let running = try await Self.server()
-        let ok = try call(running, post(#"{"query":"query Q($n: String) { hello(name: $n) }","variables":{"n":"Ada"},"operationName":"Q"}"#))
+        let ok = try call(
+            running, post(#"{"query":"query Q($n: String) { hello(name: $n) }","variables":{"n":"Ada"},"operationName":"Q"}"#))
         #expect(ok.status == 200)
         #expect(ok.contentType == "application/graphql-response+json; charset=utf-8")
         #expect(ok.body == #"{"data":{"hello":"Hello, Ada!"}}"#)
 
         let partial = try call(running, post(#"{"query":"{ hello broken }"}"#))
         #expect(partial.status == 200)
-        #expect(partial.body == #"{"errors":[{"message":"it broke","locations":[{"line":1,"column":9}],"path":["broken"]}],"data":{"hello":"Hello, world!","broken":null}}"#)
+        #expect(
+            partial.body
+                == #"{"errors":[{"message":"it broke","locations":[{"line":1,"column":9}],"path":["broken"]}],"data":{"hello":"Hello, world!","broken":null}}"#
+        )
         await running.stop()
     }
 
@@ -86,7 +94,10 @@ import Testing
         #expect(atLimit.body == #"{"data":{"hello":"Hello, world!"}}"#)
         let over = try call(running, post(#"{"query":"{ hello again: hello }"}"#))
         #expect(over.status == 200)
-        #expect(over.body == #"{"errors":[{"message":"The response is larger than the limit of 25 bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}"#)
+        #expect(
+            over.body
+                == #"{"errors":[{"message":"The response is larger than the limit of 25 bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}"#
+        )
         await running.stop()
     }
 
@@ -95,7 +106,10 @@ import Testing
         let cases: [(body: String, message: String)] = [
             (#"{"query":"{ hello "}"#, "Syntax Error"),
             (#"{"query":"{ nope }"}"#, "Cannot query field \\\"nope\\\" on type \\\"Query\\\"."),
-            (#"{"query":"query Q($n: String!) { hello(name: $n) }"}"#, "Variable \\\"$n\\\" of required type \\\"String!\\\" was not provided."),
+            (
+                #"{"query":"query Q($n: String!) { hello(name: $n) }"}"#,
+                "Variable \\\"$n\\\" of required type \\\"String!\\\" was not provided."
+            ),
             (#"{"query":"query A { hello } query B { hello }"}"#, "Must provide operation name if query contains multiple operations."),
             (#"{"variables":{}}"#, "Must provide query string."),
         ]
@@ -121,7 +135,9 @@ import Testing
         #expect(try call(running, post("\"text\"")).status == 400)
         #expect(try call(running, post(#"{"query":"{ hello }"}"#, accept: "text/html")).status == 406)
         #expect(try call(running, post(#"{"query":"{ hello }"}"#, accept: "application/json; charset=latin1")).status == 406)
-        let form = try call(running, post("query=%7Bhello%7D", contentType: "application/x-www-form-urlencoded", extra: ["-H", "GraphQL-Require-Preflight: 1"]))
+        let form = try call(
+            running,
+            post("query=%7Bhello%7D", contentType: "application/x-www-form-urlencoded", extra: ["-H", "GraphQL-Require-Preflight: 1"]))
         #expect(form.status == 415)
         let put = try call(running, ["-X", "PUT", "-H", "Content-Type: application/json", "--data", "{}"])
         #expect(put.status == 405)
@@ -151,7 +167,10 @@ import Testing
     @Test func servesQueriesOverGetButNotMutations() async throws {
         let running = try await Self.server()
         let preflight = ["-H", "GraphQL-Require-Preflight: 1"]
-        let query = try call(running, ["-G", "--data-urlencode", "query=query($n: String) { hello(name: $n) }", "--data-urlencode", #"variables={"n":"Bo"}"#] + preflight)
+        let query = try call(
+            running,
+            ["-G", "--data-urlencode", "query=query($n: String) { hello(name: $n) }", "--data-urlencode", #"variables={"n":"Bo"}"#]
+                + preflight)
         #expect(query.status == 200)
         #expect(query.body == #"{"data":{"hello":"Hello, Bo!"}}"#)
         let mutation = try call(running, ["-G", "--data-urlencode", "query=mutation { bump }"] + preflight)
@@ -195,12 +214,14 @@ import Testing
         let unknown = try call(running, post(#"{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}}"#))
         #expect(unknown.status == 200)
         #expect(unknown.body == #"{"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}"#)
-        let mismatch = try call(running, post(#"{"query":"\#(query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}}"#))
+        let mismatch = try call(
+            running, post(#"{"query":"\#(query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(hash)"}}}"#))
         #expect(mismatch.status == 400)
         #expect(mismatch.body.contains("provided sha does not match query"))
         // sha256("{ hello }"), as `printf '{ hello }' | sha256sum` gives it.
         let realHash = "001c3174e099bd72b729d0c0a529ba9f5a740c446e2a6e1d71b283cb84ec3065"
-        let registered = try call(running, post(#"{"query":"\#(query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(realHash)"}}}"#))
+        let registered = try call(
+            running, post(#"{"query":"\#(query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(realHash)"}}}"#))
         #expect(registered.body == #"{"data":{"hello":"Hello, world!"}}"#)
         let byHash = try call(running, post(#"{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(realHash)"}}}"#))
         #expect(byHash.body == #"{"data":{"hello":"Hello, world!"}}"#)
@@ -220,7 +241,8 @@ import Testing
         #expect(allowed.headers.contains("Access-Control-Allow-Origin: https://app.example"))
         let other = try call(running, post(#"{"query":"{ hello }"}"#, extra: ["-H", "Origin: https://evil.example"]))
         #expect(!other.headers.contains("Access-Control-Allow-Origin"))
-        let preflight = try call(running, ["-X", "OPTIONS", "-H", "Origin: https://app.example", "-H", "Access-Control-Request-Method: POST"])
+        let preflight = try call(
+            running, ["-X", "OPTIONS", "-H", "Origin: https://app.example", "-H", "Access-Control-Request-Method: POST"])
         #expect(preflight.status == 204)
         #expect(preflight.headers.contains("Access-Control-Allow-Methods: GET, POST, OPTIONS"))
         let refusedPreflight = try call(running, ["-X", "OPTIONS", "-H", "Origin: https://evil.example"])
@@ -279,12 +301,21 @@ import Testing
         let closed = try await Self.server { $0.allowsIntrospection = false }
         let schema = try call(closed, post(#"{"query":"{ __schema { queryType { name } } }"}"#))
         #expect(schema.status == 400)
-        #expect(schema.body == #"{"errors":[{"message":"GraphQL introspection has been disabled, but the requested query contained the field \"__schema\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}},{"message":"GraphQL introspection has been disabled, but the requested query contained the field \"queryType\".","locations":[{"line":1,"column":14}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#)
-        #expect(try call(closed, post(#"{"query":"{ a: __type(name: \"Query\") { name } }"}"#)).body.contains("contained the field \\\"__type\\\""))
-        #expect(try call(closed, post(#"{"query":"{ __typename hello }"}"#)).body == #"{"data":{"__typename":"Query","hello":"Hello, world!"}}"#)
+        #expect(
+            schema.body
+                == #"{"errors":[{"message":"GraphQL introspection has been disabled, but the requested query contained the field \"__schema\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}},{"message":"GraphQL introspection has been disabled, but the requested query contained the field \"queryType\".","locations":[{"line":1,"column":14}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#
+        )
+        #expect(
+            try call(closed, post(#"{"query":"{ a: __type(name: \"Query\") { name } }"}"#)).body.contains(
+                "contained the field \\\"__type\\\""))
+        #expect(
+            try call(closed, post(#"{"query":"{ __typename hello }"}"#)).body == #"{"data":{"__typename":"Query","hello":"Hello, world!"}}"#
+        )
         await closed.stop()
         let open = try await Self.server { _ in }
-        #expect(try call(open, post(#"{"query":"{ __schema { queryType { name } } }"}"#)).body == #"{"data":{"__schema":{"queryType":{"name":"Query"}}}}"#)
+        #expect(
+            try call(open, post(#"{"query":"{ __schema { queryType { name } } }"}"#)).body
+                == #"{"data":{"__schema":{"queryType":{"name":"Query"}}}}"#)
         await open.stop()
     }
 
@@ -312,9 +343,14 @@ import Testing
         #expect(costly.body.contains(#""extensions":{"code":"ALIAS_LIMIT_EXCEEDED","aliases":2,"limit":1}"#))
         let over = try call(running, post(#"{"query":"{ hello context broken c: hello }"}"#, accept: "application/json"))
         #expect(over.status == 200)
-        #expect(over.body == #"{"errors":[{"message":"The operation's cost is 4, over the limit of 3. Ask for fewer items (first/last) or fewer nested lists.","extensions":{"code":"COST_LIMIT_EXCEEDED","cost":4,"limit":3}}]}"#)
+        #expect(
+            over.body
+                == #"{"errors":[{"message":"The operation's cost is 4, over the limit of 3. Ask for fewer items (first/last) or fewer nested lists.","extensions":{"code":"COST_LIMIT_EXCEEDED","cost":4,"limit":3}}]}"#
+        )
         let reported = try call(running, post(#"{"query":"{ hello context }","extensions":{"cost":true}}"#))
-        #expect(reported.body == #"{"data":{"hello":"Hello, world!","context":"none"},"extensions":{"cost":{"requested":2,"limit":3,"depth":1}}}"#)
+        #expect(
+            reported.body
+                == #"{"data":{"hello":"Hello, world!","context":"none"},"extensions":{"cost":{"requested":2,"limit":3,"depth":1}}}"#)
         #expect(try call(running, post(#"{"query":"{ hello context }"}"#)).body == #"{"data":{"hello":"Hello, world!","context":"none"}}"#)
         await running.stop()
     }
@@ -333,12 +369,16 @@ import Testing
     @Test func countsRequestsByOperationTypeAndStatusAndTheirLatency() async throws {
         let metrics = Metrics()
         let endpoint = GraphQLOverHTTPTests.endpoint
-        let running = try await HTTPServerTests.RunningServer(configure: { $0.metrics = metrics }, handler: { request in
-            await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
-        })
+        let running = try await HTTPServerTests.RunningServer(
+            configure: { $0.metrics = metrics },
+            handler: { request in
+                await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
+            })
         let url = "http://127.0.0.1:\(running.port)/graphql"
         for body in [#"{"query":"{ hello }"}"#, #"{"query":"{ hello }"}"#, #"{"query":"mutation { bump }"}"#, #"{"query":"{ nope }"}"#] {
-            _ = try HTTPServerTests.curl(["-H", "Content-Type: application/json", "-H", "Accept: application/graphql-response+json", "--data-binary", body, url])
+            _ = try HTTPServerTests.curl([
+                "-H", "Content-Type: application/json", "-H", "Accept: application/graphql-response+json", "--data-binary", body, url,
+            ])
         }
         _ = try HTTPServerTests.curl(["http://127.0.0.1:\(running.port)/elsewhere"])
         await running.stop()

@@ -8,7 +8,8 @@ import Testing
 /// the protocol.
 @Suite(.serialized) struct GraphQLTransportWSTests {
     static let endpoint: GraphQLOverWebSocket = {
-        let schema = try! buildSchema("""
+        let schema = try! buildSchema(
+            """
             type Query { hello: String, whoami: String }
             type Subscription { ticks(count: Int!): Int, forever: Int, blobs(count: Int!, size: Int!): String }
             """)
@@ -44,7 +45,9 @@ import Testing
         configuration.maxSubscriptions = 2
         return GraphQLOverWebSocket(schema: try! builder.build(), configuration: configuration) { payload, _ in
             // The same token an HTTP client sends in Authorization.
-            guard case .string(let token)? = payload.first(where: { $0.name == "authToken" })?.value, token.hasPrefix("user-") else { return nil }
+            guard case .string(let token)? = payload.first(where: { $0.name == "authToken" })?.value, token.hasPrefix("user-") else {
+                return nil
+            }
             return String(token.dropFirst(5))
         }
     }()
@@ -57,7 +60,9 @@ import Testing
         init(port: Int, subprotocol: String? = "graphql-transport-ws") throws {
             raw = try HTTPServerTests.RawClient(port: port)
             let offer = subprotocol.map { "Sec-WebSocket-Protocol: \($0)\r\n" } ?? ""
-            raw.send("GET /graphql HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\(offer)\r\n")
+            raw.send(
+                "GET /graphql HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\(offer)\r\n"
+            )
             let head = raw.receiveBytes { $0.firstRange(of: Array("\r\n\r\n".utf8)) != nil }.bytes
             let end = head.firstRange(of: Array("\r\n\r\n".utf8))!.upperBound
             #expect(String(decoding: head[..<end], as: UTF8.self).hasPrefix("HTTP/1.1 101 "))
@@ -138,7 +143,10 @@ import Testing
         client.send(#"{"type":"ping"}"#)
         #expect(client.next()?.text == #"{"type":"pong"}"#)
         client.send(#"{"id":"3","type":"subscribe","payload":{"query":"{ nope }"}}"#)
-        #expect(client.next()?.text == #"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#)
+        #expect(
+            client.next()?.text
+                == #"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#
+        )
         await running.stop()
     }
 
@@ -161,7 +169,9 @@ import Testing
         client.send(#"{"id":"a","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
         client.send(#"{"id":"b","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
         client.send(#"{"id":"c","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
-        #expect(client.next()?.text == #"{"id":"c","type":"error","payload":[{"message":"Too many active operations on this connection (at most 2)."}]}"#)
+        #expect(
+            client.next()?.text
+                == #"{"id":"c","type":"error","payload":[{"message":"Too many active operations on this connection (at most 2)."}]}"#)
         await running.stop()
     }
 
@@ -181,15 +191,17 @@ import Testing
         #expect(try closeCode { $0.send(#"{"type":"connection_init","payload":{"authToken":"nobody"}}"#) } == "4403 Forbidden")
         #expect(try closeCode({ _ in }, subprotocol: nil) == "4406 Subprotocol not acceptable")
         #expect(try closeCode { _ in } == "4408 Connection initialisation timeout")
-        #expect(try closeCode {
-            $0.initialise()
-            $0.send(#"{"id":"x","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
-            $0.send(#"{"id":"x","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
-        } == "4409 Subscriber for x already exists")
-        #expect(try closeCode {
-            $0.initialise()
-            $0.send(#"{"type":"connection_init"}"#)
-        } == "4429 Too many initialisation requests")
+        #expect(
+            try closeCode {
+                $0.initialise()
+                $0.send(#"{"id":"x","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+                $0.send(#"{"id":"x","type":"subscribe","payload":{"query":"subscription { forever }"}}"#)
+            } == "4409 Subscriber for x already exists")
+        #expect(
+            try closeCode {
+                $0.initialise()
+                $0.send(#"{"type":"connection_init"}"#)
+            } == "4429 Too many initialisation requests")
         await running.stop()
     }
 }

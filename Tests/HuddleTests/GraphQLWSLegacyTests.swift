@@ -11,7 +11,9 @@ import Testing
         let running = try await GraphQLTransportWSTests.server()
         let client = try Client(port: running.port, subprotocol: "graphql-ws")
         client.send(#"{"id":"0","type":"start","payload":{"query":"{ hello }"}}"#)
-        #expect(client.next()?.text == #"{"id":"0","type":"error","payload":{"message":"Connection not initialised: send connection_init first."}}"#)
+        #expect(
+            client.next()?.text
+                == #"{"id":"0","type":"error","payload":{"message":"Connection not initialised: send connection_init first."}}"#)
         client.send(#"{"type":"connection_init","payload":{"authToken":"user-bo"}}"#)
         #expect(client.next()?.text == #"{"type":"connection_ack"}"#)
         #expect(client.next()?.text == #"{"type":"ka"}"#)
@@ -23,7 +25,10 @@ import Testing
         #expect(client.next()?.text == #"{"id":"2","type":"data","payload":{"data":{"ticks":2}}}"#)
         #expect(client.next()?.text == #"{"id":"2","type":"complete"}"#)
         client.send(#"{"id":"3","type":"start","payload":{"query":"{ nope }"}}"#)
-        #expect(client.next()?.text == #"{"id":"3","type":"data","payload":{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}}"#)
+        #expect(
+            client.next()?.text
+                == #"{"id":"3","type":"data","payload":{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}}"#
+        )
         #expect(client.next()?.text == #"{"id":"3","type":"complete"}"#)
         client.send(#"{"id":"4","type":"start","payload":{"query":"subscription { forever }"}}"#)
         client.send(#"{"id":"4","type":"stop"}"#)

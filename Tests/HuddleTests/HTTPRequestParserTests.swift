@@ -4,7 +4,9 @@ import Testing
 /// The HTTP/1.1 request parser: framing, pipelining, limits, and the
 /// malformed inputs that enable request smuggling.
 @Suite struct HTTPRequestParserTests {
-    private func requests(_ text: String, limits: HTTPRequestParser.Limits = .init(), splitEvery step: Int? = nil) throws(HTTPError) -> [HTTPRequest] {
+    private func requests(_ text: String, limits: HTTPRequestParser.Limits = .init(), splitEvery step: Int? = nil) throws(HTTPError)
+        -> [HTTPRequest]
+    {
         var parser = HTTPRequestParser(limits: limits)
         let bytes = Array(text.utf8)
         var events: [HTTPRequestParser.Event] = []
@@ -48,7 +50,8 @@ import Testing
     }
 
     @Test func parsesTheSameWhicheverWayTheBytesAreSplit() throws {
-        let text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\nTrailer: x\r\n\r\n"
+        let text =
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\nTrailer: x\r\n\r\n"
             + "GET /two HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
         let whole = try requests(text)
         for step in [1, 2, 3, 7] {
@@ -139,7 +142,9 @@ import Testing
 
     @Test func limitsTheBody() {
         let limits = HTTPRequestParser.Limits(maxBodyBytes: 10)
-        let fixed = { (count: Int) in "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(count)\r\n\r\n" + String(repeating: "b", count: count) }
+        let fixed = { (count: Int) in
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(count)\r\n\r\n" + String(repeating: "b", count: count)
+        }
         #expect(status(fixed(10), limits: limits) == nil)
         #expect(status(fixed(11), limits: limits) == 413)
         let chunked = { (sizes: [Int]) in

@@ -13,7 +13,9 @@ import Testing
         let finished = Atomic<Bool>(false)
         let handled = Counter()
 
-        init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, webSocket: WebSocketService? = nil, handler: HTTPHandler? = nil) async throws {
+        init(
+            configure: (inout HTTPServer.Configuration) -> Void = { _ in }, webSocket: WebSocketService? = nil, handler: HTTPHandler? = nil
+        ) async throws {
             var configuration = HTTPServer.Configuration()
             configuration.port = 0
             configuration.logger = Logger(level: .warning)
@@ -163,7 +165,9 @@ import Testing
     @Test func sendsContinueBeforeTheBody() async throws {
         let running = try await RunningServer()
         let body = String(repeating: "x", count: 2000)
-        let (output, errors) = try Self.curl(["-v", "-H", "Expect: 100-continue", "--data-binary", body, "http://127.0.0.1:\(running.port)/e"])
+        let (output, errors) = try Self.curl([
+            "-v", "-H", "Expect: 100-continue", "--data-binary", body, "http://127.0.0.1:\(running.port)/e",
+        ])
         #expect(output == "POST /e \(body)")
         #expect(errors.contains("HTTP/1.1 100 Continue"))
         await running.stop()
@@ -181,7 +185,9 @@ import Testing
     @Test func answersPipelinedRequestsInOrder() async throws {
         let running = try await RunningServer()
         let client = try RawClient(port: running.port)
-        client.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nPOST /last HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nz")
+        client.send(
+            "GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\nPOST /last HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nConnection: close\r\n\r\nz"
+        )
         let (text, closed) = client.receive()
         let bodies = responses(in: text).map { $0.components(separatedBy: "\r\n\r\n").last! }
         #expect(bodies == ["GET /slow ", "GET /fast ", "POST /last z"])
@@ -292,7 +298,9 @@ import Testing
         }
         let client = try RawClient(port: running.port)
         let count = 64
-        client.send(String(repeating: "GET / HTTP/1.1\r\nHost: a\r\n\r\n", count: count - 1) + "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        client.send(
+            String(repeating: "GET / HTTP/1.1\r\nHost: a\r\n\r\n", count: count - 1)
+                + "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
         try await Task.sleep(for: .milliseconds(300))
         // Kernel buffers hold a few responses; the rest wait unread.
         let handledWhileBlocked = running.handled.value
@@ -313,13 +321,17 @@ import Testing
                 return response
             }
             let client = try RawClient(port: running.port)
-            client.send("GET /ok?secret=1 HTTP/1.1\r\nHost: a\r\n\r\nGET /fail HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+            client.send(
+                "GET /ok?secret=1 HTTP/1.1\r\nHost: a\r\n\r\nGET /fail HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"
+            )
             _ = client.receive()
             await running.stop()
             let logged = lines.all
             if level == .info {
                 #expect(logged.count == 3)
-                #expect(logged[0].hasPrefix(#"{"level":"info","msg":"request","method":"GET","path":"/ok","operation":"Op","status":200,"duration_ms":"#))
+                #expect(
+                    logged[0].hasPrefix(
+                        #"{"level":"info","msg":"request","method":"GET","path":"/ok","operation":"Op","status":200,"duration_ms":"#))
                 #expect(logged[0].hasSuffix(#","bytes":3}"#))
                 #expect(!logged[0].contains("secret"))
                 #expect(logged[2].contains(#""status":400"#))
@@ -386,7 +398,8 @@ import Testing
 
     @Test func shutdownCancelsWhatIsStillRunningAtTheGracePeriod() async throws {
         let waiting = Waiting()
-        let running = try await RunningServer(configure: { $0.shutdownGracePeriod = .milliseconds(200) }, handler: { await waiting.handle($0) })
+        let running = try await RunningServer(
+            configure: { $0.shutdownGracePeriod = .milliseconds(200) }, handler: { await waiting.handle($0) })
         let client = try RawClient(port: running.port)
         client.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
         try await waiting.waitUntil(waiting.started, reaches: 1)

@@ -18,18 +18,19 @@ import Testing
         let user = try file("\"A person\" type User { id: ID! name: String @deprecated(reason: \"Use `names`.\") }\n")
         let outcome = try HuddleCommand.run(["schema", "--schema", types, "--schema", user])
         #expect(outcome.status == 0)
-        #expect(outcome.standardOutput == """
-            type Query {
-              me: User
-            }
+        #expect(
+            outcome.standardOutput == """
+                type Query {
+                  me: User
+                }
 
-            \"""A person\"""
-            type User {
-              id: ID!
-              name: String @deprecated(reason: "Use `names`.")
-            }
+                \"""A person\"""
+                type User {
+                  id: ID!
+                  name: String @deprecated(reason: "Use `names`.")
+                }
 
-            """)
+                """)
     }
 
     @Test func listsEveryProblemWithItsFileAndExitsTwo() throws {
@@ -37,11 +38,12 @@ import Testing
         let outcome = try HuddleCommand.run(["schema", "--schema", path])
         #expect(outcome.status == 2)
         #expect(outcome.standardOutput.isEmpty)
-        #expect(outcome.standardError == """
-            \(path):1:17: Unknown type "Strin". Did you mean "String"?
-            \(path):1:26: Unknown type "Missing".
+        #expect(
+            outcome.standardError == """
+                \(path):1:17: Unknown type "Strin". Did you mean "String"?
+                \(path):1:26: Unknown type "Missing".
 
-            """)
+                """)
     }
 
     @Test func reportsTypeSystemValidationErrors() throws {

@@ -46,7 +46,9 @@ import Testing
             #expect(try HTTPServerTests.curl(["http://127.0.0.1:\(port)/healthz"]).output == "ok\n")
         }
         #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/missing"]).output == "404")
-        #expect(try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", "http://127.0.0.1:\(port)/healthz"]).output == "405")
+        #expect(
+            try HTTPServerTests.curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "DELETE", "http://127.0.0.1:\(port)/healthz"]).output
+                == "405")
         let metrics = try HTTPServerTests.curl(["http://127.0.0.1:\(port)/metrics"]).output
         // Every worker counts into the same totals: 21 health checks and a readiness check, one 404, one 405.
         #expect(metrics.contains(#"huddle_http_requests_total{operation_type="none",status="200"} 22"#))

@@ -20,17 +20,20 @@ import Testing
     @Test func anInvalidDocumentPrintsGraphQLJSErrorsAndExitsOne() throws {
         let outcome = try HuddleCommand.run(["validate", "--schema", schemaPath, "-"], input: "query Q($x: ID) { me { nam } }")
         #expect(outcome.status == 1)
-        #expect(outcome.standardOutput == #"""
-            {"errors":[{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","locations":[{"line":1,"column":24}]},{"message":"Variable \"$x\" is never used in operation \"Q\".","locations":[{"line":1,"column":9}]}]}
+        #expect(
+            outcome.standardOutput == #"""
+                {"errors":[{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","locations":[{"line":1,"column":24}]},{"message":"Variable \"$x\" is never used in operation \"Q\".","locations":[{"line":1,"column":9}]}]}
 
-            """#)
+                """#)
     }
 
     @Test func aSyntaxErrorIsReportedAsOneError() throws {
         let document = try scratch.file("doc.graphql", "{ me {")
         let outcome = try HuddleCommand.run(["validate", "--schema", schemaPath, document])
         #expect(outcome.status == 1)
-        #expect(outcome.standardOutput == #"{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.","locations":[{"line":1,"column":7}]}]}"# + "\n")
+        #expect(
+            outcome.standardOutput
+                == #"{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>.","locations":[{"line":1,"column":7}]}]}"# + "\n")
     }
 
     @Test func usageAndSchemaProblemsExitTwo() throws {

@@ -31,7 +31,9 @@ import Testing
     }
 
     static func server(log: EventLoopTests.Log) async throws -> HTTPServerTests.RunningServer {
-        var service = WebSocketService(supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: ["https://app.example"]) { _, socket in
+        var service = WebSocketService(
+            supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: ["https://app.example"]
+        ) { _, socket in
             EchoSession(socket: socket, log: log)
         }
         service.limits = .init(maxMessageBytes: 1000, maxFragments: 10)
@@ -41,7 +43,8 @@ import Testing
         )
     }
 
-    static let handshake = "GET /graphql HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    static let handshake =
+        "GET /graphql HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: graphql-ws\r\n\r\n"
 
     /// The server's frames in `bytes` (unmasked, as a server sends them).
@@ -82,7 +85,9 @@ import Testing
         // The first message travels with the handshake.
         let (client, early) = try Self.open(running, then: WebSocketTests.frame(0x1, Array("first".utf8)))
         var received = early
-        client.sendBytes(WebSocketTests.frame(0x9, Array("p".utf8)) + WebSocketTests.frame(0x1, Array("sec".utf8), fin: false) + WebSocketTests.frame(0x0, Array("ond".utf8)))
+        client.sendBytes(
+            WebSocketTests.frame(0x9, Array("p".utf8)) + WebSocketTests.frame(0x1, Array("sec".utf8), fin: false)
+                + WebSocketTests.frame(0x0, Array("ond".utf8)))
         while Self.frames(received).count < 3 {
             let more = client.receiveBytes { _ in true }
             if more.bytes.isEmpty { break }
@@ -90,7 +95,8 @@ import Testing
         }
         let frames = Self.frames(received)
         #expect(frames.map(\.opcode) == [0x1, 0xA, 0x1])
-        #expect(frames.map { String(decoding: $0.payload, as: UTF8.self) } == ["echo: first (graphql-ws)", "p", "echo: second (graphql-ws)"])
+        #expect(
+            frames.map { String(decoding: $0.payload, as: UTF8.self) } == ["echo: first (graphql-ws)", "p", "echo: second (graphql-ws)"])
         // A clean close from the client is echoed, then the server closes TCP.
         client.sendBytes(WebSocketTests.frame(0x8, [0x03, 0xE8]))
         let end = client.receiveBytes()

@@ -4,7 +4,9 @@ import Testing
 /// WebSocket framing (RFC 6455 §5) and the opening handshake (§4.2).
 @Suite struct WebSocketTests {
     /// A client frame: masked unless told otherwise, the length in its shortest form unless `length` forces one.
-    static func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0, forceLengthBytes: Int? = nil) -> [UInt8] {
+    static func frame(
+        _ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0, forceLengthBytes: Int? = nil
+    ) -> [UInt8] {
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | rsv << 4 | opcode]
         let maskBit: UInt8 = masked ? 0x80 : 0
         let count = payload.count
@@ -25,7 +27,9 @@ import Testing
         return bytes
     }
 
-    static func events(_ bytes: [UInt8], limits: WebSocketFrameParser.Limits = .init(), byteByByte: Bool = false) -> [WebSocketFrameParser.Event] {
+    static func events(_ bytes: [UInt8], limits: WebSocketFrameParser.Limits = .init(), byteByByte: Bool = false) -> [WebSocketFrameParser
+        .Event]
+    {
         var parser = WebSocketFrameParser(limits: limits)
         if byteByByte { return bytes.flatMap { parser.feed([$0]) } }
         return parser.feed(bytes)
@@ -46,7 +50,8 @@ import Testing
 
     @Test func joinsFragmentsWithControlFramesBetweenThem() {
         let euro = Array("€".utf8)
-        let bytes = Self.frame(0x1, Array("price: ".utf8) + [euro[0]], fin: false)
+        let bytes =
+            Self.frame(0x1, Array("price: ".utf8) + [euro[0]], fin: false)
             + Self.frame(0x9, Array("hi".utf8))
             + Self.frame(0x0, [euro[1]], fin: false)
             + Self.frame(0xA, [])
@@ -108,7 +113,10 @@ import Testing
         #expect(Self.events(Self.frame(0x2, atSize), limits: limits) == [.binary(atSize)])
         #expect(Self.failureCode(Self.frame(0x2, atSize + [0x62]), limits: limits) == 1009)
         // Over the limit across fragments, refused before the rest arrives.
-        #expect(Self.failureCode(Self.frame(0x2, Array(atSize[..<600]), fin: false) + Array(Self.frame(0x0, Array(atSize[..<401])).prefix(4)), limits: limits) == 1009)
+        #expect(
+            Self.failureCode(
+                Self.frame(0x2, Array(atSize[..<600]), fin: false) + Array(Self.frame(0x0, Array(atSize[..<401])).prefix(4)), limits: limits
+            ) == 1009)
         // A 64-bit length beyond the limit fails on the header alone.
         #expect(Self.failureCode([0x82, 0xFF, 0, 0, 0, 1, 0, 0, 0, 0], limits: limits) == 1009)
         let four = Self.frame(0x1, [0x61], fin: false) + Self.frame(0x0, [0x61], fin: false) + Self.frame(0x0, [0x61], fin: false)
@@ -139,7 +147,9 @@ import Testing
     ]
 
     static func status(_ fields: [(String, String)], origins: [String] = []) -> Int {
-        switch WebSocketHandshake.respond(to: head(fields), supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: origins) {
+        switch WebSocketHandshake.respond(
+            to: head(fields), supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: origins)
+        {
         case .accept(let response, _): response.status
         case .refuse(let response): response.status
         }
@@ -147,9 +157,11 @@ import Testing
 
     @Test func acceptsAnUpgradeWithTheRFCsAcceptValue() {
         #expect(WebSocketHandshake.acceptValue(for: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
-        guard case .accept(let response, let subprotocol) = WebSocketHandshake.respond(
-            to: Self.head(Self.upgrade), supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: []
-        ) else {
+        guard
+            case .accept(let response, let subprotocol) = WebSocketHandshake.respond(
+                to: Self.head(Self.upgrade), supportedSubprotocols: ["graphql-transport-ws", "graphql-ws"], allowedOrigins: []
+            )
+        else {
             Issue.record("refused")
             return
         }

@@ -156,9 +156,10 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
 
         @inlinable func resolveNow() throws -> Resolved {
             let results = loader.state.withLock { state in keys.map { DataLoader.finished($0, in: state) } }
-            return .list(zip(keys, results).map { key, result in
-                result.map { Resolved.fromResult($0, transform) } ?? loader.nextBatch(key, transform)
-            })
+            return .list(
+                zip(keys, results).map { key, result in
+                    result.map { Resolved.fromResult($0, transform) } ?? loader.nextBatch(key, transform)
+                })
         }
     }
 

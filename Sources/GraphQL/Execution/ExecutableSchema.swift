@@ -86,17 +86,19 @@ public struct ExecutableSchema: Sendable {
             _ typeName: String, _ fieldName: String, on objectClass: Object.Type,
             _ resolver: @escaping @Sendable (Object) throws -> Resolved
         ) {
-            bind(typeName, fieldName, .instance(
-                class: ObjectIdentifier(objectClass),
-                // Safe: the executor calls it only after comparing the class.
-                { object in try resolver(unsafeDowncast(object, to: Object.self)) },
-                fallback: { parent in
-                    guard case .object(let value) = parent, let object = value as? Object else {
-                        throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(parent), not a \(Object.self).")
+            bind(
+                typeName, fieldName,
+                .instance(
+                    class: ObjectIdentifier(objectClass),
+                    // Safe: the executor calls it only after comparing the class.
+                    { object in try resolver(unsafeDowncast(object, to: Object.self)) },
+                    fallback: { parent in
+                        guard case .object(let value) = parent, let object = value as? Object else {
+                            throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(parent), not a \(Object.self).")
+                        }
+                        return try resolver(object)
                     }
-                    return try resolver(object)
-                }
-            ))
+                ))
         }
 
         private mutating func bind(_ typeName: String, _ fieldName: String, _ resolver: BoundResolver) {
@@ -137,7 +139,8 @@ public struct ExecutableSchema: Sendable {
         /// schema serves one coercion per scalar: build one `GraphQLSchema`
         /// per executable schema.
         public mutating func scalar(_ name: String, _ coercion: ScalarCoercion) {
-            guard let type = schema.type(named: name), type.kind == .scalar, !["Int", "Float", "String", "Boolean", "ID"].contains(name) else {
+            guard let type = schema.type(named: name), type.kind == .scalar, !["Int", "Float", "String", "Boolean", "ID"].contains(name)
+            else {
                 problems.append("\"\(name)\" is not a custom scalar of the schema.")
                 return
             }
@@ -154,7 +157,8 @@ public struct ExecutableSchema: Sendable {
             var problems = self.problems
             for type in schema.types where type.kind == .object && !type.name.hasPrefix("__") {
                 for field in type.fields where resolvers[ObjectIdentifier(field)] == nil && !defaultResolved.contains(type.name) {
-                    problems.append("Field \"\(type.name).\(field.name)\" has no resolver, and \"\(type.name)\" does not read fields by name.")
+                    problems.append(
+                        "Field \"\(type.name).\(field.name)\" has no resolver, and \"\(type.name)\" does not read fields by name.")
                 }
             }
             if !problems.isEmpty { throw ExecutableSchemaError(problems: problems) }

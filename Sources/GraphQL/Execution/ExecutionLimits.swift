@@ -102,22 +102,31 @@ public struct ExecutionLimits: Sendable, Hashable {
     public func refusal(of measured: OperationCost) -> GraphQLError? {
         func over(_ value: Int, _ limit: Int?, _ code: String, _ message: String, _ measure: String) -> GraphQLError? {
             guard let limit, value > limit else { return nil }
-            return GraphQLError(message: message, extensions: [
-                .init("code", .string(code)), .init(measure, .int(value)), .init("limit", .int(limit)),
-            ])
+            return GraphQLError(
+                message: message,
+                extensions: [
+                    .init("code", .string(code)), .init(measure, .int(value)), .init("limit", .int(limit)),
+                ])
         }
-        return over(measured.cost, maxCost, "COST_LIMIT_EXCEEDED",
-                    "The operation's cost is \(measured.cost), over the limit of \(maxCost ?? 0). Ask for fewer items (first/last) or fewer nested lists.", "cost")
-            ?? over(measured.depth, maxDepth, "DEPTH_LIMIT_EXCEEDED",
-                    "The operation nests fields \(measured.depth) deep, over the limit of \(maxDepth ?? 0).", "depth")
-            ?? over(measured.aliases, maxAliases, "ALIAS_LIMIT_EXCEEDED",
-                    "The operation has \(measured.aliases) aliases, over the limit of \(maxAliases ?? 0).", "aliases")
-            ?? over(measured.rootFields, maxRootFields, "ROOT_FIELD_LIMIT_EXCEEDED",
-                    "The operation has \(measured.rootFields) root fields, over the limit of \(maxRootFields ?? 0).", "rootFields")
-            ?? over(measured.directives, maxDirectives, "DIRECTIVE_LIMIT_EXCEEDED",
-                    "The operation has \(measured.directives) directives, over the limit of \(maxDirectives ?? 0).", "directives")
-            ?? over(measured.introspectionDepth, maxIntrospectionDepth, "INTROSPECTION_DEPTH_EXCEEDED",
-                    "Maximum introspection depth exceeded", "introspectionDepth")
+        return over(
+            measured.cost, maxCost, "COST_LIMIT_EXCEEDED",
+            "The operation's cost is \(measured.cost), over the limit of \(maxCost ?? 0). Ask for fewer items (first/last) or fewer nested lists.",
+            "cost")
+            ?? over(
+                measured.depth, maxDepth, "DEPTH_LIMIT_EXCEEDED",
+                "The operation nests fields \(measured.depth) deep, over the limit of \(maxDepth ?? 0).", "depth")
+            ?? over(
+                measured.aliases, maxAliases, "ALIAS_LIMIT_EXCEEDED",
+                "The operation has \(measured.aliases) aliases, over the limit of \(maxAliases ?? 0).", "aliases")
+            ?? over(
+                measured.rootFields, maxRootFields, "ROOT_FIELD_LIMIT_EXCEEDED",
+                "The operation has \(measured.rootFields) root fields, over the limit of \(maxRootFields ?? 0).", "rootFields")
+            ?? over(
+                measured.directives, maxDirectives, "DIRECTIVE_LIMIT_EXCEEDED",
+                "The operation has \(measured.directives) directives, over the limit of \(maxDirectives ?? 0).", "directives")
+            ?? over(
+                measured.introspectionDepth, maxIntrospectionDepth, "INTROSPECTION_DEPTH_EXCEEDED",
+                "Maximum introspection depth exceeded", "introspectionDepth")
     }
 
     /// What one waiting value is taken to hold until it is written: its
@@ -126,7 +135,9 @@ public struct ExecutionLimits: Sendable, Hashable {
 
     /// The error an execution holding more than `maxHeldBytes` stops with.
     static func heldTooMuch(_ limit: Int) -> GraphQLError {
-        .coded("The operation holds more than the limit of \(limit) bytes of values still to be written; execution stopped.", code: "MEMORY_LIMIT_EXCEEDED")
+        .coded(
+            "The operation holds more than the limit of \(limit) bytes of values still to be written; execution stopped.",
+            code: "MEMORY_LIMIT_EXCEEDED")
     }
 
     /// The error of a field still waiting when the time budget ran out.

@@ -33,10 +33,14 @@ public func execute(
     case .failure(let failure): return ExecutionResult(data: nil, errors: failure.errors)
     }
     guard let rootType = schema.schema.rootType(for: operation.operation) else {
-        return ExecutionResult(data: nil, errors: [GraphQLError(
-            message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
-            locations: [source.location(at: operation.location.start)]
-        )])
+        return ExecutionResult(
+            data: nil,
+            errors: [
+                GraphQLError(
+                    message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
+                    locations: [source.location(at: operation.location.start)]
+                )
+            ])
     }
     let (cost, refusal) = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues)
     if let refusal {
@@ -399,7 +403,7 @@ final class Executor {
             hasArguments = !(definition?.arguments.isEmpty ?? true) || !nodes[0].arguments.isEmpty
             switch (resolution, leafKind, wrappers.count) {
             case (.byName, .int?, 0...1), (.byName, .float?, 0...1), (.byName, .string?, 0...1),
-                 (.byName, .boolean?, 0...1), (.byName, .id?, 0...1):
+                (.byName, .boolean?, 0...1), (.byName, .id?, 0...1):
                 memberLeafKind = hasArguments ? nil : leafKind
             default:
                 memberLeafKind = nil
@@ -432,7 +436,9 @@ final class Executor {
 
             static let none: [TypeWrapper] = []
             /// `T!`, `[T]`, `[T]!`, `[T!]!` and `[T!]`.
-            static let shapes: [[TypeWrapper]] = [[.nonNull], [.list], [.nonNull, .list], [.nonNull, .list, .nonNull], [.list, .nonNull]]
+            static let shapes: [[TypeWrapper]] = [
+                [.nonNull], [.list], [.nonNull, .list], [.nonNull, .list, .nonNull], [.list, .nonNull],
+            ]
         }
     }
 
@@ -560,7 +566,9 @@ final class Executor {
                 case .work:
                     outcome = round.outcomes[index].take() ?? .failure(timeoutError)
                 case .deferred(let value):
-                    outcome = round.finishedBatches.contains(ObjectIdentifier(value.batch)) ? Result { try value.resolve() } : .failure(timeoutError)
+                    outcome =
+                        round.finishedBatches.contains(ObjectIdentifier(value.batch))
+                        ? Result { try value.resolve() } : .failure(timeoutError)
                 }
                 fill(hole, with: outcome)
             }
@@ -616,7 +624,9 @@ final class Executor {
     /// it, so that a load that does not answer (a database that is away)
     /// cannot hold the response past its budget: what finished by then is
     /// kept, the rest is cancelled and its results dropped.
-    private func runRound(_ waits: [PendingField.Waiting]) async -> (outcomes: [Result<Resolved, any Error>?], finishedBatches: Set<ObjectIdentifier>) {
+    private func runRound(_ waits: [PendingField.Waiting]) async -> (
+        outcomes: [Result<Resolved, any Error>?], finishedBatches: Set<ObjectIdentifier>
+    ) {
         let round = Round(count: waits.count)
         guard let deadline else {
             await Self.run(waits, into: round)
@@ -789,9 +799,10 @@ final class Executor {
         // A page of a hundred friends for each of a thousand users is
         // refused here, before its one load brings a hundred thousand rows.
         if field.expectedObjects == 0 {
-            field.expectedObjects = field.definition.map {
-                FieldSizeDeclaration($0).expectedObjects($0, field.nodes[0], variableValues, defaultListSize: defaultListSize)
-            } ?? 1
+            field.expectedObjects =
+                field.definition.map {
+                    FieldSizeDeclaration($0).expectedObjects($0, field.nodes[0], variableValues, defaultListSize: defaultListSize)
+                } ?? 1
         }
         // An item of a list that waits is one object of the list's.
         waitingBytes &+= ExecutionLimits.bytesPerWaitingValue &* (depth == 0 ? field.expectedObjects : 1)
@@ -812,7 +823,8 @@ final class Executor {
     ) -> Bool {
         if writeKey(objectType, planned, first: &first) { return true }
         if let kind = planned.memberLeafKind, let members,
-           Self.writeMember(planned, kind, of: members, to: &writer) {
+            Self.writeMember(planned, kind, of: members, to: &writer)
+        {
             return true
         }
         frames[frames.count - 1].field = Unmanaged.passUnretained(planned)
@@ -826,7 +838,8 @@ final class Executor {
                 return completion != .failed || finishFailedField(planned, valueStart)
             }
             if let instanceClass = planned.instanceClass, !planned.hasArguments,
-               let object = instance.object(of: parent, ifInstanceOf: instanceClass) {
+                let object = instance.object(of: parent, ifInstanceOf: instanceClass)
+            {
                 resolved = try planned.instanceResolver!(object)
             } else if planned.resolution == .byName, let members {
                 resolved = Self.member(planned, of: members)
@@ -982,14 +995,17 @@ final class Executor {
                 case .value(.list(let values)):
                     // JSON objects as items of an object type: each is the parent
                     // of the item's selections as it stands, no `Resolved` between.
-                    if field.namedType.kind == .object, depth + 1 == field.wrappers.count
-                        || (depth + 2 == field.wrappers.count && field.wrappers[depth + 1] == .nonNull) {
+                    if field.namedType.kind == .object,
+                        depth + 1 == field.wrappers.count
+                            || (depth + 2 == field.wrappers.count && field.wrappers[depth + 1] == .nonNull)
+                    {
                         return completeObjectList(values, depth: depth + 1, field, isNonNull: isNonNull)
                     }
                     return completeList(values.count, depth: depth + 1, field, isNonNull: isNonNull) { .value(values[$0]) }
                 default:
                     fail(
-                        GraphQLError(message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
+                        GraphQLError(
+                            message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
                         field.nodes
                     )
                     return .failed
@@ -1153,10 +1169,11 @@ final class Executor {
             if let typeResolver = schema.typeResolver(for: abstractType) {
                 let (parentPath, key) = currentPosition()
                 let info = ResolveInfo(
-                    field: field.info ?? FieldInfo(
-                        fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType),
-                        schema: schema.schema, variableValues: variableValues
-                    ),
+                    field: field.info
+                        ?? FieldInfo(
+                            fieldName: field.name, parentType: field.parentType, returnType: .named(abstractType),
+                            schema: schema.schema, variableValues: variableValues
+                        ),
                     parentPath: parentPath, key: key
                 )
                 typename = typeResolver(parent, info)
@@ -1166,19 +1183,31 @@ final class Executor {
         }
         let schema = self.schema.schema
         guard let typename else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."), field.nodes)
+            fail(
+                GraphQLError(
+                    message:
+                        "Abstract type \"\(abstractType.name)\" must resolve to an Object type at runtime for field \"\(field.parentType.name).\(field.name)\". Either the \"\(abstractType.name)\" type should provide a \"resolveType\" function or each possible type should provide an \"isTypeOf\" function."
+                ), field.nodes)
             return nil
         }
         guard let runtimeType = schema.type(named: typename) else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."), field.nodes)
+            fail(
+                GraphQLError(
+                    message:
+                        "Abstract type \"\(abstractType.name)\" was resolved to a type \"\(typename)\" that does not exist inside the schema."
+                ), field.nodes)
             return nil
         }
         guard runtimeType.kind == .object else {
-            fail(GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."), field.nodes)
+            fail(
+                GraphQLError(message: "Abstract type \"\(abstractType.name)\" was resolved to a non-object type \"\(typename)\"."),
+                field.nodes)
             return nil
         }
         guard schema.isSubType(abstractType, runtimeType) else {
-            fail(GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."), field.nodes)
+            fail(
+                GraphQLError(message: "Runtime Object type \"\(typename)\" is not a possible type for \"\(abstractType.name)\"."),
+                field.nodes)
             return nil
         }
         return runtimeType
@@ -1208,7 +1237,8 @@ final class Executor {
                 located.path = path
             }
         } else if let failure = error as? FieldFailure {
-            located = GraphQLError(message: failure.message, locations: fieldNodes.map { source.location(at: $0.location.start) }, path: path)
+            located = GraphQLError(
+                message: failure.message, locations: fieldNodes.map { source.location(at: $0.location.start) }, path: path)
         } else if let unexpectedError = schema.unexpectedError {
             located = unexpectedError(error)
             located.locations = fieldNodes.map { source.location(at: $0.location.start) }

@@ -88,7 +88,10 @@ enum Introspection {
                 return .object(object)
             case .list(let items):
                 var resolved: [Resolved] = []
-                _ = items.forEach { resolved.append($0.resolved); return true }
+                _ = items.forEach {
+                    resolved.append($0.resolved)
+                    return true
+                }
                 return .list(resolved)
             }
         }

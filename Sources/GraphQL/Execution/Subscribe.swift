@@ -31,10 +31,15 @@ public func subscribe(
     case .failure(let failure): return .failure(ExecutionResult(data: nil, errors: failure.errors))
     }
     guard operation.operation == .subscription, let rootType = schema.schema.subscriptionType else {
-        return .failure(ExecutionResult(data: nil, errors: [GraphQLError(
-            message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
-            locations: [source.location(at: operation.location.start)]
-        )]))
+        return .failure(
+            ExecutionResult(
+                data: nil,
+                errors: [
+                    GraphQLError(
+                        message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
+                        locations: [source.location(at: operation.location.start)]
+                    )
+                ]))
     }
     if let refusal = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues).refusal {
         return .failure(ExecutionResult(data: nil, errors: [refusal]))
@@ -50,18 +55,29 @@ public func subscribe(
         return .failure(ExecutionResult(data: nil, errors: [error]))
     }
     guard let key = fields.keys.first, let node = fields.fields.first?.first,
-          let field = rootType.field(named: node.name.value) else {
-        return .failure(ExecutionResult(data: nil, errors: [GraphQLError(
-            message: "The subscription field \"\(fields.fields.first?.first?.name.value ?? "")\" is not defined.",
-            locations: fields.fields.first.map { $0.map { source.location(at: $0.location.start) } } ?? []
-        )]))
+        let field = rootType.field(named: node.name.value)
+    else {
+        return .failure(
+            ExecutionResult(
+                data: nil,
+                errors: [
+                    GraphQLError(
+                        message: "The subscription field \"\(fields.fields.first?.first?.name.value ?? "")\" is not defined.",
+                        locations: fields.fields.first.map { $0.map { source.location(at: $0.location.start) } } ?? []
+                    )
+                ]))
     }
     let locations = fields.fields[0].map { source.location(at: $0.location.start) }
     guard let subscriber = schema.subscriber(for: field) else {
-        return .failure(ExecutionResult(data: nil, errors: [GraphQLError(
-            message: "Subscription field \"\(rootType.name).\(field.name)\" has no source event stream.",
-            locations: locations, path: [.key(key)]
-        )]))
+        return .failure(
+            ExecutionResult(
+                data: nil,
+                errors: [
+                    GraphQLError(
+                        message: "Subscription field \"\(rootType.name).\(field.name)\" has no source event stream.",
+                        locations: locations, path: [.key(key)]
+                    )
+                ]))
     }
     let events: AsyncThrowingStream<Parent, any Error>
     do {

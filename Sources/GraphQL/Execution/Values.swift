@@ -17,9 +17,10 @@ public enum VariableValues {
         var coerced: [String: GraphQLValue] = [:]
         func report(_ message: String, _ location: Location) -> Bool {
             if errors.count >= maxErrors {
-                errors.append(GraphQLError(
-                    message: "Too many errors processing variables, error limit reached. Execution aborted."
-                ))
+                errors.append(
+                    GraphQLError(
+                        message: "Too many errors processing variables, error limit reached. Execution aborted."
+                    ))
                 return false
             }
             errors.append(GraphQLError(message: message, locations: source.map { [$0.location(at: location.start)] } ?? []))
@@ -28,7 +29,8 @@ public enum VariableValues {
         definitionLoop: for definition in definitions {
             let name = definition.variable.name.value
             guard let type = typeFromAST(schema, definition.type), type.isInputType else {
-                let message = "Variable \"$\(name)\" expected value of type \"\(Printer.print(definition.type))\" which cannot be used as an input type."
+                let message =
+                    "Variable \"$\(name)\" expected value of type \"\(Printer.print(definition.type))\" which cannot be used as an input type."
                 if !report(message, definition.type.location) { break }
                 continue
             }
@@ -183,9 +185,10 @@ enum InputCoercion {
         if type.kind == .enum {
             guard case .string(let name) = input else {
                 let text = inspect(input)
-                return .failure(ParseValueError(
-                    "Enum \"\(type.name)\" cannot represent non-string value: \(text)." + enumHint(type, text)
-                ))
+                return .failure(
+                    ParseValueError(
+                        "Enum \"\(type.name)\" cannot represent non-string value: \(text)." + enumHint(type, text)
+                    ))
             }
             guard type.enumValue(named: name) != nil else {
                 return .failure(ParseValueError("Value \"\(name)\" does not exist in \"\(type.name)\" enum." + enumHint(type, name)))
@@ -195,19 +198,21 @@ enum InputCoercion {
         switch type.name {
         case "Int":
             // JavaScript numbers: 1.0 is an integer, and so is 1e20 (too large for Int).
-            let isInteger = switch input {
-            case .int: true
-            case .float(let double): double.isFinite && double.rounded() == double
-            default: false
-            }
+            let isInteger =
+                switch input {
+                case .int: true
+                case .float(let double): double.isFinite && double.rounded() == double
+                default: false
+                }
             guard isInteger else {
                 return .failure(ParseValueError("Int cannot represent non-integer value: \(inspect(input))"))
             }
-            let integer: Int32? = switch input {
-            case .int(let int): Int32(exactly: int)
-            case .float(let double): Int32(exactly: double)
-            default: nil
-            }
+            let integer: Int32? =
+                switch input {
+                case .int(let int): Int32(exactly: int)
+                case .float(let double): Int32(exactly: double)
+                default: nil
+                }
             guard let integer else {
                 return .failure(ParseValueError("Int cannot represent non 32-bit signed integer value: \(inspect(input))"))
             }

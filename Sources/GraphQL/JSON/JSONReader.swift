@@ -67,9 +67,15 @@ public struct JSONReader {
             case 0x7B: return try object(depth: depth + 1)
             case 0x5B: return try array(depth: depth + 1)
             case 0x22: return .string(try string())
-            case 0x74: try literal("true"); return .boolean(true)
-            case 0x66: try literal("false"); return .boolean(false)
-            case 0x6E: try literal("null"); return .null
+            case 0x74:
+                try literal("true")
+                return .boolean(true)
+            case 0x66:
+                try literal("false")
+                return .boolean(false)
+            case 0x6E:
+                try literal("null")
+                return .null
             case 0x2D, 0x30...0x39: return try number()
             default: throw error("Unexpected character in JSON")
             }
@@ -111,7 +117,9 @@ public struct JSONReader {
                 skipWhitespace()
                 switch peek() {
                 case 0x2C: position += 1
-                case 0x7D: position += 1; return .object(members)
+                case 0x7D:
+                    position += 1
+                    return .object(members)
                 case nil: throw error("Unexpected end of JSON input")
                 default: throw error("Expected ',' or '}' in JSON object")
                 }
@@ -133,7 +141,9 @@ public struct JSONReader {
                 skipWhitespace()
                 switch peek() {
                 case 0x2C: position += 1
-                case 0x5D: position += 1; return .list(items)
+                case 0x5D:
+                    position += 1
+                    return .list(items)
                 case nil: throw error("Unexpected end of JSON input")
                 default: throw error("Expected ',' or ']' in JSON array")
                 }

@@ -144,7 +144,8 @@ public struct JSONWriter: ~Copyable {
         while index < length {
             // Eight bytes at a time while none of them needs escaping.
             if index + 8 <= length,
-               !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
                 index += 8
                 continue
             }

@@ -76,13 +76,15 @@ enum BlockString {
         let escaped = escapeTripleQuotes(value)
         let lines = splitLines(escaped)
         let isSingleLine = lines.count == 1
-        let forceLeadingNewLine = lines.count > 1
+        let forceLeadingNewLine =
+            lines.count > 1
             && lines.dropFirst().allSatisfy { $0.isEmpty || $0.utf8.first == 0x20 || $0.utf8.first == 0x09 }
         let hasTrailingTripleQuotes = escaped.utf8.reversed().starts(with: "\"\"\"\\".utf8)
         let hasTrailingQuote = value.utf8.last == 0x22 && !hasTrailingTripleQuotes
         let hasTrailingSlash = value.utf8.last == 0x5C
         let forceTrailingNewLine = hasTrailingQuote || hasTrailingSlash
-        let printAsMultipleLines = !isSingleLine
+        let printAsMultipleLines =
+            !isSingleLine
             || value.utf16.count > 70
             || forceTrailingNewLine
             || forceLeadingNewLine

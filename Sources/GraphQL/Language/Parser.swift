@@ -254,10 +254,11 @@ struct Parser {
         let typeCondition = hasTypeCondition ? try parseNamedType() : nil
         let directives = try parseDirectives(isConst: false)
         let selectionSet = try parseSelectionSet()
-        return .inlineFragment(InlineFragment(
-            typeCondition: typeCondition, directives: directives, selectionSet: selectionSet,
-            location: location(from: start)
-        ))
+        return .inlineFragment(
+            InlineFragment(
+                typeCondition: typeCondition, directives: directives, selectionSet: selectionSet,
+                location: location(from: start)
+            ))
     }
 
     private mutating func parseFragmentDefinition() throws(GraphQLError) -> FragmentDefinition {
@@ -478,10 +479,11 @@ struct Parser {
             try expect(.colon)
             let type = try parseTypeReference()
             let directives = try parseDirectives(isConst: true)
-            fields.append(FieldDefinition(
-                description: description, name: name, arguments: arguments, type: type,
-                directives: directives, location: location(from: start)
-            ))
+            fields.append(
+                FieldDefinition(
+                    description: description, name: name, arguments: arguments, type: type,
+                    directives: directives, location: location(from: start)
+                ))
         } while try !expectOptional(.braceRight)
         return fields
     }
@@ -503,10 +505,11 @@ struct Parser {
             let type = try parseTypeReference()
             let defaultValue = try expectOptional(.equals) ? try parseValueLiteral(isConst: true) : nil
             let directives = try parseDirectives(isConst: true)
-            definitions.append(InputValueDefinition(
-                description: description, name: name, type: type, defaultValue: defaultValue,
-                directives: directives, location: location(from: start)
-            ))
+            definitions.append(
+                InputValueDefinition(
+                    description: description, name: name, type: type, defaultValue: defaultValue,
+                    directives: directives, location: location(from: start)
+                ))
         } while try !expectOptional(close)
         return definitions
     }
@@ -565,9 +568,10 @@ struct Parser {
             }
             let name = try parseName()
             let directives = try parseDirectives(isConst: true)
-            values.append(EnumValueDefinition(
-                description: description, name: name, directives: directives, location: location(from: start)
-            ))
+            values.append(
+                EnumValueDefinition(
+                    description: description, name: name, directives: directives, location: location(from: start)
+                ))
         } while try !expectOptional(.braceRight)
         return values
     }
@@ -624,18 +628,21 @@ struct Parser {
                     } while try !expectOptional(.braceRight)
                 }
                 if directives.isEmpty && operationTypes.isEmpty { throw unexpected(token) }
-                return .schemaExtension(SchemaExtension(
-                    directives: directives, operationTypes: operationTypes, location: location(from: start)
-                ))
+                return .schemaExtension(
+                    SchemaExtension(
+                        directives: directives, operationTypes: operationTypes, location: location(from: start)
+                    ))
             case "scalar":
                 try advance()
                 try advance()
                 let name = try parseName()
                 let directives = try parseDirectives(isConst: true)
                 if directives.isEmpty { throw unexpected(token) }
-                return .typeExtension(.scalar(ScalarTypeExtension(
-                    name: name, directives: directives, location: location(from: start)
-                )))
+                return .typeExtension(
+                    .scalar(
+                        ScalarTypeExtension(
+                            name: name, directives: directives, location: location(from: start)
+                        )))
             case "type":
                 try advance()
                 try advance()
@@ -644,10 +651,12 @@ struct Parser {
                 let directives = try parseDirectives(isConst: true)
                 let fields = try parseFieldsDefinition()
                 if interfaces.isEmpty && directives.isEmpty && fields.isEmpty { throw unexpected(token) }
-                return .typeExtension(.object(ObjectTypeExtension(
-                    name: name, interfaces: interfaces, directives: directives, fields: fields,
-                    location: location(from: start)
-                )))
+                return .typeExtension(
+                    .object(
+                        ObjectTypeExtension(
+                            name: name, interfaces: interfaces, directives: directives, fields: fields,
+                            location: location(from: start)
+                        )))
             case "interface":
                 try advance()
                 try advance()
@@ -656,10 +665,12 @@ struct Parser {
                 let directives = try parseDirectives(isConst: true)
                 let fields = try parseFieldsDefinition()
                 if interfaces.isEmpty && directives.isEmpty && fields.isEmpty { throw unexpected(token) }
-                return .typeExtension(.interface(InterfaceTypeExtension(
-                    name: name, interfaces: interfaces, directives: directives, fields: fields,
-                    location: location(from: start)
-                )))
+                return .typeExtension(
+                    .interface(
+                        InterfaceTypeExtension(
+                            name: name, interfaces: interfaces, directives: directives, fields: fields,
+                            location: location(from: start)
+                        )))
             case "union":
                 try advance()
                 try advance()
@@ -667,9 +678,11 @@ struct Parser {
                 let directives = try parseDirectives(isConst: true)
                 let types = try parseUnionMemberTypes()
                 if directives.isEmpty && types.isEmpty { throw unexpected(token) }
-                return .typeExtension(.union(UnionTypeExtension(
-                    name: name, directives: directives, types: types, location: location(from: start)
-                )))
+                return .typeExtension(
+                    .union(
+                        UnionTypeExtension(
+                            name: name, directives: directives, types: types, location: location(from: start)
+                        )))
             case "enum":
                 try advance()
                 try advance()
@@ -677,9 +690,11 @@ struct Parser {
                 let directives = try parseDirectives(isConst: true)
                 let values = try parseEnumValuesDefinition()
                 if directives.isEmpty && values.isEmpty { throw unexpected(token) }
-                return .typeExtension(.enum(EnumTypeExtension(
-                    name: name, directives: directives, values: values, location: location(from: start)
-                )))
+                return .typeExtension(
+                    .enum(
+                        EnumTypeExtension(
+                            name: name, directives: directives, values: values, location: location(from: start)
+                        )))
             case "input":
                 try advance()
                 try advance()
@@ -687,9 +702,11 @@ struct Parser {
                 let directives = try parseDirectives(isConst: true)
                 let fields = try parseInputValueDefinitions(.braceLeft, .braceRight)
                 if directives.isEmpty && fields.isEmpty { throw unexpected(token) }
-                return .typeExtension(.inputObject(InputObjectTypeExtension(
-                    name: name, directives: directives, fields: fields, location: location(from: start)
-                )))
+                return .typeExtension(
+                    .inputObject(
+                        InputObjectTypeExtension(
+                            name: name, directives: directives, fields: fields, location: location(from: start)
+                        )))
             default:
                 break
             }

@@ -28,14 +28,16 @@ public enum Printer {
 
     public static func print(_ node: OperationDefinition) -> String {
         let variableDefinitions = node.variableDefinitions.map(print)
-        let variables = hasMultilineItems(variableDefinitions)
+        let variables =
+            hasMultilineItems(variableDefinitions)
             ? wrap("(\n", indent(join(variableDefinitions, "\n")), "\n)")
             : wrap("(", join(variableDefinitions, ", "), ")")
-        let prefix = join([
-            node.operation.rawValue,
-            join([node.name?.value ?? "", variables]),
-            join(node.directives.map(print), " "),
-        ], " ")
+        let prefix = join(
+            [
+                node.operation.rawValue,
+                join([node.name?.value ?? "", variables]),
+                join(node.directives.map(print), " "),
+            ], " ")
         let selectionSet = print(node.selectionSet)
         if let description = node.description {
             return print(description) + "\n" + prefix + " " + selectionSet
@@ -70,11 +72,12 @@ public enum Printer {
         if argumentsLine.utf16.count > maxLineLength {
             argumentsLine = prefix + wrap("(\n", indent(join(arguments, "\n")), "\n)")
         }
-        return join([
-            argumentsLine,
-            join(node.directives.map(print), " "),
-            node.selectionSet.map(print) ?? "",
-        ], " ")
+        return join(
+            [
+                argumentsLine,
+                join(node.directives.map(print), " "),
+                node.selectionSet.map(print) ?? "",
+            ], " ")
     }
 
     public static func print(_ node: Argument) -> String {
@@ -86,12 +89,13 @@ public enum Printer {
     }
 
     public static func print(_ node: InlineFragment) -> String {
-        join([
-            "...",
-            wrap("on ", node.typeCondition?.name.value),
-            join(node.directives.map(print), " "),
-            print(node.selectionSet),
-        ], " ")
+        join(
+            [
+                "...",
+                wrap("on ", node.typeCondition?.name.value),
+                join(node.directives.map(print), " "),
+                print(node.selectionSet),
+            ], " ")
     }
 
     public static func print(_ node: FragmentDefinition) -> String {
@@ -176,22 +180,25 @@ public enum Printer {
                 + join(["scalar", node.name.value, join(node.directives.map(print), " ")], " ")
         case .object(let node):
             wrap("", node.description.map(print), "\n")
-                + join([
-                    "type", node.name.value, implements(node.interfaces),
-                    join(node.directives.map(print), " "), block(node.fields.map(print)),
-                ], " ")
+                + join(
+                    [
+                        "type", node.name.value, implements(node.interfaces),
+                        join(node.directives.map(print), " "), block(node.fields.map(print)),
+                    ], " ")
         case .interface(let node):
             wrap("", node.description.map(print), "\n")
-                + join([
-                    "interface", node.name.value, implements(node.interfaces),
-                    join(node.directives.map(print), " "), block(node.fields.map(print)),
-                ], " ")
+                + join(
+                    [
+                        "interface", node.name.value, implements(node.interfaces),
+                        join(node.directives.map(print), " "), block(node.fields.map(print)),
+                    ], " ")
         case .union(let node):
             wrap("", node.description.map(print), "\n")
-                + join([
-                    "union", node.name.value, join(node.directives.map(print), " "),
-                    wrap("= ", join(node.types.map(\.name.value), " | ")),
-                ], " ")
+                + join(
+                    [
+                        "union", node.name.value, join(node.directives.map(print), " "),
+                        wrap("= ", join(node.types.map(\.name.value), " | ")),
+                    ], " ")
         case .enum(let node):
             wrap("", node.description.map(print), "\n")
                 + join(["enum", node.name.value, join(node.directives.map(print), " "), block(node.values.map(print))], " ")
@@ -210,11 +217,12 @@ public enum Printer {
 
     public static func print(_ node: InputValueDefinition) -> String {
         wrap("", node.description.map(print), "\n")
-            + join([
-                node.name.value + ": " + print(node.type),
-                wrap("= ", node.defaultValue.map(print)),
-                join(node.directives.map(print), " "),
-            ], " ")
+            + join(
+                [
+                    node.name.value + ": " + print(node.type),
+                    wrap("= ", node.defaultValue.map(print)),
+                    join(node.directives.map(print), " "),
+                ], " ")
     }
 
     public static func print(_ node: EnumValueDefinition) -> String {
@@ -240,20 +248,23 @@ public enum Printer {
         case .scalar(let node):
             join(["extend scalar", node.name.value, join(node.directives.map(print), " ")], " ")
         case .object(let node):
-            join([
-                "extend type", node.name.value, implements(node.interfaces),
-                join(node.directives.map(print), " "), block(node.fields.map(print)),
-            ], " ")
+            join(
+                [
+                    "extend type", node.name.value, implements(node.interfaces),
+                    join(node.directives.map(print), " "), block(node.fields.map(print)),
+                ], " ")
         case .interface(let node):
-            join([
-                "extend interface", node.name.value, implements(node.interfaces),
-                join(node.directives.map(print), " "), block(node.fields.map(print)),
-            ], " ")
+            join(
+                [
+                    "extend interface", node.name.value, implements(node.interfaces),
+                    join(node.directives.map(print), " "), block(node.fields.map(print)),
+                ], " ")
         case .union(let node):
-            join([
-                "extend union", node.name.value, join(node.directives.map(print), " "),
-                wrap("= ", join(node.types.map(\.name.value), " | ")),
-            ], " ")
+            join(
+                [
+                    "extend union", node.name.value, join(node.directives.map(print), " "),
+                    wrap("= ", join(node.types.map(\.name.value), " | ")),
+                ], " ")
         case .enum(let node):
             join(["extend enum", node.name.value, join(node.directives.map(print), " "), block(node.values.map(print))], " ")
         case .inputObject(let node):

@@ -36,7 +36,8 @@ public struct Source: Sendable {
             }
             let line = 1 + low
             let lineStart = low == 0 ? 0 : breaks[low - 1].nextLine
-            let column = offset >= lineStart
+            let column =
+                offset >= lineStart
                 ? 1 + Source.utf16Length(of: bytes, from: lineStart, to: offset)
                 : 1 + offset - lineStart
             return SourceLocation(line: line, column: column)

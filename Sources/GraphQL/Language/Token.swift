@@ -54,7 +54,7 @@ public enum TokenKind: UInt8, Sendable, CustomStringConvertible {
     var isPunctuator: Bool {
         switch self {
         case .bang, .dollar, .ampersand, .parenLeft, .parenRight, .dot, .spread, .colon, .equals,
-             .at, .bracketLeft, .bracketRight, .braceLeft, .pipe, .braceRight:
+            .at, .bracketLeft, .bracketRight, .braceLeft, .pipe, .braceRight:
             true
         default:
             false

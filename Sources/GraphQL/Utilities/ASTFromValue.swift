@@ -59,12 +59,13 @@ private func scalarLiteral(_ value: GraphQLValue, isID: Bool) -> Value? {
     case .list(let items):
         return .list(ListValue(values: items.compactMap { scalarLiteral($0, isID: false) }, location: none))
     case .object(let members):
-        return .object(ObjectValue(
-            fields: members.compactMap { member in
-                scalarLiteral(member.value, isID: false).map { ObjectField(name: Name(member.name), value: $0, location: none) }
-            },
-            location: none
-        ))
+        return .object(
+            ObjectValue(
+                fields: members.compactMap { member in
+                    scalarLiteral(member.value, isID: false).map { ObjectField(name: Name(member.name), value: $0, location: none) }
+                },
+                location: none
+            ))
     }
 }
 

@@ -188,14 +188,15 @@ struct SchemaBuilder {
                 definedTypes.append(builtin)
                 continue
             }
-            let kind: TypeKind = switch definition {
-            case .scalar: .scalar
-            case .object: .object
-            case .interface: .interface
-            case .union: .union
-            case .enum: .enum
-            case .inputObject: .inputObject
-            }
+            let kind: TypeKind =
+                switch definition {
+                case .scalar: .scalar
+                case .object: .object
+                case .interface: .interface
+                case .union: .union
+                case .enum: .enum
+                case .inputObject: .inputObject
+                }
             let type = GraphQLNamedType(name: name, kind: kind)
             types[name] = type
             definedTypes.append(type)
@@ -218,14 +219,15 @@ struct SchemaBuilder {
             }
             let definedKind = types[name]?.kind
             if definedKind != extensionKind(node) {
-                let kindName = switch node {
-                case .scalar: "scalar"
-                case .object: "object"
-                case .interface: "interface"
-                case .union: "union"
-                case .enum: "enum"
-                case .inputObject: "input object"
-                }
+                let kindName =
+                    switch node {
+                    case .scalar: "scalar"
+                    case .object: "object"
+                    case .interface: "interface"
+                    case .union: "union"
+                    case .enum: "enum"
+                    case .inputObject: "input object"
+                    }
                 report(
                     "Cannot extend non-\(kindName) type \"\(name)\".",
                     [(definition.location, definitionSource), (node.location, source)]
@@ -275,10 +277,11 @@ struct SchemaBuilder {
                     continue
                 }
                 seen[value.name.value] = (value, valueSource)
-                type.enumValues.append(GraphQLEnumValue(
-                    name: value.name.value, description: value.description?.value,
-                    deprecationReason: deprecationReason(value.directives), definition: value, source: valueSource
-                ))
+                type.enumValues.append(
+                    GraphQLEnumValue(
+                        name: value.name.value, description: value.description?.value,
+                        deprecationReason: deprecationReason(value.directives), definition: value, source: valueSource
+                    ))
             }
         case .inputObject:
             type.inputFields = buildInputValues(merged { $0.inputFields }, owner: { "\(type.name).\($0)" }, isField: true)
@@ -313,10 +316,11 @@ struct SchemaBuilder {
             let arguments = buildInputValues(
                 node.arguments.map { ($0, source) }, owner: { "\(type.name).\(node.name.value)(\($0):)" }, isField: false
             )
-            fields.append(GraphQLField(
-                name: node.name.value, description: node.description?.value, type: fieldType,
-                arguments: arguments, deprecationReason: deprecationReason(node.directives), definition: node, source: source
-            ))
+            fields.append(
+                GraphQLField(
+                    name: node.name.value, description: node.description?.value, type: fieldType,
+                    arguments: arguments, deprecationReason: deprecationReason(node.directives), definition: node, source: source
+                ))
         }
         return fields
     }
@@ -329,7 +333,8 @@ struct SchemaBuilder {
         var seen: [String: (InputValueDefinition, Source)] = [:]
         for (node, source) in nodes {
             if let (first, firstSource) = seen[node.name.value] {
-                let message = isField
+                let message =
+                    isField
                     ? "Field \"\(owner(node.name.value))\" can only be defined once."
                     : "Argument \"\(owner(node.name.value))\" can only be defined once."
                 report(message, [(first.name.location, firstSource), (node.name.location, source)])
@@ -337,10 +342,11 @@ struct SchemaBuilder {
             }
             seen[node.name.value] = (node, source)
             guard let valueType = resolve(node.type, source) else { continue }
-            values.append(GraphQLInputValue(
-                name: node.name.value, description: node.description?.value, type: valueType,
-                defaultValue: nil, deprecationReason: deprecationReason(node.directives), definition: node, source: source
-            ))
+            values.append(
+                GraphQLInputValue(
+                    name: node.name.value, description: node.description?.value, type: valueType,
+                    defaultValue: nil, deprecationReason: deprecationReason(node.directives), definition: node, source: source
+                ))
         }
         return values
     }
@@ -449,8 +455,12 @@ struct SchemaBuilder {
         for (definition, source) in typeDefinitions {
             switch definition {
             case .scalar(let node): check(node.directives, .scalar, source)
-            case .object(let node): check(node.directives, .object, source); checkFields(node.fields, source)
-            case .interface(let node): check(node.directives, .interface, source); checkFields(node.fields, source)
+            case .object(let node):
+                check(node.directives, .object, source)
+                checkFields(node.fields, source)
+            case .interface(let node):
+                check(node.directives, .interface, source)
+                checkFields(node.fields, source)
             case .union(let node): check(node.directives, .union, source)
             case .enum(let node):
                 check(node.directives, .enum, source)
@@ -464,8 +474,12 @@ struct SchemaBuilder {
             for (node, source) in extensions {
                 switch node {
                 case .scalar(let e): check(e.directives, .scalar, source)
-                case .object(let e): check(e.directives, .object, source); checkFields(e.fields, source)
-                case .interface(let e): check(e.directives, .interface, source); checkFields(e.fields, source)
+                case .object(let e):
+                    check(e.directives, .object, source)
+                    checkFields(e.fields, source)
+                case .interface(let e):
+                    check(e.directives, .interface, source)
+                    checkFields(e.fields, source)
                 case .union(let e): check(e.directives, .union, source)
                 case .enum(let e):
                     check(e.directives, .enum, source)
@@ -488,7 +502,8 @@ struct SchemaBuilder {
     private var explicitRootTypes: [OperationType: String]?
 
     private mutating func rootOperationTypes() -> [OperationType: String]? {
-        let nodes = allSchemaDefinitions.map { ($0.0.operationTypes, $0.1) }
+        let nodes =
+            allSchemaDefinitions.map { ($0.0.operationTypes, $0.1) }
             + schemaExtensions.map { ($0.0.operationTypes, $0.1) }
         guard schemaDefinition != nil || nodes.contains(where: { !$0.0.isEmpty }) else { return nil }
         var explicit: [OperationType: String] = [:]
@@ -545,8 +560,9 @@ struct SchemaBuilder {
 
     private func stringArgument(_ directive: String, _ argument: String, in directives: [Directive]) -> String? {
         guard let use = directives.first(where: { $0.name.value == directive }),
-              let value = use.arguments.first(where: { $0.name.value == argument })?.value,
-              case .string(let string) = value else { return nil }
+            let value = use.arguments.first(where: { $0.name.value == argument })?.value,
+            case .string(let string) = value
+        else { return nil }
         return string.value
     }
 

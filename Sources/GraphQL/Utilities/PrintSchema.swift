@@ -30,7 +30,8 @@ enum SchemaPrinter {
     /// Printed only when it says something: a description, or root types
     /// not named Query, Mutation and Subscription.
     static func schemaDefinition(_ schema: GraphQLSchema) -> String? {
-        let commonNames = (schema.queryType.map { $0.name == "Query" } ?? true)
+        let commonNames =
+            (schema.queryType.map { $0.name == "Query" } ?? true)
             && (schema.mutationType.map { $0.name == "Mutation" } ?? true)
             && (schema.subscriptionType.map { $0.name == "Subscription" } ?? true)
         if schema.description == nil && commonNames { return nil }
@@ -71,11 +72,12 @@ enum SchemaPrinter {
     }
 
     static func fields(_ type: GraphQLNamedType) -> String {
-        block(type.fields.enumerated().map { index, field in
-            description(field.description, indentation: "  ", firstInBlock: index == 0)
-                + "  " + field.name + arguments(field.arguments, indentation: "  ")
-                + ": " + field.type.description + deprecated(field.deprecationReason)
-        })
+        block(
+            type.fields.enumerated().map { index, field in
+                description(field.description, indentation: "  ", firstInBlock: index == 0)
+                    + "  " + field.name + arguments(field.arguments, indentation: "  ")
+                    + ": " + field.type.description + deprecated(field.deprecationReason)
+            })
     }
 
     static func block(_ items: [String]) -> String {
@@ -87,10 +89,11 @@ enum SchemaPrinter {
         if arguments.allSatisfy({ ($0.description ?? "").isEmpty }) {
             return "(" + arguments.map(inputValue).joined(separator: ", ") + ")"
         }
-        return "(\n" + arguments.enumerated().map { index, argument in
-            description(argument.description, indentation: "  " + indentation, firstInBlock: index == 0)
-                + "  " + indentation + inputValue(argument)
-        }.joined(separator: "\n") + "\n" + indentation + ")"
+        return "(\n"
+            + arguments.enumerated().map { index, argument in
+                description(argument.description, indentation: "  " + indentation, firstInBlock: index == 0)
+                    + "  " + indentation + inputValue(argument)
+            }.joined(separator: "\n") + "\n" + indentation + ")"
     }
 
     static func inputValue(_ value: GraphQLInputValue) -> String {

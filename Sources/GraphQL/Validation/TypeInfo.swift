@@ -62,7 +62,8 @@ final class TypeInfo {
     func leaveOperation() { typeStack.removeLast() }
 
     func enterFragment(typeCondition: NamedType?) {
-        let outputType: GraphQLType? = typeCondition.map { typeFromAST(schema, .named($0)) }
+        let outputType: GraphQLType? =
+            typeCondition.map { typeFromAST(schema, .named($0)) }
             ?? type.map { .named($0.namedType) }
         typeStack.append(outputType.flatMap { $0.isOutputType ? $0 : nil })
     }

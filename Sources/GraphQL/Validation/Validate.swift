@@ -300,9 +300,10 @@ struct ValidationWalker {
             // No rule has a hook for variables; the operation's uses are
             // gathered here, so they need no walk of their own.
             if isInOperation && !isInVariableDefinition {
-                context.operationVariableUsages.append(.init(
-                    node: variable, type: context.typeInfo.inputType, hasDefault: context.typeInfo.defaultValue != nil
-                ))
+                context.operationVariableUsages.append(
+                    .init(
+                        node: variable, type: context.typeInfo.inputType, hasDefault: context.typeInfo.defaultValue != nil
+                    ))
             }
         case .null(let null):
             enter(.nullValue) { $0.enterNullValue(null) }

@@ -375,7 +375,8 @@ private struct SchemaValidationContext {
             pathIndexByTypeName[type.name] = fieldPath.count
             for field in type.inputFields {
                 guard case .nonNull(let inner) = field.type, case .named(let fieldType) = inner,
-                      fieldType.kind == .inputObject else { continue }
+                    fieldType.kind == .inputObject
+                else { continue }
                 let cycleIndex = pathIndexByTypeName[fieldType.name]
                 fieldPath.append(field)
                 if let cycleIndex {

@@ -46,7 +46,9 @@ public final class GraphQLOverHTTP: Sendable {
     private let makeContext: ContextBuilder
     private let sdl: [UInt8]
 
-    public init(schema: ExecutableSchema, configuration: Configuration = Configuration(), context: @escaping ContextBuilder = { _, _ in () }) {
+    public init(
+        schema: ExecutableSchema, configuration: Configuration = Configuration(), context: @escaping ContextBuilder = { _, _ in () }
+    ) {
         self.schema = schema
         self.configuration = configuration
         documents = DocumentCache(
@@ -77,11 +79,16 @@ public final class GraphQLOverHTTP: Sendable {
                 return HTTPResponse(status: 204, headers: [("Allow", "GET, POST, OPTIONS")])
             }
             guard !cors.isEmpty else { return plain(403, "origin not allowed") }
-            return HTTPResponse(status: 204, headers: cors + [
-                ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-                ("Access-Control-Allow-Headers", "Content-Type, Authorization, GraphQL-Require-Preflight, X-Apollo-Operation-Name, Apollo-Require-Preflight"),
-                ("Access-Control-Max-Age", "600"),
-            ])
+            return HTTPResponse(
+                status: 204,
+                headers: cors + [
+                    ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+                    (
+                        "Access-Control-Allow-Headers",
+                        "Content-Type, Authorization, GraphQL-Require-Preflight, X-Apollo-Operation-Name, Apollo-Require-Preflight"
+                    ),
+                    ("Access-Control-Max-Age", "600"),
+                ])
         }
         guard let mediaType = ResponseMediaType.negotiate(accept: request.head.header("accept")) else {
             return plain(406, "Accept must allow application/graphql-response+json or application/json", headers: cors)
@@ -120,7 +127,9 @@ public final class GraphQLOverHTTP: Sendable {
                     response.countedAs = operationType
                     return .success(response)
                 }
-                    ?? .failure(GraphQLOverHTTPFailure(status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
+                    ?? .failure(
+                        GraphQLOverHTTPFailure(
+                            status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
             }
         case "POST":
             let contentType = request.head.header("content-type")?.lowercased() ?? ""
@@ -142,7 +151,8 @@ public final class GraphQLOverHTTP: Sendable {
             if case .list(let items) = body {
                 guard !items.isEmpty else { return .failure(.badRequest("A batch must hold at least one operation.")) }
                 guard items.count <= configuration.maxBatchSize else {
-                    return .failure(.badRequest("A batch may hold at most \(configuration.maxBatchSize) operations; this one holds \(items.count)."))
+                    return .failure(
+                        .badRequest("A batch may hold at most \(configuration.maxBatchSize) operations; this one holds \(items.count)."))
                 }
                 var parts: [[UInt8]] = []
                 for item in items {
@@ -197,7 +207,9 @@ public final class GraphQLOverHTTP: Sendable {
     /// and `GRAPHQL_VALIDATION_FAILED` (from the document cache),
     /// `OPERATION_RESOLUTION_FAILURE`, `BAD_USER_INPUT` for variables, the
     /// limits' own, `BAD_REQUEST` for what is not a GraphQL request at all.
-    private func runOperation(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async -> Result<(status: Int?, body: [UInt8], operationType: String?), ServiceUnavailable> {
+    private func runOperation(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async
+        -> Result<(status: Int?, body: [UInt8], operationType: String?), ServiceUnavailable>
+    {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
@@ -240,14 +252,20 @@ public final class GraphQLOverHTTP: Sendable {
         )
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
         if let cost = result.cost, Self.asksForCost(parameters) {
-            result.extensions = [.init("cost", .object([
-                .init("requested", .int(cost.cost)), .init("limit", configuration.executionLimits.maxCost.map(GraphQLValue.int) ?? .null),
-                .init("depth", .int(cost.depth)),
-            ]))]
+            result.extensions = [
+                .init(
+                    "cost",
+                    .object([
+                        .init("requested", .int(cost.cost)),
+                        .init("limit", configuration.executionLimits.maxCost.map(GraphQLValue.int) ?? .null),
+                        .init("depth", .int(cost.depth)),
+                    ]))
+            ]
         }
         let body = responseBody(result)
         // What a large execution freed goes back to the system, not to the allocator's arenas.
-        MemoryTrim.afterResponse(bytes: body.count, stoppedByLimit: result.errors.first.map { Self.stopCodes.contains($0.code ?? "") } ?? false)
+        MemoryTrim.afterResponse(
+            bytes: body.count, stoppedByLimit: result.errors.first.map { Self.stopCodes.contains($0.code ?? "") } ?? false)
         return .success((result.hasData ? 200 : requestErrorStatus, body, operationType))
     }
 
@@ -298,7 +316,8 @@ public final class GraphQLOverHTTP: Sendable {
 
     private func corsHeaders(for request: HTTPRequest) -> [(name: String, value: String)] {
         guard let origin = request.head.header("origin"),
-              configuration.allowedOrigins.contains("*") || configuration.allowedOrigins.contains(origin) else { return [] }
+            configuration.allowedOrigins.contains("*") || configuration.allowedOrigins.contains(origin)
+        else { return [] }
         return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
     }
 

@@ -1,4 +1,5 @@
 import HuddleRuntime
+
 /// The media types a GraphQL response can be sent as (graphql-over-http
 /// § "Accept"), chosen from the request's Accept header.
 public enum ResponseMediaType: Sendable, Equatable {

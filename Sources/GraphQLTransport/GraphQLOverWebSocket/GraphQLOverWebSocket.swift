@@ -34,7 +34,8 @@ public final class GraphQLOverWebSocket: Sendable {
     /// refuse (4403 Forbidden); throws when it cannot tell now (the socket
     /// is closed with 1013, try again later, and the client is not told it
     /// is forbidden).
-    public typealias Authorizer = @Sendable (_ payload: [GraphQLValue.Member], _ request: HTTPRequest) async throws(ServiceUnavailable) -> (any Sendable)?
+    public typealias Authorizer =
+        @Sendable (_ payload: [GraphQLValue.Member], _ request: HTTPRequest) async throws(ServiceUnavailable) -> (any Sendable)?
 
     /// graphql-transport-ws first; graphql-ws is subscriptions-transport-ws,
     /// the legacy protocol of the same name's older library.

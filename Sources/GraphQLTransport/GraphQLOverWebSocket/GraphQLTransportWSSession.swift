@@ -54,8 +54,9 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
             break
         case "subscribe":
             guard case .string(let id)? = message["id"], !id.isEmpty,
-                  let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload),
-                  parameters.query != nil else {
+                let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload),
+                parameters.query != nil
+            else {
                 return close(4400, "Invalid message received")
             }
             subscribe(id: id, parameters)
@@ -94,9 +95,13 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
         guard let context else { return close(4401, "Unauthorized") }
         guard !tasks.isRunning(id) else { return close(4409, "Subscriber for \(id) already exists") }
         guard tasks.operationCount < service.configuration.maxSubscriptions else {
-            return send(id: id, type: "error", payload: GraphQLOverWebSocket.json([GraphQLError(
-                message: "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
-            )]))
+            return send(
+                id: id, type: "error",
+                payload: GraphQLOverWebSocket.json([
+                    GraphQLError(
+                        message: "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
+                    )
+                ]))
         }
         tasks.run(id) { [self] in
             switch await service.start(parameters, context: context) {

@@ -43,7 +43,9 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             connectionInit(message["payload"])
         case "start":
             guard case .string(let id)? = message["id"] else { return sendConnectionError("Invalid message type!") }
-            guard let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload), parameters.query != nil else {
+            guard let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload),
+                parameters.query != nil
+            else {
                 return send(id: id, type: "error", payload: Self.errorObject("Must provide query string."))
             }
             start(id: id, parameters)
@@ -96,9 +98,11 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
         // The protocol lets a start with a running id replace it.
         tasks.cancel(id)
         guard tasks.operationCount < service.configuration.maxSubscriptions else {
-            return send(id: id, type: "error", payload: Self.errorObject(
-                "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
-            ))
+            return send(
+                id: id, type: "error",
+                payload: Self.errorObject(
+                    "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
+                ))
         }
         tasks.run(id) { [self] in
             switch await service.start(parameters, context: context) {

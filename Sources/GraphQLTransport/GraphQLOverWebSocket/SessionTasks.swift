@@ -1,4 +1,5 @@
 import HuddleRuntime
+
 /// The tasks a GraphQL WebSocket session runs on its loop, whichever
 /// protocol it speaks: its operations by id, and its timers. All of them
 /// stop when the session ends. Used on the loop only.
@@ -38,23 +39,25 @@ final class SessionTasks: @unchecked Sendable {
     /// Calls `action` once after `delay`, unless the session has ended.
     func after(_ delay: Duration, _ action: @escaping @Sendable () -> Void) {
         let loop = loop
-        timers.append(Task(executorPreference: loop) { [weak self] in
-            await loop.sleep(for: delay)
-            guard let self, !Task.isCancelled, !self.isStopped else { return }
-            action()
-        })
+        timers.append(
+            Task(executorPreference: loop) { [weak self] in
+                await loop.sleep(for: delay)
+                guard let self, !Task.isCancelled, !self.isStopped else { return }
+                action()
+            })
     }
 
     /// Calls `action` every `interval` until the session ends.
     func every(_ interval: Duration, _ action: @escaping @Sendable () -> Void) {
         let loop = loop
-        timers.append(Task(executorPreference: loop) { [weak self] in
-            while true {
-                await loop.sleep(for: interval)
-                guard let self, !Task.isCancelled, !self.isStopped else { return }
-                action()
-            }
-        })
+        timers.append(
+            Task(executorPreference: loop) { [weak self] in
+                while true {
+                    await loop.sleep(for: interval)
+                    guard let self, !Task.isCancelled, !self.isStopped else { return }
+                    action()
+                }
+            })
     }
 
     func stopAll() {

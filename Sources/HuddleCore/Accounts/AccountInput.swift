@@ -8,9 +8,11 @@ package enum AccountInput {
     package static let passwordLength = 8...256
 
     package static func username(_ text: String) throws -> String {
-        let valid = (3...30).contains(text.count) && text.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "."
-        }
+        let valid =
+            (3...30).contains(text.count)
+            && text.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "."
+            }
         guard valid else {
             throw APIError.badInput("A username is 3 to 30 letters, digits, \"_\" or \".\".")
         }
@@ -19,7 +21,8 @@ package enum AccountInput {
 
     package static func email(_ text: String) throws -> String {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        let valid = text.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty
+        let valid =
+            text.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty
             && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
             && !text.contains(where: \.isWhitespace)
         guard valid else { throw APIError.badInput("\(text.debugDescription) is not an email address.") }
@@ -41,7 +44,7 @@ package enum AccountInput {
 
     package static func url(_ text: String, _ name: String) throws -> String {
         guard text.utf8.count <= 2048, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-              url.host != nil, text.lowercased().hasPrefix("http")
+            url.host != nil, text.lowercased().hasPrefix("http")
         else { throw APIError.badInput("\"\(name)\" must be an http or https URL of at most 2048 characters.") }
         return text
     }

@@ -162,7 +162,8 @@ package enum AccountResolvers {
                 break
             }
         }
-        let sql = assignments.isEmpty
+        let sql =
+            assignments.isEmpty
             ? "SELECT \(UserRecord.columns) FROM users u WHERE u.id = $1"
             : "UPDATE users AS u SET \(assignments.joined(separator: ", ")) WHERE u.id = $1 RETURNING \(UserRecord.columns)"
         let rows = try await context.database.query(sql, parameters)

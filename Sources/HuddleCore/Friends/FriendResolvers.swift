@@ -41,7 +41,8 @@ package enum FriendResolvers {
                 )
                 var connection = try await query.page(page, on: database) { try UserRecord(row: $0) }
                 connection.totalCount = {
-                    try await database.query("SELECT count(*)::int FROM friendships WHERE user_id = $1", [user.id])[0].decode(Int.self, at: 0)
+                    try await database.query("SELECT count(*)::int FROM friendships WHERE user_id = $1", [user.id])[0].decode(
+                        Int.self, at: 0)
                 }
                 return .object(connection)
             }
@@ -113,7 +114,8 @@ package enum FriendResolvers {
                 return .object(request)
             }
         } catch let error as PostgresError where error.kind == .uniqueViolation {
-            let rows = try await database.query("SELECT from_user FROM friend_requests WHERE from_user = $1 AND to_user = $2", [target, viewer])
+            let rows = try await database.query(
+                "SELECT from_user FROM friend_requests WHERE from_user = $1 AND to_user = $2", [target, viewer])
             throw rows.isEmpty
                 ? APIError.badInput("You have sent this user a friend request already.")
                 : APIError.badInput("This user has sent you a friend request already; accept it instead.")
@@ -130,7 +132,9 @@ package enum FriendResolvers {
                 "DELETE FROM friend_requests WHERE id = $1 AND to_user = $2 RETURNING from_user", [requestID, viewer])
             guard let row = deleted.first else {
                 let exists = try await !connection.query("SELECT 1 FROM friend_requests WHERE id = $1", [requestID]).isEmpty
-                throw exists ? APIError.forbidden("Only its recipient can accept a friend request.") : APIError.notFound("No friend request has that id.")
+                throw exists
+                    ? APIError.forbidden("Only its recipient can accept a friend request.")
+                    : APIError.notFound("No friend request has that id.")
             }
             let friend = try row.decode(Int64.self, at: 0)
             _ = try await connection.query(

@@ -81,7 +81,8 @@ package struct KeysetQuery {
     package var descending = false
 
     package init(
-        columns: String, from: String, parameters: [any PostgresEncodable], keys: [(expression: String, type: String)], descending: Bool = false
+        columns: String, from: String, parameters: [any PostgresEncodable], keys: [(expression: String, type: String)],
+        descending: Bool = false
     ) {
         self.columns = columns
         self.from = from

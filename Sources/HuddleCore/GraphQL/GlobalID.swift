@@ -12,7 +12,7 @@ package struct GlobalID: Hashable, Sendable {
     /// Decodes any global id; nil when malformed.
     package static func decode(_ text: String) -> GlobalID? {
         guard text.utf8.count <= 200, let plain = Base64URL.decode(text),
-              let colon = plain.firstIndex(of: ":"), let id = Int64(plain[plain.index(after: colon)...]), id > 0
+            let colon = plain.firstIndex(of: ":"), let id = Int64(plain[plain.index(after: colon)...]), id > 0
         else { return nil }
         let type = String(plain[..<colon])
         guard !type.isEmpty else { return nil }

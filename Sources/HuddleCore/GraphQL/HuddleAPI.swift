@@ -33,11 +33,12 @@ public enum HuddleAPI {
         }
         let inSchema = Set(type.enumValues.map(\.name)), declared = Set(kinds.map(\.rawValue))
         guard inSchema == declared else {
-            throw SchemaMismatch(description: """
-                enum NotificationKind does not match the kinds the apps record: \
-                missing from the schema \(declared.subtracting(inSchema).sorted()), \
-                recorded by no app \(inSchema.subtracting(declared).sorted())
-                """)
+            throw SchemaMismatch(
+                description: """
+                    enum NotificationKind does not match the kinds the apps record: \
+                    missing from the schema \(declared.subtracting(inSchema).sorted()), \
+                    recorded by no app \(inSchema.subtracting(declared).sorted())
+                    """)
         }
     }
 
@@ -51,7 +52,8 @@ public enum HuddleAPI {
         for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
-        return RequestContext(database: database, listener: listener, viewer: try await Authentication.viewer(token: token, database: database))
+        return RequestContext(
+            database: database, listener: listener, viewer: try await Authentication.viewer(token: token, database: database))
     }
 
     /// The context of a websocket connection, from the `token` (or
@@ -60,7 +62,8 @@ public enum HuddleAPI {
     public static func context(
         forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
-        let member = payload.first { $0.name == "token" }?.value.stringValue
+        let member =
+            payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
         guard let token = member else { return RequestContext(database: database, listener: listener, viewer: nil) }
         guard let viewer = try await Authentication.viewer(token: token, database: database) else { return nil }

@@ -33,7 +33,9 @@ package final class Loaders: Sendable {
             let friends = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
             return ids.map { .success(friends.contains($0)) }
         }
-        friendRequests = Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") { try FriendRequestRecord(row: $0) }
+        friendRequests = Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") {
+            try FriendRequestRecord(row: $0)
+        }
     }
 
     /// The users loader that answers what `info` selects: the names-only

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import GraphQL
 import GraphQLTransport
 import HuddlePostgres
 import HuddleRuntime
+import Synchronization
 
 /// What the resolvers of one operation share: the database of the worker
 /// answering, who is asking, and the operation's batching loaders (so each

@@ -51,7 +51,8 @@ package struct SchemaBinder {
     }
 
     /// A root field whose work waits (a database statement).
-    package mutating func rootAsync(_ type: String, _ name: String, _ resolve: @escaping @Sendable (ResolverInput) async throws -> Resolved) {
+    package mutating func rootAsync(_ type: String, _ name: String, _ resolve: @escaping @Sendable (ResolverInput) async throws -> Resolved)
+    {
         builder.resolve(type, name) { input in .async { try await resolve(input) } }
     }
 }

@@ -15,7 +15,8 @@ package final class NotificationRecord: Identified {
     package let createdAt: Date
     package let readAt: Date?
 
-    package static let columns = "n.id, n.kind, n.actor_id, n.subject_type, n.subject_id, n.scope_type, n.scope_id, n.message, n.created_at, n.read_at"
+    package static let columns =
+        "n.id, n.kind, n.actor_id, n.subject_type, n.subject_id, n.scope_type, n.scope_id, n.message, n.created_at, n.read_at"
 
     package init(row: PostgresRow) throws {
         id = try row.decode(at: 0)
@@ -93,7 +94,9 @@ package enum NotificationResolvers {
     }
 
     /// The viewer's notices after `id`, oldest first (what a subscriber missed).
-    package static func after(_ id: Int64, for user: Int64, kinds: [String]?, on database: PostgresPool) async throws -> [NotificationRecord] {
+    package static func after(_ id: Int64, for user: Int64, kinds: [String]?, on database: PostgresPool) async throws
+        -> [NotificationRecord]
+    {
         let rows = try await database.query(
             """
             SELECT \(NotificationRecord.columns) FROM notifications n

@@ -56,7 +56,9 @@ package enum SubscriptionResolvers {
                     var last = start
                     do {
                         func deliverNew() async throws {
-                            for notice in try await NotificationResolvers.after(last, for: viewer, kinds: kinds?.map(\.rawValue), on: database) {
+                            for notice in try await NotificationResolvers.after(
+                                last, for: viewer, kinds: kinds?.map(\.rawValue), on: database)
+                            {
                                 last = notice.id
                                 if let value = try await transform(notice, database) { continuation.yield(.object(value)) }
                             }

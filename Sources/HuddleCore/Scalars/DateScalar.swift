@@ -44,7 +44,8 @@ package enum DateScalar {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), day >= 1, day <= DateTimeScalar.daysInMonth(year, month) else { return nil }
+            (1...12).contains(month), day >= 1, day <= DateTimeScalar.daysInMonth(year, month)
+        else { return nil }
         return (year, month, day)
     }
 }

@@ -30,8 +30,9 @@ package enum DateTimeScalar {
             return true
         }
         guard let year = number(4), expect([0x2D]), let month = number(2), expect([0x2D]), let day = number(2),
-              expect([0x54, 0x74, 0x20]), let hour = number(2), expect([0x3A]), let minute = number(2),
-              expect([0x3A]), let second = number(2) else { return nil }
+            expect([0x54, 0x74, 0x20]), let hour = number(2), expect([0x3A]), let minute = number(2),
+            expect([0x3A]), let second = number(2)
+        else { return nil }
         var milliseconds = 0
         if index < bytes.count, bytes[index] == 0x2E {
             index += 1
@@ -55,11 +56,13 @@ package enum DateTimeScalar {
             guard sign != 0 else { return nil }
             index += 1
             guard let offsetHour = number(2), expect([0x3A]), let offsetMinute = number(2),
-                  offsetHour < 24, offsetMinute < 60 else { return nil }
+                offsetHour < 24, offsetMinute < 60
+            else { return nil }
             offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
         }
         guard index == bytes.count, (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         let days = daysFromCivil(year, month, day)
         let seconds = ((days * 24 + hour) * 60 + minute) * 60 + min(second, 59) - offsetMinutes * 60
         return seconds * 1000 + milliseconds
@@ -109,7 +112,8 @@ package enum DateTimeScalar {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(millis, 3))Z"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(millis, 3))Z"
     }
 
     static func daysInMonth(_ year: Int, _ month: Int) -> Int {

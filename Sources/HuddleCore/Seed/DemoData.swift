@@ -45,7 +45,9 @@ public enum DemoData {
             guard try await connection.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0 else {
                 throw SeedError(description: "the database has users already; seed an empty database")
             }
-            let firstNames = ["Ana", "Bo", "Chen", "Dara", "Eli", "Fatima", "Gus", "Hana", "Ivan", "Jade", "Kofi", "Lena", "Milo", "Nia", "Omar", "Priya"]
+            let firstNames = [
+                "Ana", "Bo", "Chen", "Dara", "Eli", "Fatima", "Gus", "Hana", "Ivan", "Jade", "Kofi", "Lena", "Milo", "Nia", "Omar", "Priya",
+            ]
             let lastNames = ["Lima", "Berg", "Wu", "Okafor", "Novak", "Haddad", "Moreau", "Sato", "Ivanov", "Reyes", "Mensah", "Fischer"]
             _ = try await connection.query(
                 """

@@ -21,12 +21,13 @@ public enum PasswordHash {
     public static func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let iterations = Int(parts[1]), iterations > 0,
-              let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3]))
+            let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3]))
         else { return false }
         let actual = derive(password, salt: Array(salt), iterations: iterations, length: expected.count)
-        return actual.count == expected.count && actual.withUnsafeBytes { a in
-            expected.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
-        }
+        return actual.count == expected.count
+            && actual.withUnsafeBytes { a in
+                expected.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+            }
     }
 
     private static func derive(_ password: String, salt: [UInt8], iterations: Int, length: Int = 32) -> [UInt8] {

@@ -17,9 +17,11 @@ extension EventLoop {
                 uv_timer_init(uv, timer)
                 timer.pointee.data = Unmanaged.passUnretained(sleeper).toOpaque()
                 sleeper.timer = timer
-                uv_timer_start(timer, { timer in
-                    Unmanaged<Sleeper>.fromOpaque(timer!.pointee.data).takeUnretainedValue().wake()
-                }, milliseconds, 0)
+                uv_timer_start(
+                    timer,
+                    { timer in
+                        Unmanaged<Sleeper>.fromOpaque(timer!.pointee.data).takeUnretainedValue().wake()
+                    }, milliseconds, 0)
             }
         } onCancel: {
             // Any thread; the sleeper is touched on the loop only.
@@ -38,15 +40,18 @@ extension EventLoop {
             checkIsolated()
             let request = UnsafeMutablePointer<uv_work_t>.allocate(capacity: 1)
             request.pointee.data = Unmanaged.passRetained(WorkBox(work: work, continuation: continuation)).toOpaque()
-            uv_queue_work(uv, request, { request in
-                // On a pool thread.
-                Unmanaged<AnyWorkBox>.fromOpaque(request!.pointee.data).takeUnretainedValue().perform()
-            }, { request, _ in
-                // Back on the loop thread.
-                let box = Unmanaged<AnyWorkBox>.fromOpaque(request!.pointee.data).takeRetainedValue()
-                request!.deallocate()
-                box.finish()
-            })
+            uv_queue_work(
+                uv, request,
+                { request in
+                    // On a pool thread.
+                    Unmanaged<AnyWorkBox>.fromOpaque(request!.pointee.data).takeUnretainedValue().perform()
+                },
+                { request, _ in
+                    // Back on the loop thread.
+                    let box = Unmanaged<AnyWorkBox>.fromOpaque(request!.pointee.data).takeRetainedValue()
+                    request!.deallocate()
+                    box.finish()
+                })
         }
     }
 
@@ -57,9 +62,11 @@ extension EventLoop {
         let handle = UnsafeMutablePointer<uv_signal_t>.allocate(capacity: 1)
         uv_signal_init(uv, handle)
         handle.pointee.data = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
-        uv_signal_start(handle, { handle, _ in
-            Unmanaged<HandlerBox>.fromOpaque(handle!.pointee.data).takeUnretainedValue().handler()
-        }, signal)
+        uv_signal_start(
+            handle,
+            { handle, _ in
+                Unmanaged<HandlerBox>.fromOpaque(handle!.pointee.data).takeUnretainedValue().handler()
+            }, signal)
         // A signal watcher must not keep the loop alive on its own.
         uv_unref(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self))
     }
@@ -171,11 +178,13 @@ private final class Alarm: @unchecked Sendable {
         uv_timer_init(loop, timer)
         timer.pointee.data = Unmanaged.passRetained(self).toOpaque()
         self.timer = timer
-        uv_timer_start(timer, { timer in
-            let alarm = Unmanaged<Alarm>.fromOpaque(timer!.pointee.data).takeUnretainedValue()
-            alarm.close()
-            alarm.action()
-        }, milliseconds, 0)
+        uv_timer_start(
+            timer,
+            { timer in
+                let alarm = Unmanaged<Alarm>.fromOpaque(timer!.pointee.data).takeUnretainedValue()
+                alarm.close()
+                alarm.action()
+            }, milliseconds, 0)
     }
 
     func cancel() {

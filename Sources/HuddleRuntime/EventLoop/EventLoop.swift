@@ -232,7 +232,6 @@ public final class EventLoopSerialExecutor: SerialExecutor, @unchecked Sendable 
     public func checkIsolated() { loop.checkIsolated() }
 }
 
-
 /// A queue of the loop's for one connection's tasks, taking its turn with the
 /// others (see `EventLoop`). Its jobs run on the loop's thread, like the
 /// loop's own.

@@ -137,25 +137,29 @@ final class HTTPConnection: @unchecked Sendable {
         } else if webSocket != nil {
             wanted = underBound
         } else {
-            wanted = failure == nil && !finishing && underBound
+            wanted =
+                failure == nil && !finishing && underBound
                 && pending.count < server.configuration.maxPipelinedRequests
         }
         if wanted && !reading {
             reading = true
-            uv_read_start(stream, { handle, _, buffer in
-                let connection = HTTPConnection.from(handle!.pointee.data)
-                buffer!.pointee = uv_buf_init(
-                    connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
-                    UInt32(connection.readBuffer.count)
-                )
-            }, { stream, count, buffer in
-                let connection = HTTPConnection.from(stream!.pointee.data)
-                if count < 0 {
-                    connection.peerFinished()
-                } else if count > 0 {
-                    connection.received(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
-                }
-            })
+            uv_read_start(
+                stream,
+                { handle, _, buffer in
+                    let connection = HTTPConnection.from(handle!.pointee.data)
+                    buffer!.pointee = uv_buf_init(
+                        connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        UInt32(connection.readBuffer.count)
+                    )
+                },
+                { stream, count, buffer in
+                    let connection = HTTPConnection.from(stream!.pointee.data)
+                    if count < 0 {
+                        connection.peerFinished()
+                    } else if count > 0 {
+                        connection.received(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
+                    }
+                })
         } else if !wanted && reading {
             reading = false
             uv_read_stop(stream)
@@ -389,14 +393,16 @@ final class HTTPConnection: @unchecked Sendable {
         // A refused request (no head) is the client's doing, whatever its status.
         let level: LogLevel = response.status >= 500 && head != nil ? .error : .info
         guard level >= logger.level else { return }
-        logger.log(level, "request", [
-            "method": head.map { .string($0.method) },
-            "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
-            "operation": response.loggedOperation.map { .string($0) },
-            "status": .int(response.status),
-            "duration_ms": milliseconds.map { .double($0) },
-            "bytes": .int(response.body.count),
-        ])
+        logger.log(
+            level, "request",
+            [
+                "method": head.map { .string($0.method) },
+                "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
+                "operation": response.loggedOperation.map { .string($0) },
+                "status": .int(response.status),
+                "duration_ms": milliseconds.map { .double($0) },
+                "bytes": .int(response.body.count),
+            ])
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -467,9 +473,15 @@ final class HTTPConnection: @unchecked Sendable {
             timeout = .zero
         } else {
             switch parser.phase {
-            case .idle: phase = .idle; timeout = configuration.idleTimeout
-            case .head: phase = .head; timeout = configuration.headerTimeout
-            case .body: phase = .body; timeout = configuration.bodyTimeout
+            case .idle:
+                phase = .idle
+                timeout = configuration.idleTimeout
+            case .head:
+                phase = .head
+                timeout = configuration.headerTimeout
+            case .body:
+                phase = .body
+                timeout = configuration.bodyTimeout
             }
         }
         guard let phase else {
@@ -487,9 +499,11 @@ final class HTTPConnection: @unchecked Sendable {
     private func startTimer(due: UInt64) {
         timerDue = due
         let now = uv_now(server.loop.uv)
-        uv_timer_start(timer, { timer in
-            HTTPConnection.from(timer!.pointee.data).timerFired()
-        }, due > now ? due - now : 0, 0)
+        uv_timer_start(
+            timer,
+            { timer in
+                HTTPConnection.from(timer!.pointee.data).timerFired()
+            }, due > now ? due - now : 0, 0)
     }
 
     private func timerFired() {

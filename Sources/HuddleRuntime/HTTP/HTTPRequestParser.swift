@@ -220,7 +220,8 @@ public struct HTTPRequestParser {
         if lengths.count > 1 { throw HTTPError(400, "more than one Content-Length") }
         let value = length.value
         guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let count = Int(value) else { throw HTTPError(400, "malformed Content-Length") }
+            let count = Int(value)
+        else { throw HTTPError(400, "malformed Content-Length") }
         if count > limits.maxBodyBytes { throw HTTPError(413, "body too large") }
         return .length(count)
     }
@@ -230,7 +231,8 @@ public struct HTTPRequestParser {
     static func parseRequestLine(_ line: ArraySlice<UInt8>, limits: Limits) throws(HTTPError) -> HTTPRequestHead {
         let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-              parts[0].allSatisfy(isTokenCharacter) else { throw HTTPError(400, "malformed request line") }
+            parts[0].allSatisfy(isTokenCharacter)
+        else { throw HTTPError(400, "malformed request line") }
         if parts[1].count > limits.maxTargetBytes { throw HTTPError(414, "URI too long") }
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPError(400, "malformed request target") }
         let version: HTTPVersion

@@ -1,6 +1,7 @@
 import CLibUV
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Answers one request; runs on the server's loop.
@@ -114,12 +115,15 @@ public final class HTTPServer: @unchecked Sendable {
             throw StartError(description: "setting SO_REUSEPORT: \(String(cString: strerror(errno)))")
         }
         try withUnsafeBytes(of: &storage) { (raw) throws(StartError) in
-            try check(uv_tcp_bind(listener, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), 0), "binding \(configuration.host):\(configuration.port)")
+            try check(
+                uv_tcp_bind(listener, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), 0),
+                "binding \(configuration.host):\(configuration.port)")
         }
-        try check(uv_listen(stream(listener), 1024) { listener, status in
-            guard status == 0 else { return }
-            HTTPServer.from(listener!.pointee.data).accept()
-        }, "listening")
+        try check(
+            uv_listen(stream(listener), 1024) { listener, status in
+                guard status == 0 else { return }
+                HTTPServer.from(listener!.pointee.data).accept()
+            }, "listening")
         var bound = sockaddr_storage()
         var length = Int32(MemoryLayout<sockaddr_storage>.size)
         withUnsafeMutableBytes(of: &bound) { raw in

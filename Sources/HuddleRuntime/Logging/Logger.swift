@@ -1,6 +1,7 @@
 import Formats
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How much the server says.

@@ -107,7 +107,8 @@ public final class Metrics: Sendable {
             # TYPE huddle_http_requests_total counter
 
             """
-        for (key, count) in snapshot.requests.sorted(by: { ($0.key.operationType, $0.key.status) < ($1.key.operationType, $1.key.status) }) {
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.operationType, $0.key.status) < ($1.key.operationType, $1.key.status) })
+        {
             text += "huddle_http_requests_total{operation_type=\"\(key.operationType)\",status=\"\(key.status)\"} \(count)\n"
         }
         text += """
@@ -125,7 +126,8 @@ public final class Metrics: Sendable {
         text += "huddle_http_request_duration_seconds_count \(snapshot.latencyCount)\n"
         text += gauge("huddle_open_connections", "TCP connections open now.", connections.load(ordering: .relaxed))
         text += gauge("huddle_open_websockets", "WebSocket connections open now.", webSockets.load(ordering: .relaxed))
-        text += gauge("huddle_active_subscriptions", "GraphQL operations running over WebSocket now.", subscriptions.load(ordering: .relaxed))
+        text += gauge(
+            "huddle_active_subscriptions", "GraphQL operations running over WebSocket now.", subscriptions.load(ordering: .relaxed))
         return text
     }
 

@@ -128,7 +128,7 @@ public struct WebSocketFrameParser: Sendable {
         switch opcode {
         case 0x8:
             events.append(try Self.closeEvent(payload))
-            finished = true // Nothing after a close frame counts.
+            finished = true  // Nothing after a close frame counts.
         case 0x9: events.append(.ping(payload))
         case 0xA: events.append(.pong(payload))
         default:

@@ -30,7 +30,8 @@ public enum WebSocketHandshake {
             return .refuse(refusal(400, "not a WebSocket upgrade"))
         }
         guard head.header("sec-websocket-version") == "13" else {
-            return .refuse(refusal(426, "only WebSocket version 13 is supported", [("Sec-WebSocket-Version", "13"), ("Upgrade", "websocket")]))
+            return .refuse(
+                refusal(426, "only WebSocket version 13 is supported", [("Sec-WebSocket-Version", "13"), ("Upgrade", "websocket")]))
         }
         guard let key = head.header("sec-websocket-key"), decodedLength(base64: key) == 16 else {
             return .refuse(refusal(400, "Sec-WebSocket-Key must be 16 bytes in base64"))

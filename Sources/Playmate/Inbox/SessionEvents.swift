@@ -40,8 +40,10 @@ enum SessionEvents {
                         guard case .notification(let notification) = event else { continue }
                         let parts = notification.payload.split(separator: " ")
                         guard let kind = parts.first else { continue }
-                        continuation.yield(.object(SessionEventRecord(
-                            kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) })))
+                        continuation.yield(
+                            .object(
+                                SessionEventRecord(
+                                    kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) })))
                         if kind == Kind.deleted.rawValue { break }
                     }
                     continuation.finish()

@@ -36,7 +36,8 @@ enum LocationResolvers {
 
     /// LIKE's wildcards in user text match themselves.
     static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(
+            of: "_", with: "\\_")
     }
 
     /// A NewLocationInput, checked.
@@ -48,7 +49,9 @@ enum LocationResolvers {
         return (name, point.0, point.1)
     }
 
-    static func insert(_ location: (name: String, latitude: Double, longitude: Double), on database: some PostgresQuerying) async throws -> LocationRecord {
+    static func insert(_ location: (name: String, latitude: Double, longitude: Double), on database: some PostgresQuerying) async throws
+        -> LocationRecord
+    {
         let rows = try await database.query(
             "INSERT INTO locations AS l (name, latitude, longitude) VALUES ($1, $2, $3) RETURNING \(LocationRecord.columns)",
             [location.name, location.latitude, location.longitude])

@@ -34,7 +34,8 @@ enum QuizResolvers {
 
         binder.rootAsync("Query", "myQuizResult") { input in
             let viewer = try input.request.signedIn()
-            let rows = try await input.request.database.query("SELECT \(QuizRecord.columns) FROM quiz_results q WHERE q.user_id = $1", [viewer])
+            let rows = try await input.request.database.query(
+                "SELECT \(QuizRecord.columns) FROM quiz_results q WHERE q.user_id = $1", [viewer])
             return try rows.first.map { .object(try QuizRecord(row: $0)) } ?? .null
         }
         binder.rootAsync("Mutation", "saveQuizResult") { input in

@@ -38,19 +38,26 @@ enum SuggestedSessions {
             }
             let rows = try await input.request.database.query(sql, [viewer, radius * 1000, first])
             let extra = SessionRecord.columnCount
-            return .list(try rows.map { row in
-                .object(Suggestion(
-                    session: try SessionRecord(row: row), score: try row.decode(at: extra), sportWeight: try row.decode(at: extra + 1),
-                    friends: try row.decode(at: extra + 2), preferredGenders: try row.decode(at: extra + 3),
-                    preferredAgeGroups: try row.decode(at: extra + 4)))
-            })
+            return .list(
+                try rows.map { row in
+                    .object(
+                        Suggestion(
+                            session: try SessionRecord(row: row), score: try row.decode(at: extra),
+                            sportWeight: try row.decode(at: extra + 1),
+                            friends: try row.decode(at: extra + 2), preferredGenders: try row.decode(at: extra + 3),
+                            preferredAgeGroups: try row.decode(at: extra + 4)))
+                })
         }
         binder.field("SuggestedSession", "session") { (suggestion: Suggestion) in .object(suggestion.session) }
         binder.field("SuggestedSession", "score") { (suggestion: Suggestion) in .scalar(.float(suggestion.score)) }
         binder.field("SuggestedSession", "sportWeight") { (suggestion: Suggestion) in .scalar(.float(suggestion.sportWeight)) }
         binder.field("SuggestedSession", "friendsInSession") { (suggestion: Suggestion) in .scalar(.int(suggestion.friends)) }
-        binder.field("SuggestedSession", "playersInPreferredGenders") { (suggestion: Suggestion) in .scalar(.int(suggestion.preferredGenders)) }
-        binder.field("SuggestedSession", "playersInPreferredAgeGroups") { (suggestion: Suggestion) in .scalar(.int(suggestion.preferredAgeGroups)) }
+        binder.field("SuggestedSession", "playersInPreferredGenders") { (suggestion: Suggestion) in
+            .scalar(.int(suggestion.preferredGenders))
+        }
+        binder.field("SuggestedSession", "playersInPreferredAgeGroups") { (suggestion: Suggestion) in
+            .scalar(.int(suggestion.preferredAgeGroups))
+        }
     }
 
     static let sql = """

@@ -9,10 +9,14 @@ enum PlaymateDemoData {
     static func sessions(_ scale: DemoScale) -> Int { scale == .demo ? 60 : 20_000 }
 
     static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String {
-        let places = ["Central Park", "Prospect Park", "Riverside Courts", "McCarren Park", "Chelsea Piers", "Pier 40 Fields",
-                      "Randall's Island", "Flushing Meadows", "Van Cortlandt Park", "Hudson River Park", "Brooklyn Bridge Park", "Astoria Park"]
-        let sports = ["BADMINTON", "BASKETBALL", "CLIMBING", "CYCLING", "FOOTBALL", "HIKING", "RUNNING", "SOCCER", "SQUASH",
-                      "SWIMMING", "TABLE_TENNIS", "TENNIS", "ULTIMATE", "VOLLEYBALL", "YOGA"]
+        let places = [
+            "Central Park", "Prospect Park", "Riverside Courts", "McCarren Park", "Chelsea Piers", "Pier 40 Fields",
+            "Randall's Island", "Flushing Meadows", "Van Cortlandt Park", "Hudson River Park", "Brooklyn Bridge Park", "Astoria Park",
+        ]
+        let sports = [
+            "BADMINTON", "BASKETBALL", "CLIMBING", "CYCLING", "FOOTBALL", "HIKING", "RUNNING", "SOCCER", "SQUASH",
+            "SWIMMING", "TABLE_TENNIS", "TENNIS", "ULTIMATE", "VOLLEYBALL", "YOGA",
+        ]
         _ = try await connection.query(
             """
             INSERT INTO locations (name, latitude, longitude)
@@ -62,8 +66,10 @@ enum PlaymateDemoData {
                 """)
         }
         let counts = try await connection.query(
-            "SELECT (SELECT count(*) FROM locations)::int, (SELECT count(*) FROM sports_sessions)::int, (SELECT count(*) FROM session_players)::int")[0]
-        return "\(try counts.decode(Int.self, at: 0)) locations, \(try counts.decode(Int.self, at: 1)) sessions with \(try counts.decode(Int.self, at: 2)) players"
+            "SELECT (SELECT count(*) FROM locations)::int, (SELECT count(*) FROM sports_sessions)::int, (SELECT count(*) FROM session_players)::int"
+        )[0]
+        return
+            "\(try counts.decode(Int.self, at: 0)) locations, \(try counts.decode(Int.self, at: 1)) sessions with \(try counts.decode(Int.self, at: 2)) players"
     }
 
     private static func pick(_ key: String) -> String { DemoData.pick(key) }

@@ -55,7 +55,8 @@ enum SessionResolvers {
         }
         binder.field("SportsSession", "capacity") { (session: SessionRecord) in .scalar(.int(session.capacity)) }
         binder.field("SportsSession", "occupied") { (session: SessionRecord) in .scalar(.int(session.occupied)) }
-        binder.field("SportsSession", "openSpots") { (session: SessionRecord) in .scalar(.int(max(0, session.capacity - session.occupied))) }
+        binder.field("SportsSession", "openSpots") { (session: SessionRecord) in .scalar(.int(max(0, session.capacity - session.occupied)))
+        }
         binder.field("SportsSession", "distanceKm") { (session: SessionRecord) in session.distanceKm.map { .scalar(.float($0)) } ?? .null }
         binder.field("SportsSession", "createdAt") { (session: SessionRecord) in Instant.value(session.createdAt) }
         binder.field("SportsSession", "creator") { (session: SessionRecord, input) in
@@ -164,7 +165,8 @@ enum SessionResolvers {
             guard session.creatorID != viewer else {
                 throw APIError.badInput("The creator cannot leave their session; delete it instead.")
             }
-            let rows = try await connection.query("DELETE FROM session_players WHERE session_id = $1 AND user_id = $2", [sessionID, viewer])
+            let rows = try await connection.query(
+                "DELETE FROM session_players WHERE session_id = $1 AND user_id = $2", [sessionID, viewer])
             guard rows.affectedRows > 0 else { throw APIError.badInput("You are not in this session.") }
             try await SessionEvents.announce(.playerLeft, session: sessionID, actor: viewer, on: connection)
             return .object(try await load(sessionID, on: connection))

@@ -62,7 +62,8 @@ struct SessionSearch {
     }
 
     func run(on database: PostgresPool) async throws -> ConnectionPage {
-        let keys: [(expression: String, type: String)] = byDistance
+        let keys: [(expression: String, type: String)] =
+            byDistance
             ? [(distance!, "float8"), ("s.id", "bigint")]
             : [("s.occurs_at", "timestamptz"), ("s.id", "bigint")]
         let query = KeysetQuery(

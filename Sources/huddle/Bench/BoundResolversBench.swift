@@ -137,17 +137,20 @@ struct FeedFixture: Sendable {
         field("Session", "occupied") { (session: Session) in .value(.int(session.playerIDs.count)) }
         builder.resolve("Session", "creator") { input in
             guard case .object(let value) = input.parent, let session = value as? Session,
-                  let context = input.context as? Context else { return .null }
+                let context = input.context as? Context
+            else { return .null }
             return context.users.load(session.creatorID) { .object($0) }
         }
         builder.resolve("Session", "players") { input in
             guard case .object(let value) = input.parent, let session = value as? Session,
-                  let context = input.context as? Context else { return .null }
+                let context = input.context as? Context
+            else { return .null }
             return context.users.loadMany(session.playerIDs) { .object($0) }
         }
         builder.resolve("Session", "location") { input in
             guard case .object(let value) = input.parent, let session = value as? Session,
-                  let context = input.context as? Context else { return .null }
+                let context = input.context as? Context
+            else { return .null }
             return context.locations.load(session.locationID) { .object($0) }
         }
         field("User", "id") { (user: User) in .value(.string(String(user.id))) }

@@ -38,7 +38,8 @@ struct GeneratedSchema {
     }
 
     mutating func text(bytes target: Int) -> String {
-        var output = "type Query {\n  node(id: ID!): ID\n}\n\nscalar DateTime @specifiedBy(url: \"https://www.rfc-editor.org/rfc/rfc3339\")\n\n"
+        var output =
+            "type Query {\n  node(id: ID!): ID\n}\n\nscalar DateTime @specifiedBy(url: \"https://www.rfc-editor.org/rfc/rfc3339\")\n\n"
         output += "directive @cost(weight: Int = 1, multipliers: [String!]) repeatable on FIELD_DEFINITION | OBJECT | INTERFACE\n\n"
         var objects: [String] = []
         var inputs: [String] = []
@@ -83,7 +84,8 @@ struct GeneratedSchema {
                     }
                     output += "  \(name(field, capitalized: false))"
                     if next(3) == 0 {
-                        output += inputs.isEmpty
+                        output +=
+                            inputs.isEmpty
                             ? "(first: Int = 10, after: String)"
                             : "(first: Int = 10, after: String, filter: \(inputs[next(inputs.count)]))"
                     }

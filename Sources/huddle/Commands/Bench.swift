@@ -10,7 +10,10 @@ import HuddleRuntime
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the engine's benchmarks (build with -c release).",
-        subcommands: [Parse.self, Validate.self, Execute.self, Resolvers.self, Loop.self, Postgres.self, BuildSchema.self, GenerateSchema.self, GenerateDocument.self, GenerateData.self]
+        subcommands: [
+            Parse.self, Validate.self, Execute.self, Resolvers.self, Loop.self, Postgres.self, BuildSchema.self, GenerateSchema.self,
+            GenerateDocument.self, GenerateData.self,
+        ]
     )
 
     struct Parse: ParsableCommand {
@@ -34,7 +37,8 @@ struct Bench: AsyncParsableCommand {
                     for _ in 0..<iterations { _ = try GraphQL.parse(source, options: .trusted) }
                     continue
                 }
-                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { () throws(GraphQLError) in
+                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                    () throws(GraphQLError) in
                     _ = try GraphQL.parse(source, options: .trusted)
                 }
                 Measurement.report(name: URL(fileURLWithPath: file).lastPathComponent, bytes: text.utf8.count, nanoseconds: nanoseconds)
@@ -152,10 +156,12 @@ extension Bench {
         func run() throws {
             for file in files {
                 let source = Source(body: try String(contentsOfFile: file, encoding: .utf8), name: file)
-                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) { () throws(SchemaBuildError) in
+                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                    () throws(SchemaBuildError) in
                     _ = try GraphQL.buildSchema([source])
                 }
-                Measurement.report(name: URL(fileURLWithPath: file).lastPathComponent, bytes: source.body.utf8.count, nanoseconds: nanoseconds)
+                Measurement.report(
+                    name: URL(fileURLWithPath: file).lastPathComponent, bytes: source.body.utf8.count, nanoseconds: nanoseconds)
             }
         }
     }
@@ -210,7 +216,8 @@ extension Bench {
 extension Bench {
     struct Execute: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Execute DOCUMENT over the JSON DATA repeatedly (default resolvers) and report the median time, response JSON included."
+            abstract:
+                "Execute DOCUMENT over the JSON DATA repeatedly (default resolvers) and report the median time, response JSON included."
         )
 
         @Option(help: "The SDL file.")
@@ -260,7 +267,9 @@ extension Bench {
         func run() {
             switch (shape, part) {
             case (_, "schema"):
-                print("type Query { items: [Item!]! groups: [Group!]! }\ntype Group { name: String! items: [Item!]! }\ntype Item { a: Int b: String c: Float d: Boolean e: ID }")
+                print(
+                    "type Query { items: [Item!]! groups: [Group!]! }\ntype Group { name: String! items: [Item!]! }\ntype Item { a: Int b: String c: Float d: Boolean e: ID }"
+                )
             case (.list, "query"):
                 print("{ items { a b c d e } }")
             case (.nested, "query"):

@@ -61,7 +61,8 @@ final class ClusterGuard: Sendable {
     /// what holds it will not let go; the cluster is stopped all the same.
     func shutdownBegan(deadline: Duration) {
         guard !shutdownArmed.exchange(true, ordering: .acquiringAndReleasing),
-              let location = location.withLock({ $0 }) else { return }
+            let location = location.withLock({ $0 })
+        else { return }
         Thread {
             Thread.sleep(forTimeInterval: Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18)
             FileHandle.standardError.write(Data("huddle: shutdown did not finish within \(deadline); stopping anyway\n".utf8))

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import GraphQL
 import GraphQLTransport
 import HuddleCore
 import HuddlePostgres
 import HuddleRuntime
+import Synchronization
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +25,8 @@ struct Serve: AsyncParsableCommand {
     var port: Int = ProcessInfo.processInfo.environment["HUDDLE_PORT"].flatMap(Int.init) ?? 8080
 
     @Option(help: "Event loops, each on a thread of its own (HUDDLE_WORKERS; default: the number of cores).")
-    var workers: Int = ProcessInfo.processInfo.environment["HUDDLE_WORKERS"].flatMap(Int.init)
+    var workers: Int =
+        ProcessInfo.processInfo.environment["HUDDLE_WORKERS"].flatMap(Int.init)
         ?? ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: "debug, info (a line per request), warning, error or off (HUDDLE_LOG_LEVEL).")
@@ -59,7 +60,8 @@ struct Serve: AsyncParsableCommand {
     var defaultListSize: Int = environment("HUDDLE_DEFAULT_LIST_SIZE") ?? ExecutionLimits.default.defaultListSize
 
     @Option(help: "Seconds an operation (or a subscription event) may run; 0 for no limit (HUDDLE_MAX_EXECUTION_TIME).")
-    var maxExecutionTime: Double = ProcessInfo.processInfo.environment["HUDDLE_MAX_EXECUTION_TIME"].flatMap { Double($0) }
+    var maxExecutionTime: Double =
+        ProcessInfo.processInfo.environment["HUDDLE_MAX_EXECUTION_TIME"].flatMap { Double($0) }
         ?? Double(ExecutionLimits.default.maxExecutionTime!.components.seconds)
 
     @Option(help: "The most bytes of data one response may hold; 0 for no limit (HUDDLE_MAX_RESPONSE_BYTES).")
@@ -68,7 +70,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most bytes an execution may hold, written and still waiting; 0 for no limit (HUDDLE_MAX_HELD_BYTES).")
     var maxHeldBytes: Int = environment("HUDDLE_MAX_HELD_BYTES") ?? ExecutionLimits.default.maxHeldBytes!
 
-    @Option(help: "Seconds a request waits for a free database connection before it is told the database is unavailable (HUDDLE_DATABASE_WAIT).")
+    @Option(
+        help: "Seconds a request waits for a free database connection before it is told the database is unavailable (HUDDLE_DATABASE_WAIT)."
+    )
     var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
 
     @Flag(name: .customLong("no-introspection"), help: "Refuse __schema and __type queries (HUDDLE_NO_INTROSPECTION=1).")
@@ -136,7 +140,9 @@ struct Serve: AsyncParsableCommand {
             guard let directory = SchemaDirectory.locate() else {
                 throw ValidationError("no Schema/ folder here or above; run huddle from the repository")
             }
-            schemas = try (0..<workers).map { _ in try HuddleAPI.executableSchema(directory, apps: mountedApps, logger: configuration.logger) }
+            schemas = try (0..<workers).map { _ in
+                try HuddleAPI.executableSchema(directory, apps: mountedApps, logger: configuration.logger)
+            }
         } catch {
             FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
             throw ExitCode.failure
@@ -154,7 +160,8 @@ struct Serve: AsyncParsableCommand {
         if !noMigrate {
             do {
                 let report = try await location.migrate(registering: mountedApps)
-                FileHandle.standardError.write(Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
+                FileHandle.standardError.write(
+                    Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
             } catch {
                 FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
                 throw ExitCode.failure
@@ -177,7 +184,8 @@ struct Serve: AsyncParsableCommand {
                     }
                 }
                 if let seeded {
-                    FileHandle.standardError.write(Data("huddle: seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("huddle: seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)\n".utf8))
                 }
             } catch {
                 FileHandle.standardError.write(Data("huddle: cannot seed the demo data: \(error)\n".utf8))
@@ -270,11 +278,13 @@ private final class Worker: Sendable {
         ws.allowsIntrospection = operations.allowsIntrospection
         ws.hidesSuggestions = operations.hidesSuggestions
         ws.workExecutor = loop
-        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) { payload, _ async throws(ServiceUnavailable) in
+        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
+            payload, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
         }
         let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, logger: configuration.logger)
-        server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) { request in
+        server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) {
+            request in
             await routes.respond(to: request)
         }
     }

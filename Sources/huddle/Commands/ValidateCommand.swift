@@ -53,7 +53,9 @@ struct ValidateCommand: ParsableCommand {
         let items = errors.map { error in
             var item = "{\"message\":" + jsonString(error.message)
             if !error.locations.isEmpty {
-                item += ",\"locations\":[" + error.locations.map { "{\"line\":\($0.line),\"column\":\($0.column)}" }
+                item +=
+                    ",\"locations\":["
+                    + error.locations.map { "{\"line\":\($0.line),\"column\":\($0.column)}" }
                     .joined(separator: ",") + "]"
             }
             return item + "}"

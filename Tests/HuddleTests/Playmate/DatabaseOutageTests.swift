@@ -27,8 +27,10 @@ struct DatabaseOutageTests {
         let headerFile = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-headers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: headerFile) }
         let body = String(decoding: try JSONSerialization.data(withJSONObject: ["query": query]), as: UTF8.self)
-        var arguments = ["-X", "POST", "-H", "Content-Type: application/json", "-H", "Accept: application/graphql-response+json",
-                         "--data-binary", body, "-D", headerFile.path, "-w", "\n%{http_code}", "--max-time", "20"]
+        var arguments = [
+            "-X", "POST", "-H", "Content-Type: application/json", "-H", "Accept: application/graphql-response+json",
+            "--data-binary", body, "-D", headerFile.path, "-w", "\n%{http_code}", "--max-time", "20",
+        ]
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
         let (output, _) = try HTTPServerTests.curl(arguments + ["http://127.0.0.1:\(port)/graphql"])
         var lines = output.components(separatedBy: "\n")
@@ -72,7 +74,9 @@ struct DatabaseOutageTests {
         #expect(!search.text.contains("PostgreSQL") && !search.text.contains(directory) && !search.text.contains("socket"))
 
         let port = server.port
-        let (readiness, _) = try await offThePool { try HTTPServerTests.curl(["-s", "-w", "%{http_code}", "http://127.0.0.1:\(port)/readyz"]) }
+        let (readiness, _) = try await offThePool {
+            try HTTPServerTests.curl(["-s", "-w", "%{http_code}", "http://127.0.0.1:\(port)/readyz"])
+        }
         #expect(readiness == "database unavailable\n503")
 
         // A websocket whose token cannot be checked is told to come back, not that it is forbidden.

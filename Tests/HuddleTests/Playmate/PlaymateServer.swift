@@ -1,15 +1,21 @@
 import Foundation
 import GraphQL
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-import HuddlePostgres
-#endif
 import HuddleRuntime
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+    import HuddlePostgres
+#endif
+
 /// A JSON value from a response, read by path.
 enum JSON: Sendable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSON]), object([String: JSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
 
     init(_ value: GraphQLValue) {
         switch value {

@@ -9,7 +9,8 @@ struct PythonGQLTests {
     @Test func gqlQueriesAndSubscribesOverBothSubprotocols() async throws {
         try await PlaymateServer.with { server in
             let users = try await server.makeUsers(2, prefix: "py")
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../clients/gql_client.py").standardizedFileURL.path
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../clients/gql_client.py")
+                .standardizedFileURL.path
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", script, "\(server.port)", users[0].token, users[1].token, users[0].id]

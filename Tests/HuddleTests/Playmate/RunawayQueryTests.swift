@@ -18,7 +18,8 @@ struct RunawayQueryTests {
             let (ann, bo) = (Self.rowID(users[0]), Self.rowID(users[1]))
             // Friendships go both ways: a walk through `friends` never ends by itself.
             _ = try await server.sql("INSERT INTO friendships (user_id, friend_id) VALUES (\(ann), \(bo)), (\(bo), \(ann))")
-            let reply = try await server.graphql("""
+            let reply = try await server.graphql(
+                """
                 { me { ...F friends(first: 1) { edges { node { ...F } } } } }
                 fragment F on User { id friends(first: 1) { edges { node { id } } } }
                 """, token: users[0].token)

@@ -16,7 +16,8 @@ struct SeedTests {
             defer { server.stop() }
             let login = try await server.graphql(#"mutation { logIn(username: "demo", password: "playmate-demo") { token } }"#)
             let token = try #require(login["data"]["logIn"]["token"].string, "\(login)")
-            let me = try await server.graphql("""
+            let me = try await server.graphql(
+                """
                 { me { friendCount } incomingFriendRequests { edges { node { from { username } } } }
                   receivedInvitations { edges { node { status } } } suggestedSessions(first: 3) { score }
                   sportsSessions(first: 50) { edges { node { occupied capacity players { id } } } } }
@@ -26,7 +27,10 @@ struct SeedTests {
             #expect(me["data"]["receivedInvitations"]["edges"].array.count == 2)
             let sessions = me["data"]["sportsSessions"]["edges"].array
             #expect(sessions.count == 50)
-            #expect(sessions.allSatisfy { ($0["node"]["occupied"].int ?? 0) >= 2 && $0["node"]["players"].array.count == $0["node"]["occupied"].int })
+            #expect(
+                sessions.allSatisfy {
+                    ($0["node"]["occupied"].int ?? 0) >= 2 && $0["node"]["players"].array.count == $0["node"]["occupied"].int
+                })
             return seeded.standardOutput
         }
         // The same rows every time.

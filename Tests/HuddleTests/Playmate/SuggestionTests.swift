@@ -14,12 +14,14 @@ struct SuggestionTests {
                     .split(separator: ":")[1].description
             }
             let (meID, friendID, womanID, manID) = (rowID(users[0]), rowID(users[1]), rowID(users[2]), rowID(users[3]))
-            _ = try await server.sql("""
+            _ = try await server.sql(
+                """
                 UPDATE users SET gender = CASE id WHEN \(womanID) THEN 'FEMALE' WHEN \(manID) THEN 'MALE' END,
                     birthday = CASE id WHEN \(womanID) THEN (now() - interval '30 years')::date WHEN \(manID) THEN (now() - interval '60 years')::date END
                 """)
             _ = try await server.sql("INSERT INTO friendships (user_id, friend_id) VALUES (\(meID), \(friendID)), (\(friendID), \(meID))")
-            _ = try await server.sql("""
+            _ = try await server.sql(
+                """
                 INSERT INTO locations (id, name, latitude, longitude) OVERRIDING SYSTEM VALUE VALUES
                     (1, 'Near', 40.01, -74.01), (2, 'Philadelphia', 39.95, -75.17)
                 """)
@@ -40,21 +42,27 @@ struct SuggestionTests {
                 _ = try await server.sql("INSERT INTO session_players (session_id, user_id) VALUES ($1, $2::bigint)", [id, creator])
                 ids[name] = Data("SportsSession:\(id)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
             }
-            _ = try await server.sql("INSERT INTO session_players (session_id, user_id) SELECT id, \(womanID) FROM sports_sessions WHERE sport = 'TENNIS' AND capacity = 2")
+            _ = try await server.sql(
+                "INSERT INTO session_players (session_id, user_id) SELECT id, \(womanID) FROM sports_sessions WHERE sport = 'TENNIS' AND capacity = 2"
+            )
 
-            let quiz = try await server.graphql("""
+            let quiz = try await server.graphql(
+                """
                 mutation { saveQuizResult(input: {sportsPlayed: [TENNIS], sportsNotWanted: [GOLF], preferredGenders: [FEMALE],
                   preferredAgeGroups: [AGE_25_34]}) { sportsPlayed sportsNotWanted preferredGenders preferredAgeGroups } }
                 """, token: me.token)
             #expect(quiz["data"]["saveQuizResult"]["sportsNotWanted"][0].string == "GOLF", "\(quiz)")
-            let clash = try await server.graphql("""
+            let clash = try await server.graphql(
+                """
                 mutation { saveQuizResult(input: {sportsPlayed: [TENNIS], sportsNotWanted: [TENNIS], preferredGenders: [],
                   preferredAgeGroups: []}) { updatedAt } }
                 """, token: me.token)
             #expect(clash.errorMessage == "A sport cannot be both played and not wanted: TENNIS.")
-            _ = try await server.graphql("mutation { updateProfile(input: {homeLocation: {latitude: 40.0, longitude: -74.0}}) { id } }", token: me.token)
+            _ = try await server.graphql(
+                "mutation { updateProfile(input: {homeLocation: {latitude: 40.0, longitude: -74.0}}) { id } }", token: me.token)
 
-            let reply = try await server.graphql("""
+            let reply = try await server.graphql(
+                """
                 { suggestedSessions(first: 10) { session { id } score sportWeight friendsInSession playersInPreferredGenders playersInPreferredAgeGroups } }
                 """, token: me.token)
             let suggestions = reply["data"]["suggestedSessions"].array
@@ -71,7 +79,8 @@ struct SuggestionTests {
             #expect(far.errorCode == "BAD_USER_INPUT")
 
             let statistics = try await server.graphql(
-                "{ me { statistics { sessionsPerSport { sport sessions } sessionsPlayed hoursPlayed sessionsCreated friendCount } } }", token: me.token)
+                "{ me { statistics { sessionsPerSport { sport sessions } sessionsPlayed hoursPlayed sessionsCreated friendCount } } }",
+                token: me.token)
             let numbers = statistics["data"]["me"]["statistics"]
             #expect(numbers["sessionsPerSport"].array.map { $0["sport"].string } == ["SOCCER", "TENNIS"], "\(statistics)")
             #expect(numbers["sessionsPlayed"].int == 1)

@@ -40,7 +40,9 @@ struct PostgresConnectionTests {
             #expect(try row.decode([UInt8].self, at: 9) == [0, 1, 0xFE, 0xFF])
             #expect(try row.decode(PostgresDate.self, at: 10) == PostgresDate(year: 2026, month: 2, day: 28))
             #expect(try row.decode(Date.self, at: 11) == instant)
-            #expect(try row.decode(PostgresInterval.self, at: 12) == PostgresInterval(months: 14, days: 3, microseconds: 4 * 3_600_000_000 + 500_000))
+            #expect(
+                try row.decode(PostgresInterval.self, at: 12)
+                    == PostgresInterval(months: 14, days: 3, microseconds: 4 * 3_600_000_000 + 500_000))
             #expect(try row.decode(PostgresJSON.self, at: 13).text == #"{"a": [1, "b", null]}"#)
             #expect(try row.decode([Int].self, at: 14) == [1, 2, 3])
             #expect(try row.decode([String].self, at: 15) == ["a,b", "NULL", #"q"uote"#, "{}"])
@@ -72,7 +74,9 @@ struct PostgresConnectionTests {
             #expect(try row.decode(Double.self, at: 3) == -.infinity)
             #expect(try row.decode([Int?].self, at: 4) == [1, nil, 3])
             #expect(try row.decode([String].self, at: 5) == [])
-            #expect(try row.decode(PostgresInterval.self, at: 6) == PostgresInterval(days: -1, microseconds: -(2 * 3600 + 3 * 60 + 4) * 1_000_000 - 500_000))
+            #expect(
+                try row.decode(PostgresInterval.self, at: 6)
+                    == PostgresInterval(days: -1, microseconds: -(2 * 3600 + 3 * 60 + 4) * 1_000_000 - 500_000))
             #expect(try row.decode(Date.self, at: 7) == Date(timeIntervalSince1970: -0.000001))
             #expect(try row.decode(Date.self, at: 8) == Date(timeIntervalSince1970: 1_780_295_400))
         }
@@ -93,11 +97,14 @@ struct PostgresConnectionTests {
             let inFlight = await withCheckedContinuation { continuation in
                 running.loop.enqueue { continuation.resume(returning: connection.statementsInFlight) }
             }
-            return (inFlight, [
-                try await first.value[0].decode(String.self, at: 0),
-                try await second.value[0].decode(String.self, at: 0),
-                try await third.value[0].decode(String.self, at: 0),
-            ])
+            return (
+                inFlight,
+                [
+                    try await first.value[0].decode(String.self, at: 0),
+                    try await second.value[0].decode(String.self, at: 0),
+                    try await third.value[0].decode(String.self, at: 0),
+                ]
+            )
         }
         #expect(inFlight == 3)
         #expect(results == ["2", "two", "three"])
@@ -129,11 +136,11 @@ struct PostgresConnectionTests {
     @Test func largeParametersAndResultsCrossTheSocket() async throws {
         try await TestDatabase.withPool { pool, _ async throws in
             let big = String(repeating: "0123456789abcdef", count: 1 << 19)  // 8 MiB
-            let row = try await pool.query("SELECT length($1::text), encode(sha256(convert_to($1::text, 'UTF8')), 'hex'), repeat('x', 8388608)", [big])[0]
+            let row = try await pool.query(
+                "SELECT length($1::text), encode(sha256(convert_to($1::text, 'UTF8')), 'hex'), repeat('x', 8388608)", [big])[0]
             #expect(try row.decode(Int.self, at: 0) == big.utf8.count)
             #expect(try row.decode(String.self, at: 1) == Digest.sha256Hex(Array(big.utf8)))
             #expect(try row.decode(String.self, at: 2).utf8.count == 8_388_608)
         }
     }
 }
-

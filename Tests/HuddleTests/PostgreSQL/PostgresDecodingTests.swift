@@ -12,9 +12,11 @@ import Testing
 
     @Test func decimalsDecodeToTheCorrectlyRoundedDouble() throws {
         var generator = SystemRandomNumberGenerator()
-        var texts = ["0", "-0", "1", "-1.5", "52.5234", "13.4050", "0.1", "0.3", "1e22", "1e-22", "123456789012345",
-                     "1234567890123456", "9007199254740993", "3.141592653589793", "2.2250738585072014e-308",
-                     "1.7976931348623157e+308", "5e-324", "1e23", "0.000001", "-123.456e-7", "Infinity", "-Infinity"]
+        var texts = [
+            "0", "-0", "1", "-1.5", "52.5234", "13.4050", "0.1", "0.3", "1e22", "1e-22", "123456789012345",
+            "1234567890123456", "9007199254740993", "3.141592653589793", "2.2250738585072014e-308",
+            "1.7976931348623157e+308", "5e-324", "1e23", "0.000001", "-123.456e-7", "Infinity", "-Infinity",
+        ]
         for _ in 0..<20_000 {
             let digits = Int.random(in: 1...17, using: &generator)
             var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })

@@ -10,7 +10,8 @@ struct PostgresMigratorTests {
     /// A directory of migration files, removed afterwards.
     @discardableResult
     static func withMigrations<T>(_ files: [String: String], _ body: (String) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-migrations-\(UUID().uuidString.prefix(8))").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-migrations-\(UUID().uuidString.prefix(8))")
+            .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for (name, sql) in files { try sql.write(toFile: "\(directory)/\(name)", atomically: true, encoding: .utf8) }
@@ -19,14 +20,14 @@ struct PostgresMigratorTests {
 
     static let files = [
         "0001_players.sql": """
-            CREATE TABLE players (id serial PRIMARY KEY, name text NOT NULL UNIQUE);
-            INSERT INTO players (name) VALUES ('ana'), ('bo');
-            """,
+        CREATE TABLE players (id serial PRIMARY KEY, name text NOT NULL UNIQUE);
+        INSERT INTO players (name) VALUES ('ana'), ('bo');
+        """,
         "0002_scores.sql": """
-            CREATE TABLE scores (player integer NOT NULL REFERENCES players, points integer NOT NULL CHECK (points >= 0));
-            -- a comment; and a function body with semicolons inside
-            CREATE FUNCTION total() RETURNS bigint LANGUAGE sql AS $$ SELECT coalesce(sum(points), 0) FROM scores; $$;
-            """,
+        CREATE TABLE scores (player integer NOT NULL REFERENCES players, points integer NOT NULL CHECK (points >= 0));
+        -- a comment; and a function body with semicolons inside
+        CREATE FUNCTION total() RETURNS bigint LANGUAGE sql AS $$ SELECT coalesce(sum(points), 0) FROM scores; $$;
+        """,
     ]
 
     @Test func migrationsApplyInOrderOnceAndAreRecorded() async throws {
@@ -58,18 +59,22 @@ struct PostgresMigratorTests {
             try await Self.withMigrations(Self.files) { directory async throws in
                 let running = EventLoopTests.RunningLoop()
                 let configuration = PostgresConfiguration(url: url)
-                _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                _ = try await PostgresMigrator.migrate(
+                    try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
 
-                try (Self.files["0001_players.sql"]! + "\n-- edited").write(toFile: "\(directory)/0001_players.sql", atomically: true, encoding: .utf8)
+                try (Self.files["0001_players.sql"]! + "\n-- edited").write(
+                    toFile: "\(directory)/0001_players.sql", atomically: true, encoding: .utf8)
                 try "CREATE TABLE later (id int);".write(toFile: "\(directory)/0003_later.sql", atomically: true, encoding: .utf8)
                 await #expect {
-                    _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                    _ = try await PostgresMigrator.migrate(
+                        try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
                 } throws: { String(describing: $0).contains("0001_players.sql changed after it was applied") }
 
                 try Self.files["0001_players.sql"]!.write(toFile: "\(directory)/0001_players.sql", atomically: true, encoding: .utf8)
                 try FileManager.default.removeItem(atPath: "\(directory)/0002_scores.sql")
                 await #expect {
-                    _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                    _ = try await PostgresMigrator.migrate(
+                        try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
                 } throws: { String(describing: $0).contains("0002_scores.sql was applied but its file is gone") }
 
                 // Refused means nothing ran: 0003 was not applied.
@@ -89,7 +94,8 @@ struct PostgresMigratorTests {
                 let running = EventLoopTests.RunningLoop()
                 let configuration = PostgresConfiguration(url: url)
                 await #expect {
-                    _ = try await PostgresMigrator.migrate(try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
+                    _ = try await PostgresMigrator.migrate(
+                        try PostgresMigrator.migrations(in: directory), configuration: configuration, on: running.loop)
                 } throws: { String(describing: $0).contains("0003_broken.sql failed and was rolled back: division by zero") }
                 let pool = PostgresPool(configuration, on: running.loop)
                 #expect(try await pool.query("SELECT to_regclass('half') IS NULL")[0].decode(Bool.self, at: 0))

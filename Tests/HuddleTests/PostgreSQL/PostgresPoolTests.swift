@@ -59,9 +59,10 @@ struct PostgresPoolTests {
                 var waiters: [Task<Void, any Error>] = []
                 for index in 0..<4 {
                     // One at a time, so that the order they queue in is the order they were made in.
-                    waiters.append(Task(executorPreference: loop) {
-                        try await pool.withConnection { _ in order.append("\(index)") }
-                    })
+                    waiters.append(
+                        Task(executorPreference: loop) {
+                            try await pool.withConnection { _ in order.append("\(index)") }
+                        })
                     await loop.poll { pool.statistics.waiting == index + 1 }
                 }
                 #expect(pool.statistics.waiting == 4)
@@ -136,84 +137,96 @@ struct PostgresPoolTests {
     /// person off call: the second to commit fails with 40001, runs again,
     /// sees one person left, and leaves them on call.
     @Test func serializationFailuresAreRetried() async throws {
-        try await TestDatabase.withScratchDatabase { url in try await TestDatabase.withPool(url: url, { $0.maxConnections = 2 }) { pool, loop in
-            _ = try await pool.query("CREATE TABLE on_call (name text PRIMARY KEY, on_call bool NOT NULL)")
-            _ = try await pool.query("INSERT INTO on_call VALUES ('ana', true), ('bo', true)")
-            let (attempts, remaining) = try await loop.onLoop { () async throws in
-                let bothRead = (Gate(), Gate())
-                let firstCommitted = Gate()
-                final class Attempts: @unchecked Sendable { var count = ["ana": 0, "bo": 0] }
-                let attempts = Attempts()
-                @Sendable func goOffCall(_ name: String, readGate: Gate, otherRead: Gate, waitFor: Gate?) async throws {
-                    try await pool.withTransaction(isolation: .serializable) { connection in
-                        attempts.count[name]! += 1
-                        let onCall = try await connection.query("SELECT count(*)::int FROM on_call WHERE on_call")[0].decode(Int.self, at: 0)
-                        if attempts.count[name] == 1 {
-                            readGate.open()
-                            await otherRead.wait()
-                            if let waitFor { await waitFor.wait() }
-                        }
-                        if onCall >= 2 {
-                            _ = try await connection.query("UPDATE on_call SET on_call = false WHERE name = $1", [name])
+        try await TestDatabase.withScratchDatabase { url in
+            try await TestDatabase.withPool(url: url, { $0.maxConnections = 2 }) { pool, loop in
+                _ = try await pool.query("CREATE TABLE on_call (name text PRIMARY KEY, on_call bool NOT NULL)")
+                _ = try await pool.query("INSERT INTO on_call VALUES ('ana', true), ('bo', true)")
+                let (attempts, remaining) = try await loop.onLoop { () async throws in
+                    let bothRead = (Gate(), Gate())
+                    let firstCommitted = Gate()
+                    final class Attempts: @unchecked Sendable { var count = ["ana": 0, "bo": 0] }
+                    let attempts = Attempts()
+                    @Sendable func goOffCall(_ name: String, readGate: Gate, otherRead: Gate, waitFor: Gate?) async throws {
+                        try await pool.withTransaction(isolation: .serializable) { connection in
+                            attempts.count[name]! += 1
+                            let onCall = try await connection.query("SELECT count(*)::int FROM on_call WHERE on_call")[0].decode(
+                                Int.self, at: 0)
+                            if attempts.count[name] == 1 {
+                                readGate.open()
+                                await otherRead.wait()
+                                if let waitFor { await waitFor.wait() }
+                            }
+                            if onCall >= 2 {
+                                _ = try await connection.query("UPDATE on_call SET on_call = false WHERE name = $1", [name])
+                            }
                         }
                     }
+                    let ana = Task(executorPreference: loop) {
+                        try await goOffCall("ana", readGate: bothRead.0, otherRead: bothRead.1, waitFor: nil)
+                        firstCommitted.open()
+                    }
+                    let bo = Task(executorPreference: loop) {
+                        try await goOffCall("bo", readGate: bothRead.1, otherRead: bothRead.0, waitFor: firstCommitted)
+                    }
+                    try await ana.value
+                    try await bo.value
+                    let remaining = try await pool.query("SELECT name FROM on_call WHERE on_call ORDER BY name").map {
+                        try $0.decode(String.self, at: 0)
+                    }
+                    return (attempts.count, remaining)
                 }
-                let ana = Task(executorPreference: loop) {
-                    try await goOffCall("ana", readGate: bothRead.0, otherRead: bothRead.1, waitFor: nil)
-                    firstCommitted.open()
-                }
-                let bo = Task(executorPreference: loop) {
-                    try await goOffCall("bo", readGate: bothRead.1, otherRead: bothRead.0, waitFor: firstCommitted)
-                }
-                try await ana.value
-                try await bo.value
-                let remaining = try await pool.query("SELECT name FROM on_call WHERE on_call ORDER BY name").map { try $0.decode(String.self, at: 0) }
-                return (attempts.count, remaining)
+                #expect(attempts == ["ana": 1, "bo": 2])
+                #expect(remaining == ["bo"])
             }
-            #expect(attempts == ["ana": 1, "bo": 2])
-            #expect(remaining == ["bo"])
-        } }
+        }
     }
 
     /// Two transactions that lock two rows in opposite orders: PostgreSQL
     /// picks one as the deadlock victim (40P01), which runs again and commits.
     @Test func deadlockVictimsAreRetried() async throws {
-        try await TestDatabase.withScratchDatabase { url in try await TestDatabase.withPool(url: url, { $0.maxConnections = 2 }) { pool, loop in
-            _ = try await pool.query("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)")
-            _ = try await pool.query("INSERT INTO account VALUES (1, 100), (2, 100)")
-            // Deadlocks are detected after deadlock_timeout (1 s by default); shorten it for the victim's session.
-            let attempts = try await loop.onLoop { () async throws in
-                final class Attempts: @unchecked Sendable { var count = 0 }
-                let attempts = Attempts()
-                let bothLocked = (Gate(), Gate())
-                @Sendable func transfer(from: Int, to: Int, locked: Gate, other: Gate) async throws {
-                    try await pool.withTransaction { connection in
-                        attempts.count += 1
-                        _ = try await connection.query("SET LOCAL deadlock_timeout = '100ms'")
-                        _ = try await connection.query("UPDATE account SET balance = balance - 10 WHERE id = $1", [from])
-                        locked.open()
-                        await other.wait()
-                        _ = try await connection.query("UPDATE account SET balance = balance + 10 WHERE id = $1", [to])
+        try await TestDatabase.withScratchDatabase { url in
+            try await TestDatabase.withPool(url: url, { $0.maxConnections = 2 }) { pool, loop in
+                _ = try await pool.query("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)")
+                _ = try await pool.query("INSERT INTO account VALUES (1, 100), (2, 100)")
+                // Deadlocks are detected after deadlock_timeout (1 s by default); shorten it for the victim's session.
+                let attempts = try await loop.onLoop { () async throws in
+                    final class Attempts: @unchecked Sendable { var count = 0 }
+                    let attempts = Attempts()
+                    let bothLocked = (Gate(), Gate())
+                    @Sendable func transfer(from: Int, to: Int, locked: Gate, other: Gate) async throws {
+                        try await pool.withTransaction { connection in
+                            attempts.count += 1
+                            _ = try await connection.query("SET LOCAL deadlock_timeout = '100ms'")
+                            _ = try await connection.query("UPDATE account SET balance = balance - 10 WHERE id = $1", [from])
+                            locked.open()
+                            await other.wait()
+                            _ = try await connection.query("UPDATE account SET balance = balance + 10 WHERE id = $1", [to])
+                        }
                     }
+                    let first = Task(executorPreference: loop) {
+                        try await transfer(from: 1, to: 2, locked: bothLocked.0, other: bothLocked.1)
+                    }
+                    let second = Task(executorPreference: loop) {
+                        try await transfer(from: 2, to: 1, locked: bothLocked.1, other: bothLocked.0)
+                    }
+                    try await first.value
+                    try await second.value
+                    return attempts.count
                 }
-                let first = Task(executorPreference: loop) { try await transfer(from: 1, to: 2, locked: bothLocked.0, other: bothLocked.1) }
-                let second = Task(executorPreference: loop) { try await transfer(from: 2, to: 1, locked: bothLocked.1, other: bothLocked.0) }
-                try await first.value
-                try await second.value
-                return attempts.count
+                // Both committed, after at least one ran again. (Both may be
+                // chosen as victims when their detectors fire at the same moment.)
+                #expect(attempts >= 3)
+                let balances = try await pool.query("SELECT balance FROM account ORDER BY id").map { try $0.decode(Int.self, at: 0) }
+                #expect(balances == [100, 100])
             }
-            // Both committed, after at least one ran again. (Both may be
-            // chosen as victims when their detectors fire at the same moment.)
-            #expect(attempts >= 3)
-            let balances = try await pool.query("SELECT balance FROM account ORDER BY id").map { try $0.decode(Int.self, at: 0) }
-            #expect(balances == [100, 100])
-        } }
+        }
     }
 
     @Test func constraintViolationsAreTyped() async throws {
         try await TestDatabase.withPool { pool, _ async throws in
             try await pool.withConnection { connection in
-                _ = try await connection.query("""
+                _ = try await connection.query(
+                    """
                     CREATE TEMP TABLE item (
                         id int PRIMARY KEY, parent int REFERENCES item (id),
                         quantity int CHECK (quantity > 0), label text NOT NULL)

@@ -35,7 +35,10 @@ struct PrivatePostgresTests {
         // NOTIFY reaches the listener.
         try await PostgresListener.notify("invitations", payload: "42", through: pool)
         let first = await events.next()
-        guard case .notification(let notification) = first else { Issue.record("got \(String(describing: first))"); return }
+        guard case .notification(let notification) = first else {
+            Issue.record("got \(String(describing: first))")
+            return
+        }
         #expect(notification.channel == "invitations")
         #expect(notification.payload == "42")
 
@@ -87,7 +90,10 @@ struct PrivatePostgresTests {
         let afterRestart = await events.next()
         #expect(afterRestart == .reconnected)
         try await PostgresListener.notify("invitations", payload: "43", through: pool)
-        guard case .notification(let again2) = await events.next() else { Issue.record("no notification after restart"); return }
+        guard case .notification(let again2) = await events.next() else {
+            Issue.record("no notification after restart")
+            return
+        }
         #expect(again2.payload == "43")
 
         await listener.close()

@@ -43,7 +43,10 @@ struct AccountTests {
                 ("other", "Bob@Example.com", "correct horse battery", "An account with that email exists already."),
                 ("x", "x@example.com", "correct horse battery", "A username is 3 to 30 letters, digits, \"_\" or \".\"."),
                 ("has space", "s@example.com", "correct horse battery", "A username is 3 to 30 letters, digits, \"_\" or \".\"."),
-                (String(repeating: "a", count: 31), "long@example.com", "correct horse battery", "A username is 3 to 30 letters, digits, \"_\" or \".\"."),
+                (
+                    String(repeating: "a", count: 31), "long@example.com", "correct horse battery",
+                    "A username is 3 to 30 letters, digits, \"_\" or \".\"."
+                ),
                 ("carla", "not-an-email", "correct horse battery", "\"not-an-email\" is not an email address."),
                 ("carla", "carla@example.com", "short", "A password is 8 to 256 characters."),
             ]
@@ -98,7 +101,10 @@ struct AccountTests {
             let bad: [(String, String)] = [
                 (#"{birthday: "2999-01-01"}"#, "\"birthday\" must be in the past."),
                 (#"{birthday: "1899-12-31"}"#, "\"birthday\" must be in 1900 or later."),
-                (#"{profileImageUrl: "javascript:alert(1)"}"#, "\"profileImageUrl\" must be an http or https URL of at most 2048 characters."),
+                (
+                    #"{profileImageUrl: "javascript:alert(1)"}"#,
+                    "\"profileImageUrl\" must be an http or https URL of at most 2048 characters."
+                ),
                 ("{firstName: \"\(String(repeating: "x", count: 101))\"}", "\"firstName\" is at most 100 characters."),
                 (#"{firstName: null}"#, "\"firstName\" cannot be null."),
                 (#"{homeLocation: {latitude: 91, longitude: 0}}"#, "Latitude is between -90 and 90 and longitude between -180 and 180."),
@@ -109,13 +115,16 @@ struct AccountTests {
                 #expect(reply.errorMessage == message)
             }
             // A day that is not in the calendar is refused by the Date scalar, before any resolver.
-            let notADay = try await server.graphql(#"mutation { updateProfile(input: {birthday: "1994-02-30"}) { firstName } }"#, token: ana.token)
+            let notADay = try await server.graphql(
+                #"mutation { updateProfile(input: {birthday: "1994-02-30"}) { firstName } }"#, token: ana.token)
             #expect(notADay.errorCode == "GRAPHQL_VALIDATION_FAILED")
             #expect(notADay.errorMessage == #"Date cannot represent an invalid date string: "1994-02-30"."#)
             let asVariable = try await server.graphql(
                 "mutation($d: Date) { updateProfile(input: {birthday: $d}) { firstName } }", ["d": "1994-02-30"], token: ana.token)
             #expect(asVariable.errorCode == "BAD_USER_INPUT")
-            #expect(asVariable.errorMessage == #"Variable "$d" got invalid value "1994-02-30"; Date cannot represent an invalid date string: "1994-02-30"."#)
+            #expect(
+                asVariable.errorMessage
+                    == #"Variable "$d" got invalid value "1994-02-30"; Date cannot represent an invalid date string: "1994-02-30"."#)
             // A 100-character name is at the limit.
             let atLimit = try await server.graphql(
                 "mutation { updateProfile(input: {firstName: \"\(String(repeating: "x", count: 100))\"}) { firstName } }", token: ana.token)

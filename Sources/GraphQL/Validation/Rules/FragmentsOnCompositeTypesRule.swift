@@ -4,7 +4,8 @@ final class FragmentsOnCompositeTypesRule: ValidationRule {
 
     override func enterInlineFragment(_ node: InlineFragment) -> VisitAction {
         if let condition = node.typeCondition, let type = context.schema.type(named: condition.name.value),
-           !type.isCompositeType {
+            !type.isCompositeType
+        {
             context.report("Fragment cannot condition on non composite type \"\(condition.name.value)\".", condition.location)
         }
         return .continue

@@ -293,7 +293,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     ) -> Conflict? {
         let node1 = field1.node, node2 = field2.node
         // Fields on different object types can never both apply to one object.
-        let areMutuallyExclusive = parentFieldsAreMutuallyExclusive
+        let areMutuallyExclusive =
+            parentFieldsAreMutuallyExclusive
             || (field1.parentType !== field2.parentType
                 && field1.parentType?.kind == .object && field2.parentType?.kind == .object)
         if !areMutuallyExclusive {

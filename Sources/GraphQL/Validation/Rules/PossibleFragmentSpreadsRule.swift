@@ -5,8 +5,9 @@ final class PossibleFragmentSpreadsRule: ValidationRule {
 
     override func enterInlineFragment(_ node: InlineFragment) -> VisitAction {
         guard let fragmentType = context.typeInfo.type?.namedType, fragmentType.isCompositeType,
-              let parentType = context.typeInfo.parentType, parentType.isCompositeType,
-              !doTypesOverlap(context.schema, fragmentType, parentType) else { return .continue }
+            let parentType = context.typeInfo.parentType, parentType.isCompositeType,
+            !doTypesOverlap(context.schema, fragmentType, parentType)
+        else { return .continue }
         context.report(
             "Fragment cannot be spread here as objects of type \"\(parentType.name)\" can never be of type \"\(fragmentType.name)\".",
             node.location
@@ -17,9 +18,10 @@ final class PossibleFragmentSpreadsRule: ValidationRule {
     override func enterFragmentSpread(_ node: FragmentSpread) -> VisitAction {
         let name = node.name.value
         guard let fragment = context.fragment(named: name),
-              let fragmentType = context.schema.type(named: fragment.typeCondition.name.value), fragmentType.isCompositeType,
-              let parentType = context.typeInfo.parentType,
-              !doTypesOverlap(context.schema, fragmentType, parentType) else { return .continue }
+            let fragmentType = context.schema.type(named: fragment.typeCondition.name.value), fragmentType.isCompositeType,
+            let parentType = context.typeInfo.parentType,
+            !doTypesOverlap(context.schema, fragmentType, parentType)
+        else { return .continue }
         context.report(
             "Fragment \"\(name)\" cannot be spread here as objects of type \"\(parentType.name)\" can never be of type \"\(fragmentType.name)\".",
             node.location

@@ -53,19 +53,21 @@ final class SingleFieldSubscriptionsRule: ValidationRule {
             }
         }
         for selection in selectionSet.selections {
-            let directives: [Directive] = switch selection {
-            case .field(let field): field.directives
-            case .fragmentSpread(let spread): spread.directives
-            case .inlineFragment(let inline): inline.directives
-            }
+            let directives: [Directive] =
+                switch selection {
+                case .field(let field): field.directives
+                case .fragmentSpread(let spread): spread.directives
+                case .inlineFragment(let inline): inline.directives
+                }
             forbidden += directives.filter { $0.name.value == "skip" || $0.name.value == "include" }
             switch selection {
             case .field(let field):
                 add(field.responseKey, [field])
             case .fragmentSpread(let spread):
                 guard visited.insert(spread.name.value).inserted,
-                      let fragment = context.fragment(named: spread.name.value),
-                      doesFragmentTypeApply(objectType, fragment.typeCondition) else { continue }
+                    let fragment = context.fragment(named: spread.name.value),
+                    doesFragmentTypeApply(objectType, fragment.typeCondition)
+                else { continue }
                 for (key, fields) in collectSubscriptionFields(objectType, fragment.selectionSet, &visited, &forbidden) {
                     add(key, fields)
                 }

@@ -1,6 +1,8 @@
 /// Directives Are Unique Per Location (spec §5.7.3), unless repeatable.
 final class UniqueDirectivesPerLocationRule: ValidationRule {
-    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition, .field, .fragmentSpread, .inlineFragment, .fragmentDefinition] }
+    override class var hooks: ValidationHooks {
+        [.operationDefinition, .variableDefinition, .field, .fragmentSpread, .inlineFragment, .fragmentDefinition]
+    }
 
     private func check(_ directives: [Directive]) {
         guard directives.count > 1 else { return }
@@ -15,10 +17,28 @@ final class UniqueDirectivesPerLocationRule: ValidationRule {
         }
     }
 
-    override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction { check(node.directives); return .continue }
-    override func enterVariableDefinition(_ node: VariableDefinition) -> VisitAction { check(node.directives); return .continue }
-    override func enterField(_ node: Field) -> VisitAction { check(node.directives); return .continue }
-    override func enterFragmentSpread(_ node: FragmentSpread) -> VisitAction { check(node.directives); return .continue }
-    override func enterInlineFragment(_ node: InlineFragment) -> VisitAction { check(node.directives); return .continue }
-    override func enterFragmentDefinition(_ node: FragmentDefinition) -> VisitAction { check(node.directives); return .continue }
+    override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
+        check(node.directives)
+        return .continue
+    }
+    override func enterVariableDefinition(_ node: VariableDefinition) -> VisitAction {
+        check(node.directives)
+        return .continue
+    }
+    override func enterField(_ node: Field) -> VisitAction {
+        check(node.directives)
+        return .continue
+    }
+    override func enterFragmentSpread(_ node: FragmentSpread) -> VisitAction {
+        check(node.directives)
+        return .continue
+    }
+    override func enterInlineFragment(_ node: InlineFragment) -> VisitAction {
+        check(node.directives)
+        return .continue
+    }
+    override func enterFragmentDefinition(_ node: FragmentDefinition) -> VisitAction {
+        check(node.directives)
+        return .continue
+    }
 }

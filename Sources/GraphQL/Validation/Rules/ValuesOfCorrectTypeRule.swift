@@ -2,7 +2,9 @@
 /// expected where it stands, input objects have their required fields, and
 /// a `@oneOf` input object gets exactly one non-null field.
 final class ValuesOfCorrectTypeRule: ValidationRule {
-    override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition, .listValue, .objectValue, .objectField, .nullValue, .scalarValue] }
+    override class var hooks: ValidationHooks {
+        [.operationDefinition, .variableDefinition, .listValue, .objectValue, .objectField, .nullValue, .scalarValue]
+    }
 
     private var variableDefinitions: [String: VariableDefinition] = [:]
 
@@ -52,7 +54,8 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
             return
         }
         if case .variable(let variable) = value, let definition = variableDefinitions[variable.name.value],
-           !definition.type.isNonNullReference {
+            !definition.type.isNonNullReference
+        {
             context.report(
                 "Variable \"\(variable.name.value)\" must be non-nullable to be used for OneOf Input Object \"\(type.name)\".",
                 node.location
@@ -62,7 +65,8 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
 
     override func enterObjectField(_ node: ObjectField) -> VisitAction {
         if context.typeInfo.inputType == nil, let parentType = context.typeInfo.parentInputType?.namedType,
-           parentType.kind == .inputObject {
+            parentType.kind == .inputObject
+        {
             let suggestions = Suggestions.list(for: node.name.value, from: parentType.inputFields.map(\.name))
             context.report(
                 "Field \"\(node.name.value)\" is not defined by type \"\(parentType.name)\"." + Suggestions.didYouMean(suggestions),

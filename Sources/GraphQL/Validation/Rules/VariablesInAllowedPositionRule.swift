@@ -20,7 +20,8 @@ final class VariablesInAllowedPositionRule: ValidationRule {
         for usage in context.recursiveVariableUsages(operation) {
             let name = usage.node.name.value
             guard let definition = definitions[name], let locationType = usage.type,
-                  let variableType = typeFromAST(context.schema, definition.type) else { continue }
+                let variableType = typeFromAST(context.schema, definition.type)
+            else { continue }
             if !allowedVariableUsage(variableType, definition.defaultValue, locationType, usage.hasDefault) {
                 context.report(
                     "Variable \"$\(name)\" of type \"\(variableType)\" used in position expecting type \"\(locationType)\".",
