@@ -19,6 +19,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "huddle", targets: ["huddle"]),
+        .executable(name: "huddle-bench", targets: ["huddle-bench"]),
         .library(name: "GraphQL", targets: ["GraphQL"]),
     ],
     dependencies: [
@@ -88,6 +89,16 @@ let package = Package(
                 "GraphQLTransport",
                 "GraphQL",
                 "Formats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The benchmarks' driver, which scripts/bench runs beside its baselines.
+        .executableTarget(
+            name: "huddle-bench",
+            dependencies: [
+                "GraphQL",
+                "HuddleRuntime",
+                "HuddlePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,7 +7,7 @@ struct Huddle: AsyncParsableCommand {
         commandName: "huddle",
         abstract: "Huddle: one GraphQL back end for four social apps.",
         subcommands: [
-            Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self, Bench.self,
+            Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self,
             Version.self,
         ]
     )

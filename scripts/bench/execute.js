@@ -1,4 +1,4 @@
-// graphql-js's side of `huddle bench execute`: execute with default
+// graphql-js's side of `huddle-bench execute`: execute with default
 // resolvers and JSON.stringify the result, timed the same way.
 // usage: node execute.js GRAPHQL_MODULE_PATH SCHEMA DATA|- DOCUMENT
 'use strict';

@@ -1,6 +1,6 @@
 // The timing method every benchmark uses on both sides: calibrate until a
 // round takes at least ROUND_SECONDS, then take the median of ROUNDS rounds
-// (a run that takes seconds is timed once). `huddle bench` does the same.
+// (a run that takes seconds is timed once). `huddle-bench` does the same.
 'use strict';
 const rounds = 15;
 const roundSeconds = 0.2;
@@ -27,7 +27,7 @@ function median(body) {
   return samples[Math.floor(samples.length / 2)];
 }
 
-/** `name<TAB>bytes<TAB>ns<TAB>MB/s`, the line `huddle bench` prints. */
+/** `name<TAB>bytes<TAB>ns<TAB>MB/s`, the line `huddle-bench` prints. */
 function report(name, bytes, ns) {
   console.log(`${name}\t${bytes}\t${ns.toFixed(0)}\t${(bytes / ns * 1e9 / 1e6).toFixed(1)}`);
 }

@@ -1,4 +1,4 @@
-// graphql-js's side of `huddle bench parse`: the same files, timed the same way.
+// graphql-js's side of `huddle-bench parse`: the same files, timed the same way.
 // usage: node parse.js GRAPHQL_MODULE_PATH FILE...
 'use strict';
 const fs = require('fs');

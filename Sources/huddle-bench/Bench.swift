@@ -7,9 +7,11 @@ import HuddleRuntime
 /// input: `name<TAB>bytes<TAB>ns per operation<TAB>MB/s`, the same format
 /// scripts/bench/*.js prints for graphql-js, so scripts/bench can set them
 /// side by side.
+@main
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the engine's benchmarks (build with -c release).",
+        commandName: "huddle-bench",
+        abstract: "Huddle's benchmarks: the engine, the loop, the PostgreSQL client (build with -c release).",
         subcommands: [
             Parse.self, Validate.self, Execute.self, Resolvers.self, Loop.self, Postgres.self, BuildSchema.self, GenerateSchema.self,
             GenerateDocument.self, GenerateData.self,
