@@ -20,6 +20,12 @@ package final class FriendRequestRecord: Identified {
     }
 }
 
+/// One user's page of friends, as the friend-pages loader takes it.
+package struct FriendPageKey: Hashable, Sendable {
+    package var user: Int64
+    package var page: PageRequest
+}
+
 /// Friend requests, friendships and friend lists.
 package enum FriendResolvers {
     package static func bind(_ binder: inout SchemaBinder) {
@@ -29,21 +35,14 @@ package enum FriendResolvers {
         binder.field("User", "friendCount") { (user: UserRecord, input) in
             input.request.loaders.friendCounts.load(user.id) { .scalar(.int($0)) }
         }
+        // A list of users' friend lists is one statement (each user's page
+        // under a LATERAL join), not one per user; their counts another.
         binder.field("User", "friends") { (user: UserRecord, input) in
             let page = try PageRequest(input)
-            let database = input.request.database
-            return .async {
-                let query = KeysetQuery(
-                    columns: UserRecord.columns,
-                    from: "FROM friendships f JOIN users u ON u.id = f.friend_id WHERE f.user_id = $1",
-                    parameters: [user.id],
-                    keys: [("lower(u.username)", "text"), ("u.id", "bigint")]
-                )
-                var connection = try await query.page(page, on: database) { try UserRecord(row: $0) }
-                connection.totalCount = {
-                    try await database.query("SELECT count(*)::int FROM friendships WHERE user_id = $1", [user.id])[0].decode(
-                        Int.self, at: 0)
-                }
+            let loaders = input.request.loaders
+            return loaders.friendPages.load(FriendPageKey(user: user.id, page: page)) { connection in
+                var connection = connection
+                connection.totalCount = { loaders.friendCounts.load(user.id) { .scalar(.int($0)) } }
                 return .object(connection)
             }
         }

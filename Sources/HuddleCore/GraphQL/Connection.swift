@@ -5,7 +5,7 @@ import HuddleRuntime
 
 /// Relay cursor-connection arguments: `first`/`after` forwards or
 /// `last`/`before` backwards, at most `maxPageSize` either way.
-package struct PageRequest: Sendable {
+package struct PageRequest: Sendable, Hashable {
     package var first: Int?
     package var after: [String]?
     package var last: Int?
@@ -62,8 +62,9 @@ package struct ConnectionPage: Sendable {
     package var edges: [Edge]
     package var hasNextPage: Bool
     package var hasPreviousPage: Bool
-    /// The size of the whole list, for connections that offer it.
-    package var totalCount: (@Sendable () async throws -> Int)?
+    /// The size of the whole list, for connections that offer it (through a
+    /// loader, so that a list of connections counts in one statement).
+    package var totalCount: (@Sendable () -> Resolved)?
 }
 
 /// Keyset pagination: the list's order is a tuple of sort keys ending in a
@@ -96,6 +97,41 @@ package struct KeysetQuery {
         _ request: PageRequest, on database: some PostgresQuerying,
         node: (PostgresRow) throws -> Node
     ) async throws -> ConnectionPage {
+        let (sql, parameters) = try statement(for: request)
+        let rows = try await database.query(sql, parameters)
+        return try page(of: Array(rows), keyStart: rows.columnCount - keys.count, request, node)
+    }
+
+    /// The page `request` asks for of each owner's list, in one statement:
+    /// `from` names the owner as `owner.id` (a list of users' friends:
+    /// `... WHERE f.user_id = owner.id`), and each owner's page is an index
+    /// range of its own, read under a LATERAL join.
+    package func pages<Node: Sendable>(
+        _ request: PageRequest, owners: [Int64], on database: some PostgresQuerying,
+        node: (PostgresRow) throws -> Node
+    ) async throws -> [Int64: ConnectionPage] {
+        var (inner, parameters) = try statement(for: request, numbered: true)
+        parameters.append(owners)
+        let sql = """
+            SELECT page.*, owner.id FROM unnest($\(parameters.count)::bigint[]) WITH ORDINALITY AS owner(id, position)
+            CROSS JOIN LATERAL (\(inner)) AS page ORDER BY owner.position, page.row_number
+            """
+        let rows = try await database.query(sql, parameters)
+        // Columns: the node's, its sort keys, the row's number in its page, the owner.
+        let ownerColumn = rows.columnCount - 1
+        let keyStart = ownerColumn - 1 - keys.count
+        var byOwner: [Int64: [PostgresRow]] = [:]
+        for row in rows { byOwner[try row.decode(Int64.self, at: ownerColumn), default: []].append(row) }
+        var pages: [Int64: ConnectionPage] = [:]
+        for owner in owners where pages[owner] == nil {
+            pages[owner] = try page(of: byOwner[owner] ?? [], keyStart: keyStart, request, node)
+        }
+        return pages
+    }
+
+    /// The SELECT for one page, with its parameters; `numbered` adds each
+    /// row's position in the page (for `pages`).
+    private func statement(for request: PageRequest, numbered: Bool = false) throws -> (String, [any PostgresEncodable]) {
         var parameters = parameters
         var conditions: [String] = []
         func bound(_ cursor: [String], forwards: Bool) throws {
@@ -116,12 +152,20 @@ package struct KeysetQuery {
         let keyColumns = keys.map { "(\($0.expression))::text" }.joined(separator: ", ")
         let whereClause = conditions.isEmpty ? "" : " AND " + conditions.joined(separator: " AND ")
         parameters.append(request.size + 1)
-        let sql = "SELECT \(columns), \(keyColumns) \(from)\(whereClause) ORDER BY \(order) LIMIT $\(parameters.count)"
-        let rows = try await database.query(sql, parameters)
-        let keyStart = rows.columnCount - keys.count
+        let number = numbered ? ", row_number() OVER (ORDER BY \(order)) AS row_number" : ""
+        let sql = "SELECT \(columns), \(keyColumns)\(number) \(from)\(whereClause) ORDER BY \(order) LIMIT $\(parameters.count)"
+        return (sql, parameters)
+    }
+
+    /// A page from its rows (one more than the page when there are more),
+    /// whose sort keys are the columns from `keyStart` on.
+    private func page<Node: Sendable>(
+        of rows: [PostgresRow], keyStart: Int, _ request: PageRequest, _ node: (PostgresRow) throws -> Node
+    ) throws -> ConnectionPage {
         var edges: [ConnectionPage.Edge] = []
+        edges.reserveCapacity(min(rows.count, request.size))
         for row in rows.prefix(request.size) {
-            let cursor = try (keyStart..<rows.columnCount).map { try row.decode(String.self, at: $0) }
+            let cursor = try (keyStart..<keyStart + keys.count).map { try row.decode(String.self, at: $0) }
             edges.append(ConnectionPage.Edge(cursor: PageRequest.cursor(cursor), node: try node(row)))
         }
         let more = rows.count > request.size
@@ -139,10 +183,7 @@ extension SchemaBinder {
         field(connection, "edges") { (page: ConnectionPage) in .list(page.edges.map { .object($0) }) }
         field(connection, "pageInfo") { (page: ConnectionPage) in .object(page) }
         if totalCount {
-            field(connection, "totalCount") { (page: ConnectionPage) in
-                guard let count = page.totalCount else { return .null }
-                return .async { .scalar(.int(try await count())) }
-            }
+            field(connection, "totalCount") { (page: ConnectionPage) in page.totalCount?() ?? .null }
         }
         field(edge, "cursor") { (edge: ConnectionPage.Edge) in .scalar(.string(edge.cursor)) }
         field(edge, "node") { (edge: ConnectionPage.Edge) in .object(edge.node) }
