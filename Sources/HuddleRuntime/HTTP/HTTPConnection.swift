@@ -75,8 +75,9 @@ final class HTTPConnection: @unchecked Sendable {
         handle = .allocate(capacity: 1)
         timer = .allocate(capacity: 1)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
-        uv_tcp_init(server.loop.uv, handle)
-        uv_timer_init(server.loop.uv, timer)
+        // Both only fail for arguments that cannot happen here (a loop that
+        // is not initialised); a connection without its handles cannot go on.
+        precondition(uv_tcp_init(server.loop.uv, handle) == 0 && uv_timer_init(server.loop.uv, timer) == 0)
         let context = Unmanaged.passUnretained(self).toOpaque()
         handle.pointee.data = context
         timer.pointee.data = context
@@ -94,7 +95,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Starts serving a connection just accepted.
     func start() {
-        uv_tcp_nodelay(handle, 1)
+        // Only latency is at stake: a socket the peer has already reset
+        // fails here and again at the first read, which closes it.
+        _ = uv_tcp_nodelay(handle, 1)
         updateReading()
         armTimer()
     }
@@ -143,7 +146,7 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if wanted && !reading {
             reading = true
-            uv_read_start(
+            let started = uv_read_start(
                 stream,
                 { handle, _, buffer in
                     let connection = HTTPConnection.from(handle!.pointee.data)
@@ -160,6 +163,11 @@ final class HTTPConnection: @unchecked Sendable {
                         connection.received(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
                     }
                 })
+            // A socket that cannot be read (reset before the first read) is done with.
+            if started != 0 {
+                reading = false
+                close()
+            }
         } else if !wanted && reading {
             reading = false
             uv_read_stop(stream)
@@ -499,7 +507,8 @@ final class HTTPConnection: @unchecked Sendable {
     private func startTimer(due: UInt64) {
         timerDue = due
         let now = uv_now(server.loop.uv)
-        uv_timer_start(
+        // Fails only for a timer being closed, whose connection needs no deadline.
+        _ = uv_timer_start(
             timer,
             { timer in
                 HTTPConnection.from(timer!.pointee.data).timerFired()
