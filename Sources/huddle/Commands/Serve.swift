@@ -228,6 +228,13 @@ struct Serve: AsyncParsableCommand {
         }
         // Each loop watches SIGTERM and SIGINT itself from here on.
         clusterGuard.serving()
+        // A signal that came after the guard's last look but before the
+        // loops watched (a start of a few milliseconds, with nothing to
+        // migrate or seed) is acted on now, not lost.
+        if clusterGuard.startupSignal != nil {
+            clusterGuard.shutdownBegan(deadline: shutdownDeadline)
+            for worker in workers { worker.stop() }
+        }
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
         for worker in workers { await worker.finished() }
         await listener.close()
