@@ -79,11 +79,16 @@ let package = Package(
             name: "Playmate",
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
         ),
+        .target(
+            name: "Prolific",
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+        ),
         .executableTarget(
             name: "huddle",
             dependencies: [
                 "HuddleCore",
                 "Playmate",
+                "Prolific",
                 "HuddleRuntime",
                 "HuddlePostgres",
                 "GraphQLTransport",
@@ -110,7 +115,8 @@ let package = Package(
         .testTarget(
             name: "HuddleTests",
             dependencies: [
-                "huddle", "HuddleCore", "Playmate", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats", "CLibPQ",
+                "huddle", "HuddleCore", "Playmate", "Prolific", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats",
+                "CLibPQ",
             ]
         ),
     ],

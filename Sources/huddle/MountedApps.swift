@@ -1,8 +1,10 @@
 import HuddleCore
 import Playmate
+import Prolific
 
 /// The apps this server serves, beside what they share. Adding an app is
 /// its target, its folder under `Schema/`, its migrations, and a line here.
 let mountedApps: [any App.Type] = [
-    Playmate.self
+    Playmate.self,
+    Prolific.self,
 ]

@@ -20,10 +20,13 @@ package protocol App: SendableMetatype {
     /// accounts (`users` of them, ids 1 through `users`) and friendships;
     /// returns what it added, for the summary (nil: nothing).
     static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String?
+    /// The kinds of work it puts on the durable scheduler, and how each is done.
+    static var scheduledWork: [ScheduledWork] { get }
 }
 
 extension App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
+    package static var scheduledWork: [ScheduledWork] { [] }
 }
 
 /// An object type that implements `Node`: how `node(id:)` loads one, and the

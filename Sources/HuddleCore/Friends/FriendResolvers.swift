@@ -20,12 +20,6 @@ package final class FriendRequestRecord: Identified {
     }
 }
 
-/// One user's page of friends, as the friend-pages loader takes it.
-package struct FriendPageKey: Hashable, Sendable {
-    package var user: Int64
-    package var page: PageRequest
-}
-
 /// Friend requests, friendships and friend lists.
 package enum FriendResolvers {
     package static func bind(_ binder: inout SchemaBinder) {
@@ -40,7 +34,7 @@ package enum FriendResolvers {
         binder.field("User", "friends") { (user: UserRecord, input) in
             let page = try PageRequest(input)
             let loaders = input.request.loaders
-            return loaders.friendPages.load(FriendPageKey(user: user.id, page: page)) { connection in
+            return loaders.friendPages.load(OwnedPage(owner: user.id, page: page)) { connection in
                 var connection = connection
                 connection.totalCount = { loaders.friendCounts.load(user.id) { .scalar(.int($0)) } }
                 return .object(connection)

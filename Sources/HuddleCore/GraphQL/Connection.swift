@@ -67,6 +67,18 @@ package struct ConnectionPage: Sendable {
     package var totalCount: (@Sendable () -> Resolved)?
 }
 
+/// One owner's page of a list (a user's friends, a project's rounds), as
+/// a pages loader takes it.
+package struct OwnedPage: Hashable, Sendable {
+    package var owner: Int64
+    package var page: PageRequest
+
+    package init(owner: Int64, page: PageRequest) {
+        self.owner = owner
+        self.page = page
+    }
+}
+
 /// Keyset pagination: the list's order is a tuple of sort keys ending in a
 /// unique one, so a cursor is the tuple of its row and a page is one index
 /// range, however deep the page.
@@ -127,6 +139,26 @@ package struct KeysetQuery {
             pages[owner] = try page(of: byOwner[owner] ?? [], keyStart: keyStart, request, node)
         }
         return pages
+    }
+
+    /// A loader of owners' pages of the list `query` makes (its `from`
+    /// naming the owner as `owner.id`): one statement per distinct page
+    /// request (the same arguments for every parent of a list), whatever
+    /// the owners.
+    package static func loader<Node: Sendable>(
+        on database: PostgresPool, _ query: @escaping @Sendable () -> KeysetQuery,
+        node: @escaping @Sendable (PostgresRow) throws -> Node
+    ) -> DataLoader<OwnedPage, ConnectionPage> {
+        DataLoader { keys in
+            var pages: [OwnedPage: ConnectionPage] = [:]
+            for request in Set(keys.map(\.page)) {
+                let owners = keys.filter { $0.page == request }.map(\.owner)
+                for (owner, page) in try await query().pages(request, owners: owners, on: database, node: node) {
+                    pages[OwnedPage(owner: owner, page: request)] = page
+                }
+            }
+            return keys.map { .success(pages[$0]!) }
+        }
     }
 
     /// The SELECT for one page, with its parameters; `numbered` adds each

@@ -17,25 +17,19 @@ package final class Loaders: Sendable {
     package let friendRequests: DataLoader<Int64, FriendRequestRecord?>
     /// Users' pages of friends: one statement per distinct page request
     /// (the same arguments for every user of a list), whatever the users.
-    package let friendPages: DataLoader<FriendPageKey, ConnectionPage>
+    package let friendPages: DataLoader<OwnedPage, ConnectionPage>
 
     package init(database: PostgresPool, viewerID: Int64?) {
         users = Self.byID(database, UserRecord.columns, from: "users", as: "u") { try UserRecord(row: $0) }
         userNames = Self.byID(database, UserRecord.nameColumns, from: "users", as: "u") { try UserRecord(namesFrom: $0) }
-        friendPages = DataLoader { keys in
-            let query = KeysetQuery(
+        friendPages = KeysetQuery.loader(on: database) {
+            KeysetQuery(
                 columns: UserRecord.columns,
                 from: "FROM friendships f JOIN users u ON u.id = f.friend_id WHERE f.user_id = owner.id",
                 parameters: [], keys: [("lower(u.username)", "text"), ("u.id", "bigint")]
             )
-            var pages: [FriendPageKey: ConnectionPage] = [:]
-            for request in Set(keys.map(\.page)) {
-                let owners = keys.filter { $0.page == request }.map(\.user)
-                for (owner, page) in try await query.pages(request, owners: owners, on: database, node: { try UserRecord(row: $0) }) {
-                    pages[FriendPageKey(user: owner, page: request)] = page
-                }
-            }
-            return keys.map { .success(pages[$0]!) }
+        } node: {
+            try UserRecord(row: $0)
         }
         friendCounts = DataLoader { ids in
             let rows = try await database.query(

@@ -9,7 +9,7 @@ package enum Notifications {
     /// The channel of a user's inbox; payloads are `ID KIND`. A process
     /// listens on the channels its subscribers need, and PostgreSQL sends it
     /// only those.
-    package static func channel(forUser user: Int64) -> String { "huddle_user_\(user)" }
+    package static func channel(forUser user: Int64) -> String { "huddle_user_\(user)" }  // as `record(_:forEach:)` writes it in SQL
 
     /// A notice for `user` of `kind`, about `subject` (within `scope`), by `actor`.
     package static func record(
@@ -25,6 +25,25 @@ package enum Notifications {
         )
         let id = try rows[0].decode(Int64.self, at: 0)
         _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forUser: user), "\(id) \(kind.rawValue)"])
+    }
+
+    /// The same notice for each of `users`, in one statement whatever
+    /// their number (a round's end tells every follower).
+    package static func record(
+        _ kind: NotificationKind, forEach users: [Int64], actor: Int64?, subject: NodeReference? = nil, scope: NodeReference? = nil,
+        message: String = "", on connection: PostgresConnection
+    ) async throws {
+        guard !users.isEmpty else { return }
+        _ = try await connection.query(
+            """
+            WITH inserted AS (
+                INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
+                SELECT recipient, $2, $3, $4, $5, $6, $7, $8 FROM unnest($1::bigint[]) AS recipient RETURNING id, user_id
+            )
+            SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
+            """,
+            [users, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
+        )
     }
 
     /// Each kind the shared core and `apps` record, with the one that records it.

@@ -40,39 +40,49 @@ package enum SubscriptionResolvers {
         transform: @escaping @Sendable (NotificationRecord, PostgresPool) async throws -> (any Sendable)?
     ) {
         binder.builder.subscribe("Subscription", field) { input in
-            let context = input.request
-            let viewer = try context.signedIn()
-            let after = try input.string("after").map { try GlobalID.id(of: "Notification", $0, argument: "after") }
-            let database = context.database
-            // Listen first, then take the starting point: nothing falls between.
-            let events = try await listen(context, on: Notifications.channel(forUser: viewer))
-            var start = after ?? 0
-            if after == nil {
-                start = try await database.query(
-                    "SELECT coalesce(max(id), 0) FROM notifications WHERE user_id = $1", [viewer])[0].decode(Int64.self, at: 0)
-            }
-            return AsyncThrowingStream { continuation in
-                let task = Task(executorPreference: database.loop) { [start] in
-                    var last = start
-                    do {
-                        func deliverNew() async throws {
-                            for notice in try await NotificationResolvers.after(
-                                last, for: viewer, kinds: kinds?.map(\.rawValue), on: database)
-                            {
-                                last = notice.id
-                                if let value = try await transform(notice, database) { continuation.yield(.object(value)) }
-                            }
-                        }
-                        if after != nil { try await deliverNew() }
-                        for await _ in events { try await deliverNew() }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            }
+            try await inboxEvents(input, kinds: kinds, transform: transform)
         }
         binder.root("Subscription", field) { input in passThrough(input) }
+    }
+
+    /// The events of an inbox subscription (`inbox`), for a field that
+    /// follows the inbox only in some cases. Reads the field's `after`
+    /// argument, a notification id: the notices after it come first.
+    package static func inboxEvents(
+        _ input: ResolverInput, kinds: [NotificationKind]?,
+        transform: @escaping @Sendable (NotificationRecord, PostgresPool) async throws -> (any Sendable)?
+    ) async throws -> AsyncThrowingStream<Parent, any Error> {
+        let context = input.request
+        let viewer = try context.signedIn()
+        let after = try input.string("after").map { try GlobalID.id(of: "Notification", $0, argument: "after") }
+        let database = context.database
+        // Listen first, then take the starting point: nothing falls between.
+        let events = try await listen(context, on: Notifications.channel(forUser: viewer))
+        var start = after ?? 0
+        if after == nil {
+            start = try await database.query(
+                "SELECT coalesce(max(id), 0) FROM notifications WHERE user_id = $1", [viewer])[0].decode(Int64.self, at: 0)
+        }
+        return AsyncThrowingStream { continuation in
+            let task = Task(executorPreference: database.loop) { [start] in
+                var last = start
+                do {
+                    func deliverNew() async throws {
+                        for notice in try await NotificationResolvers.after(
+                            last, for: viewer, kinds: kinds?.map(\.rawValue), on: database)
+                        {
+                            last = notice.id
+                            if let value = try await transform(notice, database) { continuation.yield(.object(value)) }
+                        }
+                    }
+                    if after != nil { try await deliverNew() }
+                    for await _ in events { try await deliverNew() }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }

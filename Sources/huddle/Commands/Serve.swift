@@ -75,6 +75,14 @@ struct Serve: AsyncParsableCommand {
     )
     var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
 
+    @Option(help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
+    var schedulerConcurrency: Int = environment("HUDDLE_SCHEDULER_CONCURRENCY") ?? JobRunner.Settings().concurrency
+
+    @Flag(
+        name: .customLong("no-scheduler"),
+        help: "Run no scheduled jobs in this process; other processes on the database do them (HUDDLE_NO_SCHEDULER=1).")
+    var noScheduler = ProcessInfo.processInfo.environment["HUDDLE_NO_SCHEDULER"] == "1"
+
     @Flag(name: .customLong("no-introspection"), help: "Refuse __schema and __type queries (HUDDLE_NO_INTROSPECTION=1).")
     var noIntrospection = ProcessInfo.processInfo.environment["HUDDLE_NO_INTROSPECTION"] == "1"
 
@@ -108,6 +116,7 @@ struct Serve: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
+        guard (1...64).contains(schedulerConcurrency) else { throw ValidationError("--scheduler-concurrency must be between 1 and 64") }
     }
 
     func run() async throws {
@@ -216,6 +225,16 @@ struct Serve: AsyncParsableCommand {
                 onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
         for worker in workers { worker.start() }
+        // The durable scheduler, on the listener's loop with a pool of its
+        // own, so that due work never waits behind requests (or they behind it).
+        var schedulerDatabase = location.configuration
+        schedulerDatabase.maxConnections = schedulerConcurrency + 1
+        let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
+        var schedulerSettings = JobRunner.Settings()
+        schedulerSettings.concurrency = schedulerConcurrency
+        let scheduler = JobRunner(
+            work: mountedApps.flatMap { app in app.scheduledWork }, database: schedulerPool, listener: listener,
+            logger: configuration.logger, settings: schedulerSettings)
         var failures: [String] = []
         for worker in workers {
             if let failure = await worker.started() { failures.append(failure) }
@@ -235,8 +254,11 @@ struct Serve: AsyncParsableCommand {
             clusterGuard.shutdownBegan(deadline: shutdownDeadline)
             for worker in workers { worker.stop() }
         }
+        if !noScheduler { scheduler.start() }
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
         for worker in workers { await worker.finished() }
+        await scheduler.stop()
+        await schedulerPool.close()
         await listener.close()
     }
 }

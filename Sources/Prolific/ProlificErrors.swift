@@ -1,0 +1,30 @@
+import GraphQL
+import HuddleCore
+import HuddlePostgres
+
+/// The database's refusals (migration 0009's SQLSTATEs PR001-PR005), as
+/// answers a client can act on. The resolvers check first and say more;
+/// these are for a write that raced a change (a round ending under a vote).
+enum ProlificErrors {
+    /// `error` as an API error when it is one of Prolific's rules; else itself.
+    static func translate(_ error: any Error) -> any Error {
+        guard let database = error as? PostgresError else { return error }
+        switch database.sqlState {
+        case "PR001": return APIError.badInput("This round has ended; write in the project's current round.")
+        case "PR002": return APIError.badInput("You cannot vote for your own snippet.")
+        case "PR003": return APIError.forbidden("Only members of this private project can do this.")
+        case "PR004": return APIError.badInput("A snippet cannot change once posted.")
+        case "PR005": return APIError.badInput("A finished round cannot change.")
+        default: return error
+        }
+    }
+
+    /// Runs `body`, translating the database's refusals.
+    static func translating<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw translate(error)
+        }
+    }
+}

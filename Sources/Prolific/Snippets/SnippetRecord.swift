@@ -1,0 +1,47 @@
+import Foundation
+import HuddleCore
+import HuddlePostgres
+
+/// A row of `snippets`, with its count when it was read with one (a
+/// round's ranked snippets).
+final class SnippetRecord: Identified {
+    let id: Int64
+    let roundID: Int64
+    let projectID: Int64
+    let authorID: Int64
+    let text: String
+    let isEnding: Bool
+    let createdAt: Date
+    let count: SnippetCount?
+
+    static let columns = "s.id, s.round_id, s.project_id, s.author_id, s.text, s.is_ending, s.created_at"
+
+    init(row: PostgresRow) throws {
+        id = try row.decode(at: 0)
+        roundID = try row.decode(at: 1)
+        projectID = try row.decode(at: 2)
+        authorID = try row.decode(at: 3)
+        text = try row.decode(at: 4)
+        isEnding = try row.decode(at: 5)
+        createdAt = try row.decode(at: 6)
+        count = nil
+    }
+
+    /// A row of `columns` followed by the votes and the score.
+    init(countedRow row: PostgresRow) throws {
+        id = try row.decode(at: 0)
+        roundID = try row.decode(at: 1)
+        projectID = try row.decode(at: 2)
+        authorID = try row.decode(at: 3)
+        text = try row.decode(at: 4)
+        isEnding = try row.decode(at: 5)
+        createdAt = try row.decode(at: 6)
+        count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8))
+    }
+}
+
+/// A snippet's voters and weighted score.
+struct SnippetCount: Sendable {
+    var votes: Int
+    var score: Double
+}
