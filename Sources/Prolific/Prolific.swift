@@ -120,7 +120,7 @@ final class ProlificLoaders: RequestLoaders {
                 let snippet = try SnippetRecord(countedRow: row)
                 counts[snippet.id] = snippet.count
             }
-            return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0)) }
+            return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0, isWinner: false)) }
         }
         stories = DataLoader { ids in
             let rows = try await database.query(

@@ -6,11 +6,15 @@ import HuddlePostgres
 /// answers a client can act on. The resolvers check first and say more;
 /// these are for a write that raced a change (a round ending under a vote).
 enum ProlificErrors {
-    /// `error` as an API error when it is one of Prolific's rules; else itself.
-    static func translate(_ error: any Error) -> any Error {
+    static let roundEndedForSnippets = "This round has ended; write in the project's current round."
+    static let roundEndedForVotes = "This round has ended; its votes are counted."
+
+    /// `error` as an API error when it is one of Prolific's rules (a round
+    /// that has ended reported as `roundEnded`); else itself.
+    static func translate(_ error: any Error, roundEnded: String) -> any Error {
         guard let database = error as? PostgresError else { return error }
         switch database.sqlState {
-        case "PR001": return APIError.badInput("This round has ended; write in the project's current round.")
+        case "PR001": return APIError.badInput(roundEnded)
         case "PR002": return APIError.badInput("You cannot vote for your own snippet.")
         case "PR003": return APIError.forbidden("Only members of this private project can do this.")
         case "PR004": return APIError.badInput("A snippet cannot change once posted.")
@@ -20,11 +24,11 @@ enum ProlificErrors {
     }
 
     /// Runs `body`, translating the database's refusals.
-    static func translating<T>(_ body: () async throws -> T) async throws -> T {
+    static func translating<T>(roundEnded: String = roundEndedForSnippets, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
-            throw translate(error)
+            throw translate(error, roundEnded: roundEnded)
         }
     }
 }

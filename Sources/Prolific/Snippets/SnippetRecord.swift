@@ -27,7 +27,7 @@ final class SnippetRecord: Identified {
         count = nil
     }
 
-    /// A row of `columns` followed by the votes and the score.
+    /// A row of `columns` followed by the votes, the score and whether it won.
     init(countedRow row: PostgresRow) throws {
         id = try row.decode(at: 0)
         roundID = try row.decode(at: 1)
@@ -36,12 +36,13 @@ final class SnippetRecord: Identified {
         text = try row.decode(at: 4)
         isEnding = try row.decode(at: 5)
         createdAt = try row.decode(at: 6)
-        count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8))
+        count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8), isWinner: try row.decode(at: 9))
     }
 }
 
-/// A snippet's voters and weighted score.
+/// A snippet's voters and weighted score, and whether it won its round.
 struct SnippetCount: Sendable {
     var votes: Int
     var score: Double
+    var isWinner: Bool
 }

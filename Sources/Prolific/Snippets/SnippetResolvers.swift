@@ -36,7 +36,8 @@ enum SnippetResolvers {
             input.request.prolific.viewerVotes.load(snippet.id) { .scalar(.boolean($0)) }
         }
         binder.field("Snippet", "isWinner") { (snippet: SnippetRecord, input) in
-            input.request.prolific.rounds.load(snippet.roundID) { .scalar(.boolean($0?.winnerID == snippet.id)) }
+            if let count = snippet.count { return .scalar(.boolean(count.isWinner)) }
+            return input.request.prolific.counts.load(snippet.id) { .scalar(.boolean($0.isWinner)) }
         }
         binder.bindConnection("SnippetConnection", edge: "SnippetEdge")
         binder.root("Query", "snippet") { input in
@@ -71,7 +72,7 @@ enum SnippetResolvers {
                     """, [roundID, viewer])
                 guard let round = rows.first else { throw APIError.notFound("No round has that id.") }
                 guard try !round.decode(Bool.self, at: 1) else {
-                    throw APIError.badInput("This round has ended; write in the project's current round.")
+                    throw APIError.badInput(ProlificErrors.roundEndedForSnippets)
                 }
                 do {
                     let inserted = try await connection.query(
@@ -88,7 +89,7 @@ enum SnippetResolvers {
     private static func vote(_ input: ResolverInput, voting: Bool) async throws -> Resolved {
         let viewer = try input.request.signedIn()
         let snippetID = try input.id("snippetId", of: "Snippet")
-        return try await ProlificErrors.translating {
+        return try await ProlificErrors.translating(roundEnded: ProlificErrors.roundEndedForVotes) {
             try await input.request.database.withTransaction { connection in
                 let rows = try await connection.query(
                     """
@@ -99,7 +100,7 @@ enum SnippetResolvers {
                 guard let row = rows.first else { throw APIError.notFound("No snippet has that id.") }
                 let snippet = try SnippetRecord(row: row)
                 guard try !row.decode(Bool.self, at: 7) else {
-                    throw APIError.badInput("This round has ended; its votes are counted.")
+                    throw APIError.badInput(ProlificErrors.roundEndedForVotes)
                 }
                 if voting {
                     guard snippet.authorID != viewer else { throw APIError.badInput("You cannot vote for your own snippet.") }

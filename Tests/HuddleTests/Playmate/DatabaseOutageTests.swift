@@ -19,7 +19,7 @@ struct DatabaseOutageTests {
         var text: String
     }
 
-    func post(_ server: PlaymateServer, _ query: String, token: String? = nil) async throws -> Answer {
+    func post(_ server: TestServer, _ query: String, token: String? = nil) async throws -> Answer {
         try await offThePool { try Self.post(port: server.port, query, token: token) }
     }
 
@@ -47,7 +47,7 @@ struct DatabaseOutageTests {
             try? cluster.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        let server = try await PlaymateServer.start(databaseURL: cluster.url)
+        let server = try await TestServer.start(databaseURL: cluster.url)
         defer { server.stop() }
         let (token, _) = try await server.signUp("outage_ann")
         #expect(try await post(server, "{ me { username } }", token: token).body["data"]["me"]["username"].string == "outage_ann")

@@ -9,7 +9,7 @@ struct FriendAndInvitationTests {
     static let send = "mutation($id: ID!) { sendFriendRequest(userId: $id) { id from { username } to { username } } }"
 
     @Test func friendRequestsFromSendToRemoval() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(3, prefix: "pal")
             let (ana, bob, cid) = (users[0], users[1], users[2])
             let sent = try await server.graphql(Self.send, ["id": bob.id], token: ana.token)
@@ -82,7 +82,7 @@ struct FriendAndInvitationTests {
     }
 
     @Test func invitationsToFriendsAnsweredByTheInvitee() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(4, prefix: "mate")
             let (ana, bob, cid, dee) = (users[0], users[1], users[2], users[3])
             // Ana befriends Bob and Cid.
@@ -169,7 +169,9 @@ struct FriendAndInvitationTests {
             #expect(
                 registered == [
                     "FRIEND_REQUEST_ACCEPTED shared", "FRIEND_REQUEST_RECEIVED shared", "INVITATION_ACCEPTED playmate",
-                    "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "SESSION_DELETED playmate",
+                    "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "PROJECT_COMPLETED prolific",
+                    "PROJECT_INVITATION prolific", "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SNIPPET_VOTED prolific",
+                    "SNIPPET_WON prolific",
                 ])
             await #expect {
                 try await server.sql("INSERT INTO notifications (user_id, kind) SELECT id, 'SESSION_UPDATED' FROM users LIMIT 1")
@@ -180,7 +182,7 @@ struct FriendAndInvitationTests {
     /// The feed query costs the same number of statements for 5 sessions
     /// as for 100: one per level, through the loaders.
     @Test func theFeedCostsOneStatementPerLevel() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(10, prefix: "feed")
             _ = try await server.sql("INSERT INTO locations (name, latitude, longitude) VALUES ('Court', 40, -74)")
             _ = try await server.sql(

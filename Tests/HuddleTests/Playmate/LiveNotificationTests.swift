@@ -24,7 +24,7 @@ struct LiveNotificationTests {
 
     /// Waits until a server's listener has run LISTEN on `channel` (its last
     /// statement, as pg_stat_activity shows), so an event sent now reaches it.
-    static func waitUntilListening(on channel: String, server: PlaymateServer) async throws {
+    static func waitUntilListening(on channel: String, server: TestServer) async throws {
         for _ in 0..<200 {
             let rows = try await server.sql("SELECT 1 FROM pg_stat_activity WHERE query = $1", ["LISTEN \"\(channel)\""])
             if !rows.isEmpty { return }
@@ -35,7 +35,7 @@ struct LiveNotificationTests {
 
     /// Waits until a server runs `count` subscriptions (its /metrics), and a
     /// moment more for the last to take its starting point.
-    static func waitForSubscriptions(_ count: Int, server: PlaymateServer) async throws {
+    static func waitForSubscriptions(_ count: Int, server: TestServer) async throws {
         for _ in 0..<200 {
             if try await server.get("/metrics").contains("huddle_active_subscriptions \(count)\n") { break }
             try await Task.sleep(for: .milliseconds(50))
@@ -45,9 +45,9 @@ struct LiveNotificationTests {
 
     @Test func anInvitationMadeThroughOneServerReachesASubscriberOfTheOther() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let first = try await PlaymateServer.start(databaseURL: url)
+            let first = try await TestServer.start(databaseURL: url)
             defer { first.stop() }
-            let second = try await PlaymateServer.start(databaseURL: url)
+            let second = try await TestServer.start(databaseURL: url)
             defer { second.stop() }
             let users = try await first.makeUsers(2, prefix: "live")
             let (ana, bob) = (users[0], users[1])

@@ -7,7 +7,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
 struct PythonGQLTests {
     @Test func gqlQueriesAndSubscribesOverBothSubprotocols() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(2, prefix: "py")
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../clients/gql_client.py")
                 .standardizedFileURL.path

@@ -13,7 +13,7 @@ struct RunawayQueryTests {
     }
 
     @Test func aFragmentSpreadAtTwoDepthsGoesOnlyAsDeepAsAsked() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(2, prefix: "loop")
             let (ann, bo) = (Self.rowID(users[0]), Self.rowID(users[1]))
             // Friendships go both ways: a walk through `friends` never ends by itself.
@@ -35,7 +35,7 @@ struct RunawayQueryTests {
     }
 
     @Test func nestedPagesOfAHundredAreRefusedBeforeTheyRun() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(1, prefix: "deep")
             var selection = "id"
             for _ in 0..<8 { selection = "friends(first: 100) { edges { node { \(selection) } } }" }

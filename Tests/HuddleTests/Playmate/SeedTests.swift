@@ -12,7 +12,7 @@ struct SeedTests {
             #expect(again.status == 1)
             #expect(again.standardError.contains("the database has users already"))
 
-            let server = try await PlaymateServer.start(databaseURL: url)
+            let server = try await TestServer.start(databaseURL: url)
             defer { server.stop() }
             let login = try await server.graphql(#"mutation { logIn(username: "demo", password: "playmate-demo") { token } }"#)
             let token = try #require(login["data"]["logIn"]["token"].string, "\(login)")

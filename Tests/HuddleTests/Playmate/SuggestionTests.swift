@@ -6,7 +6,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
 struct SuggestionTests {
     @Test func suggestionsFollowTheFormulaOnAFixedDataset() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(4, prefix: "rank")
             let me = users[0]
             func rowID(_ user: (token: String, id: String)) -> String {

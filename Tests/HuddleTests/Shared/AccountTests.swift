@@ -5,7 +5,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
 struct AccountTests {
     @Test func signUpLogInMeAndLogOut() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let ana = try await server.signUp("ana")
             let me = try await server.graphql("{ me { id username email } }", token: ana.token)
             #expect(me["data"]["me"]["username"].string == "ana")
@@ -36,7 +36,7 @@ struct AccountTests {
     }
 
     @Test func badSignUpsAreRefusedAndWriteNothing() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             _ = try await server.signUp("bob")
             let cases: [(String, String, String, String)] = [
                 ("BOB", "other@example.com", "correct horse battery", "The username \"BOB\" is taken."),
@@ -65,7 +65,7 @@ struct AccountTests {
     }
 
     @Test func profilesAreEditableAndPrivateFieldsStayPrivate() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let ana = try await server.signUp("ana")
             let bo = try await server.signUp("bob")
             let update = try await server.graphql(

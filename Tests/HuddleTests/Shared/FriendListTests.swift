@@ -13,7 +13,7 @@ struct FriendListTests {
         """
 
     /// Friendships both ways between the numbered users, by index into `users`.
-    static func befriend(_ pairs: [(Int, Int)], _ server: PlaymateServer, prefix: String) async throws {
+    static func befriend(_ pairs: [(Int, Int)], _ server: TestServer, prefix: String) async throws {
         for (a, b) in pairs {
             _ = try await server.sql(
                 """
@@ -25,7 +25,7 @@ struct FriendListTests {
     }
 
     @Test func friendsOfFriendsCostTheSameStatementsForTwoFriendsAsForSix() async throws {
-        try await PlaymateServer.with { server in
+        try await TestServer.with { server in
             let users = try await server.makeUsers(10, prefix: "fof")
             // fof0's friends: fof1 and fof2 at first; each of those has friends of their own.
             try await Self.befriend([(0, 1), (0, 2), (1, 3), (1, 4), (1, 5), (1, 6), (2, 7)], server, prefix: "fof")

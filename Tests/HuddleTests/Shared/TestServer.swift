@@ -53,7 +53,7 @@ enum JSON: Sendable, Equatable {
 
 /// `huddle serve` as a process on a scratch database of its own, spoken to
 /// over HTTP by URLSession.
-final class PlaymateServer: Sendable {
+final class TestServer: Sendable {
     let port: Int
     let databaseURL: String
     private let process: Process
@@ -65,7 +65,7 @@ final class PlaymateServer: Sendable {
     }
 
     /// Runs `body` with a server on a fresh database, stopped after.
-    static func with<T: Sendable>(workers: Int = 1, _ body: (PlaymateServer) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(workers: Int = 1, _ body: (TestServer) async throws -> T) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
             let server = try await start(databaseURL: url, workers: workers)
             defer { server.stop() }
@@ -73,15 +73,15 @@ final class PlaymateServer: Sendable {
         }
     }
 
-    static func start(databaseURL: String, workers: Int = 1) async throws -> PlaymateServer {
+    static func start(databaseURL: String, workers: Int = 1, arguments: [String] = []) async throws -> TestServer {
         let port = ServeCommandTests.freePort()
         let process = Process()
         process.executableURL = HuddleCommand.executable
-        process.arguments = ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning"]
+        process.arguments = ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": databaseURL]) { $1 }
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let server = PlaymateServer(port: port, databaseURL: databaseURL, process: process)
+        let server = TestServer(port: port, databaseURL: databaseURL, process: process)
         for _ in 0..<200 {
             if (try? await server.get("/readyz")) == "ready\n" { return server }
             try await Task.sleep(for: .milliseconds(50))
@@ -93,6 +93,14 @@ final class PlaymateServer: Sendable {
     func stop() {
         if process.isRunning {
             process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Kills the process with SIGKILL: no draining, no rollback it could do itself.
+    func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
