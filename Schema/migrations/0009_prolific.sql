@@ -120,6 +120,18 @@ CREATE TABLE snippet_results (
 );
 CREATE INDEX snippet_results_round ON snippet_results (round_id);
 
+-- Each voter's finished rounds and whom they voted for in each, written
+-- when a round ends: the history the habit rule of the vote weight reads
+-- (ten rows a voter, not every vote they ever cast).
+CREATE TABLE voter_rounds (
+    voter_id bigint NOT NULL REFERENCES users ON DELETE CASCADE,
+    round_id bigint NOT NULL REFERENCES rounds ON DELETE CASCADE,
+    completed_at timestamptz NOT NULL,
+    authors bigint[] NOT NULL,
+    PRIMARY KEY (voter_id, round_id)
+);
+CREATE INDEX voter_rounds_recent ON voter_rounds (voter_id, completed_at DESC, round_id DESC);
+
 -- Karma: a ledger of awards, one per (user, reason, subject), and per
 -- user the totals a trigger keeps, which badges and vote weights read.
 CREATE TABLE prolific_writers (
@@ -240,13 +252,19 @@ BEGIN
 END $$;
 CREATE TRIGGER rounds_before_update BEFORE UPDATE ON rounds FOR EACH ROW EXECUTE FUNCTION rounds_before_update();
 
-CREATE FUNCTION rounds_after_win() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A round's end: the winner's karma, and the voters' history.
+CREATE FUNCTION rounds_after_end() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM prolific_award((SELECT author_id FROM snippets WHERE id = NEW.winner_id), 'ROUND_WON', NEW.id);
+    IF NEW.winner_id IS NOT NULL THEN
+        PERFORM prolific_award((SELECT author_id FROM snippets WHERE id = NEW.winner_id), 'ROUND_WON', NEW.id);
+    END IF;
+    INSERT INTO voter_rounds (voter_id, round_id, completed_at, authors)
+    SELECT v.voter_id, v.round_id, NEW.completed_at, array_agg(DISTINCT s.author_id)
+    FROM votes v JOIN snippets s ON s.id = v.snippet_id WHERE v.round_id = NEW.id GROUP BY v.voter_id, v.round_id;
     RETURN NEW;
 END $$;
-CREATE TRIGGER rounds_after_win AFTER UPDATE OF winner_id ON rounds FOR EACH ROW
-    WHEN (NEW.winner_id IS NOT NULL AND OLD.winner_id IS NULL) EXECUTE FUNCTION rounds_after_win();
+CREATE TRIGGER rounds_after_end AFTER UPDATE OF completed_at ON rounds FOR EACH ROW
+    WHEN (OLD.completed_at IS NULL AND NEW.completed_at IS NOT NULL) EXECUTE FUNCTION rounds_after_end();
 
 CREATE FUNCTION votes_check() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -297,20 +315,29 @@ LANGUAGE sql STABLE AS $$
                count(*) OVER (PARTITION BY v.round_id, v.voter_id) AS spread
         FROM votes v JOIN snippets s ON s.id = v.snippet_id
         WHERE v.round_id = ANY(round_ids)
+    ), habits AS (
+        -- The authors each voter is habitual for, from their last ten
+        -- finished rounds with a vote.
+        SELECT voter.round_id, voter.voter_id, habit.author_id
+        FROM (SELECT DISTINCT b.round_id, b.voter_id FROM ballots b) voter
+        CROSS JOIN LATERAL (
+            SELECT author_id FROM (
+                SELECT recent.authors, count(*) OVER () AS rounds FROM (
+                    SELECT h.authors FROM voter_rounds h
+                    WHERE h.voter_id = voter.voter_id AND h.round_id <> voter.round_id
+                    ORDER BY h.completed_at DESC, h.round_id DESC LIMIT 10
+                ) recent
+            ) windowed, unnest(windowed.authors) AS author_id
+            WHERE windowed.rounds >= 3
+            GROUP BY author_id, windowed.rounds HAVING count(*) * 2 > windowed.rounds
+        ) habit
     ), weighted AS (
         SELECT b.snippet_id,
                greatest(coalesce(w.karma, 0), 1)::double precision / b.spread
-                 * CASE WHEN h.rounds >= 3 AND h.for_author * 2 > h.rounds THEN 0.25 ELSE 1 END AS weight
+                 * CASE WHEN h.author_id IS NOT NULL THEN 0.25 ELSE 1 END AS weight
         FROM ballots b
         LEFT JOIN prolific_writers w ON w.user_id = b.voter_id
-        CROSS JOIN LATERAL (
-            SELECT count(*) AS rounds, count(*) FILTER (WHERE recent.for_author) AS for_author FROM (
-                SELECT bool_or(s2.author_id = b.author_id) AS for_author
-                FROM votes v2 JOIN rounds r2 ON r2.id = v2.round_id JOIN snippets s2 ON s2.id = v2.snippet_id
-                WHERE v2.voter_id = b.voter_id AND r2.completed_at IS NOT NULL AND v2.round_id <> b.round_id
-                GROUP BY v2.round_id ORDER BY max(r2.completed_at) DESC LIMIT 10
-            ) recent
-        ) h
+        LEFT JOIN habits h ON h.round_id = b.round_id AND h.voter_id = b.voter_id AND h.author_id = b.author_id
     )
     SELECT s.id, s.round_id, count(x.snippet_id)::int, coalesce(sum(x.weight), 0)
     FROM snippets s LEFT JOIN weighted x ON x.snippet_id = s.id

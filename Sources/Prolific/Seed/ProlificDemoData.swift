@@ -77,7 +77,7 @@ enum ProlificDemoData {
     /// The triggers the seed stands in for (see above).
     static let triggers = [
         ("projects", "projects_after_insert"), ("snippets", "snippets_before_insert"), ("snippets", "snippets_after_insert"),
-        ("rounds", "rounds_before_update"), ("rounds", "rounds_after_win"), ("votes", "votes_check"),
+        ("rounds", "rounds_before_update"), ("rounds", "rounds_after_end"), ("votes", "votes_check"),
         ("project_follows", "project_follows_change"), ("karma_awards", "karma_awards_total"),
     ]
 
@@ -159,8 +159,9 @@ enum ProlificDemoData {
             SELECT p.id, 1 + (p.id * 11 + k) % $1::int FROM projects p, generate_series(1, 3) AS k WHERE NOT p.is_private
             ON CONFLICT DO NOTHING
             """, [users])
+        try await award("SELECT owner_id, 'PROJECT_CREATED', id, 5, created_at FROM projects", on: connection)
         try await countFinishedRounds(on: connection)
-        try await computeKarma(on: connection)
+        try await awardWriting(inRounds: "completed_at IS NULL", on: connection)
         try await computeActivity(on: connection)
         _ = try await connection.query(
             "INSERT INTO scheduled_jobs (kind, subject_id, due_at) SELECT $1, id, ends_at FROM rounds WHERE completed_at IS NULL",
@@ -181,6 +182,8 @@ enum ProlificDemoData {
         let numbers = try await connection.query("SELECT DISTINCT number FROM rounds WHERE completed_at IS NOT NULL ORDER BY number")
         for row in numbers {
             let number = try row.decode(Int.self, at: 0)
+            // The karma the round's own snippets and votes earned, before it is counted.
+            try await awardWriting(inRounds: "number = \(number) AND completed_at IS NOT NULL", on: connection)
             _ = try await connection.query(
                 """
                 INSERT INTO snippet_results (snippet_id, round_id, votes, score)
@@ -196,8 +199,19 @@ enum ProlificDemoData {
                     ORDER BY res.round_id, res.score DESC, res.votes DESC, s.created_at, s.id
                 ) w WHERE r.id = w.round_id
                 """, [number])
-            // Karma so far, so that the next rounds' votes weigh as they would have.
-            try await computeKarma(on: connection)
+            _ = try await connection.query(
+                """
+                INSERT INTO voter_rounds (voter_id, round_id, completed_at, authors)
+                SELECT v.voter_id, v.round_id, r.completed_at, array_agg(DISTINCT s.author_id)
+                FROM votes v JOIN snippets s ON s.id = v.snippet_id JOIN rounds r ON r.id = v.round_id
+                WHERE r.number = $1 AND r.completed_at IS NOT NULL GROUP BY v.voter_id, v.round_id, r.completed_at
+                """, [number])
+            // The wins, so that the next rounds' votes weigh as they would have.
+            try await award(
+                """
+                SELECT s.author_id, 'ROUND_WON', r.id, 10, r.completed_at FROM rounds r JOIN snippets s ON s.id = r.winner_id
+                WHERE r.number = \(number) AND r.completed_at IS NOT NULL
+                """, on: connection)
         }
         _ = try await connection.query(
             """
@@ -209,26 +223,37 @@ enum ProlificDemoData {
             """)
     }
 
-    /// The karma ledger and its totals, from the rows.
-    private static func computeKarma(on connection: PostgresConnection) async throws {
+    /// The awards for the snippets and votes of the rounds matching `condition` (on `rounds`).
+    private static func awardWriting(inRounds condition: String, on connection: PostgresConnection) async throws {
+        try await award(
+            "SELECT s.author_id, 'SNIPPET_SUBMITTED', s.id, 2, s.created_at FROM snippets s JOIN rounds r ON r.id = s.round_id WHERE r.\(condition)",
+            on: connection)
+        try await award(
+            """
+            SELECT v.voter_id, 'VOTED', v.round_id, 1, min(v.created_at) FROM votes v JOIN rounds r ON r.id = v.round_id
+            WHERE r.\(condition) GROUP BY v.voter_id, v.round_id
+            """, on: connection)
+    }
+
+    /// Adds the awards `select` lists (user, reason, subject, points, time)
+    /// to the ledger and their points to the writers' totals, as the
+    /// ledger's trigger would, in one statement.
+    private static func award(_ select: String, on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             """
-            INSERT INTO karma_awards (user_id, reason, subject_id, points, created_at)
-            SELECT owner_id, 'PROJECT_CREATED', id, 5, created_at FROM projects
-            UNION ALL SELECT author_id, 'SNIPPET_SUBMITTED', id, 2, created_at FROM snippets
-            UNION ALL SELECT voter_id, 'VOTED', round_id, 1, min(created_at) FROM votes GROUP BY voter_id, round_id
-            UNION ALL SELECT s.author_id, 'ROUND_WON', r.id, 10, r.completed_at FROM rounds r JOIN snippets s ON s.id = r.winner_id
-            ON CONFLICT DO NOTHING
-            """)
-        _ = try await connection.query(
-            """
+            WITH added AS (
+                INSERT INTO karma_awards (user_id, reason, subject_id, points, created_at) \(select)
+                ON CONFLICT DO NOTHING RETURNING user_id, reason, points
+            )
             INSERT INTO prolific_writers AS w (user_id, karma, projects_created, snippets_submitted, votes_rounds, rounds_won)
             SELECT user_id, sum(points),
                    count(*) FILTER (WHERE reason = 'PROJECT_CREATED'), count(*) FILTER (WHERE reason = 'SNIPPET_SUBMITTED'),
                    count(*) FILTER (WHERE reason = 'VOTED'), count(*) FILTER (WHERE reason = 'ROUND_WON')
-            FROM karma_awards GROUP BY user_id
-            ON CONFLICT (user_id) DO UPDATE SET karma = EXCLUDED.karma, projects_created = EXCLUDED.projects_created,
-              snippets_submitted = EXCLUDED.snippets_submitted, votes_rounds = EXCLUDED.votes_rounds, rounds_won = EXCLUDED.rounds_won
+            FROM added GROUP BY user_id
+            ON CONFLICT (user_id) DO UPDATE SET karma = w.karma + EXCLUDED.karma,
+              projects_created = w.projects_created + EXCLUDED.projects_created,
+              snippets_submitted = w.snippets_submitted + EXCLUDED.snippets_submitted,
+              votes_rounds = w.votes_rounds + EXCLUDED.votes_rounds, rounds_won = w.rounds_won + EXCLUDED.rounds_won
             """)
     }
 
