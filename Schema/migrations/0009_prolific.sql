@@ -132,6 +132,33 @@ CREATE TABLE voter_rounds (
 );
 CREATE INDEX voter_rounds_recent ON voter_rounds (voter_id, completed_at DESC, round_id DESC);
 
+-- The authors each voter is habitual for (the vote weight's habit rule):
+-- among their last ten finished rounds with a vote, they voted in at least
+-- three and in more than half of them for the author. It changes only when
+-- a round the voter voted in ends, so it is kept then, for that round's
+-- voters, and counting reads it with one index lookup a vote.
+CREATE TABLE voter_habits (
+    voter_id bigint NOT NULL REFERENCES users ON DELETE CASCADE,
+    author_id bigint NOT NULL REFERENCES users ON DELETE CASCADE,
+    PRIMARY KEY (voter_id, author_id)
+);
+
+CREATE FUNCTION prolific_refresh_habits(voters bigint[]) RETURNS void LANGUAGE sql AS $$
+    DELETE FROM voter_habits WHERE voter_id = ANY(voters);
+    INSERT INTO voter_habits (voter_id, author_id)
+    SELECT voter.id, habit.author_id FROM unnest(voters) AS voter(id)
+    CROSS JOIN LATERAL (
+        SELECT author_id FROM (
+            SELECT recent.authors, count(*) OVER () AS rounds FROM (
+                SELECT h.authors FROM voter_rounds h WHERE h.voter_id = voter.id
+                ORDER BY h.completed_at DESC, h.round_id DESC LIMIT 10
+            ) recent
+        ) windowed, unnest(windowed.authors) AS author_id
+        WHERE windowed.rounds >= 3
+        GROUP BY author_id, windowed.rounds HAVING count(*) * 2 > windowed.rounds
+    ) habit;
+$$;
+
 -- Karma: a ledger of awards, one per (user, reason, subject), and per
 -- user the totals a trigger keeps, which badges and vote weights read.
 CREATE TABLE prolific_writers (
@@ -261,6 +288,7 @@ BEGIN
     INSERT INTO voter_rounds (voter_id, round_id, completed_at, authors)
     SELECT v.voter_id, v.round_id, NEW.completed_at, array_agg(DISTINCT s.author_id)
     FROM votes v JOIN snippets s ON s.id = v.snippet_id WHERE v.round_id = NEW.id GROUP BY v.voter_id, v.round_id;
+    PERFORM prolific_refresh_habits(ARRAY(SELECT DISTINCT voter_id FROM votes WHERE round_id = NEW.id));
     RETURN NEW;
 END $$;
 CREATE TRIGGER rounds_after_end AFTER UPDATE OF completed_at ON rounds FOR EACH ROW
@@ -300,13 +328,12 @@ END $$;
 CREATE TRIGGER project_follows_change AFTER INSERT OR DELETE ON project_follows
     FOR EACH ROW EXECUTE FUNCTION project_follows_change();
 
--- The weighted count of rounds' snippets (README, "Prolific: votes"):
--- each vote weighs the voter's karma (at least 1), divided by the number
--- of snippets they voted for in that round, and a quarter of that when the
--- voter is habitual for the author: in at least 3 of their last 10
--- finished rounds with a vote (other than this one) they voted, and in
--- more than half of them they voted for this author. The round end counts
--- with it, and open rounds show it live.
+-- The weighted count of rounds' snippets (README, "Prolific: vote
+-- weight"): each vote weighs the voter's karma (at least 1), divided by the
+-- number of snippets they voted for in that round, and a quarter of that
+-- when the voter is habitual for the author (voter_habits, as of the
+-- rounds finished so far). The round end counts with it, and open rounds
+-- show it live.
 CREATE FUNCTION prolific_snippet_scores(round_ids bigint[])
 RETURNS TABLE (snippet_id bigint, round_id bigint, votes integer, score double precision)
 LANGUAGE sql STABLE AS $$
@@ -315,29 +342,13 @@ LANGUAGE sql STABLE AS $$
                count(*) OVER (PARTITION BY v.round_id, v.voter_id) AS spread
         FROM votes v JOIN snippets s ON s.id = v.snippet_id
         WHERE v.round_id = ANY(round_ids)
-    ), habits AS (
-        -- The authors each voter is habitual for, from their last ten
-        -- finished rounds with a vote.
-        SELECT voter.round_id, voter.voter_id, habit.author_id
-        FROM (SELECT DISTINCT b.round_id, b.voter_id FROM ballots b) voter
-        CROSS JOIN LATERAL (
-            SELECT author_id FROM (
-                SELECT recent.authors, count(*) OVER () AS rounds FROM (
-                    SELECT h.authors FROM voter_rounds h
-                    WHERE h.voter_id = voter.voter_id AND h.round_id <> voter.round_id
-                    ORDER BY h.completed_at DESC, h.round_id DESC LIMIT 10
-                ) recent
-            ) windowed, unnest(windowed.authors) AS author_id
-            WHERE windowed.rounds >= 3
-            GROUP BY author_id, windowed.rounds HAVING count(*) * 2 > windowed.rounds
-        ) habit
     ), weighted AS (
         SELECT b.snippet_id,
                greatest(coalesce(w.karma, 0), 1)::double precision / b.spread
-                 * CASE WHEN h.author_id IS NOT NULL THEN 0.25 ELSE 1 END AS weight
+                 * CASE WHEN h.voter_id IS NOT NULL THEN 0.25 ELSE 1 END AS weight
         FROM ballots b
         LEFT JOIN prolific_writers w ON w.user_id = b.voter_id
-        LEFT JOIN habits h ON h.round_id = b.round_id AND h.voter_id = b.voter_id AND h.author_id = b.author_id
+        LEFT JOIN voter_habits h ON h.voter_id = b.voter_id AND h.author_id = b.author_id
     )
     SELECT s.id, s.round_id, count(x.snippet_id)::int, coalesce(sum(x.weight), 0)
     FROM snippets s LEFT JOIN weighted x ON x.snippet_id = s.id

@@ -51,7 +51,7 @@ final class PlaymateLoaders: RequestLoaders {
     let statistics: DataLoader<Int64, UserStatistics>
     let invitations: DataLoader<Int64, InvitationRecord?>
 
-    init(database: PostgresPool, viewerID: Int64?) {
+    init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
         locations = Loaders.byID(database, LocationRecord.columns, from: "locations", as: "l") { try LocationRecord(row: $0) }
         sessions = Loaders.byID(database, SessionRecord.columns, from: "sports_sessions", as: "s") { try SessionRecord(row: $0) }
         statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }

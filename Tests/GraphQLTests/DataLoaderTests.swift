@@ -151,6 +151,26 @@ import Testing
         #expect(loaders.users.batchCount == 1)
     }
 
+    /// A primed key is answered without a batch; priming a key that has a
+    /// value or is queued changes nothing (graphql-js DataLoader's prime).
+    @Test func primedKeysNeedNoBatch() async throws {
+        let loader = DataLoader<Int, Int> { keys in keys.map { .success($0 * 10) } }
+        let schema = try buildSchema("type Query { primed: Int queued: Int }")
+        var builder = ExecutableSchema.Builder(schema: schema)
+        loader.prime(1, 7)
+        loader.prime(1, 8)
+        builder.resolve("Query", "primed") { _ in loader.load(1) { .value(.int($0)) } }
+        builder.resolve("Query", "queued") { _ in
+            let value = loader.load(2) { .value(.int($0)) }
+            loader.prime(2, 99)
+            return value
+        }
+        let source = Source(body: "{ primed queued }")
+        let result = await execute(schema: try builder.build(), document: try parse(source), source: source)
+        #expect(result.json() == #"{"data":{"primed":7,"queued":20}}"#)
+        #expect(loader.batchCount == 1)
+    }
+
     /// loadMany waits as one value per list, completes each item on its own
     /// (a failing key is its item's error), and answers from the cache
     /// without waiting when every key is known.

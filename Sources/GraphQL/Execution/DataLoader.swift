@@ -49,6 +49,15 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     /// How many times the batch function ran.
     @inlinable public var batchCount: Int { state.withLock { $0.batchCount } }
 
+    /// Gives `key` its value without a batch, unless it has one or is
+    /// queued already (as graphql-js's DataLoader `prime`): another loader's
+    /// batch that read these rows anyway (a join) saves this one its statement.
+    @inlinable public func prime(_ key: Key, _ value: Value) {
+        state.withLock { state in
+            if state.entries[key] == nil { state.entries[key] = .done(.success(value)) }
+        }
+    }
+
     /// The field whose value is the key's, completed through `transform`.
     @inlinable public func load(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
         let cached: Result<Value, any Error>? = state.withLock { state in Self.record(key, in: &state) }

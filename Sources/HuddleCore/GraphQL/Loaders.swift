@@ -50,6 +50,13 @@ package final class Loaders: Sendable {
         }
     }
 
+    /// Gives the user loaders a user read with `UserRecord.columns` (by a
+    /// join elsewhere), so that neither reads it again.
+    package func prime(_ user: UserRecord) {
+        users.prime(user.id, user)
+        userNames.prime(user.id, user)
+    }
+
     /// The users loader that answers what `info` selects: the names-only
     /// one when that is all the selection asks for.
     package func users(for info: ResolveInfo) -> DataLoader<Int64, UserRecord?> {
@@ -86,7 +93,8 @@ package protocol Identified: Sendable {
 }
 
 /// An app's loaders for one operation, made on first use by
-/// `RequestContext.loaders(_:)`.
+/// `RequestContext.loaders(_:)`, with the operation's shared loaders (which
+/// its batches may prime with the users they join).
 package protocol RequestLoaders: Sendable {
-    init(database: PostgresPool, viewerID: Int64?)
+    init(database: PostgresPool, viewerID: Int64?, shared: Loaders)
 }

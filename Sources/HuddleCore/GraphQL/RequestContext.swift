@@ -30,9 +30,10 @@ package final class RequestContext: Sendable {
 
     /// The operation's loaders of one app, made on first use.
     package func loaders<AppLoaders: RequestLoaders>(_ type: AppLoaders.Type) -> AppLoaders {
-        appLoaderStorage.withLock { storage in
+        let shared = loaders
+        return appLoaderStorage.withLock { storage in
             if let loaders = storage[ObjectIdentifier(type)] as? AppLoaders { return loaders }
-            let loaders = AppLoaders(database: database, viewerID: viewer?.userID)
+            let loaders = AppLoaders(database: database, viewerID: viewer?.userID, shared: shared)
             storage[ObjectIdentifier(type)] = loaders
             return loaders
         }

@@ -18,6 +18,9 @@ final class ProjectRecord: Identified {
     let lastActivityAt: Date
     let createdAt: Date
 
+    /// How many columns `columns` names.
+    static let columnCount = 13
+
     static let columns = """
         p.id, p.owner_id, p.title, p.seed, p.is_private, p.pace, p.round_minutes, p.round_limit, p.rounds_completed, \
         p.completed_at, p.follower_count, p.last_activity_at, p.created_at

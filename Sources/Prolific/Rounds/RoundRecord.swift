@@ -13,6 +13,9 @@ final class RoundRecord: Identified {
     let winnerID: Int64?
     let extensions: Int
 
+    /// How many columns `columns` names.
+    static let columnCount = 8
+
     static let columns = "r.id, r.project_id, r.number, r.started_at, r.ends_at, r.completed_at, r.winner_id, r.extensions"
 
     init(row: PostgresRow) throws {

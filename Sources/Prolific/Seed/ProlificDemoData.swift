@@ -206,6 +206,12 @@ enum ProlificDemoData {
                 FROM votes v JOIN snippets s ON s.id = v.snippet_id JOIN rounds r ON r.id = v.round_id
                 WHERE r.number = $1 AND r.completed_at IS NOT NULL GROUP BY v.voter_id, v.round_id, r.completed_at
                 """, [number])
+            _ = try await connection.query(
+                """
+                SELECT prolific_refresh_habits(ARRAY(
+                    SELECT DISTINCT v.voter_id FROM votes v JOIN rounds r ON r.id = v.round_id
+                    WHERE r.number = $1 AND r.completed_at IS NOT NULL))
+                """, [number])
             // The wins, so that the next rounds' votes weigh as they would have.
             try await award(
                 """

@@ -14,6 +14,9 @@ final class SnippetRecord: Identified {
     let createdAt: Date
     let count: SnippetCount?
 
+    /// How many columns `columns` names.
+    static let columnCount = 7
+
     static let columns = "s.id, s.round_id, s.project_id, s.author_id, s.text, s.is_ending, s.created_at"
 
     init(row: PostgresRow) throws {

@@ -16,6 +16,16 @@ struct WriterRecord: Sendable {
         self.userID = userID
     }
 
+    /// The totals of `userID` from four columns (karma, projects, snippets,
+    /// wins) starting at `offset`.
+    init(userID: Int64, row: PostgresRow, offset: Int) throws {
+        self.userID = userID
+        karma = try row.decode(at: offset)
+        projectsCreated = try row.decode(at: offset + 1)
+        snippetsSubmitted = try row.decode(at: offset + 2)
+        roundsWon = try row.decode(at: offset + 3)
+    }
+
     init(row: PostgresRow) throws {
         userID = try row.decode(at: 0)
         karma = try row.decode(at: 1)

@@ -144,16 +144,16 @@ struct RoundEndAcrossServersTests {
 
     @Test func votesRacingTheCloseAreCountedOrRefusedNeverLost() async throws {
         try await TestServer.with { server in
-            let users = try await server.makeUsers(102, prefix: "race")
+            let users = try await server.makeUsers(152, prefix: "race")
             let (owner, writer) = (users[0], users[1])
             let voters = Array(users[2...])
             let project = try await ProlificFixtures.project(server, token: owner.token, title: "Photo Finish")
             let snippet = try await ProlificFixtures.snippet(server, token: writer.token, round: project.round, text: "At the line.")
 
             // A hundred votes at once: every one counted.
-            let half = Array(voters.prefix(50))
+            let first = Array(voters.prefix(100))
             let replies = try await withThrowingTaskGroup(of: JSON.self) { group in
-                for voter in half {
+                for voter in first {
                     group.addTask { try await server.graphql(ProlificFixtures.vote, ["id": snippet], token: voter.token) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -182,13 +182,13 @@ struct RoundEndAcrossServersTests {
             print("of 50 votes racing the close, \(accepted) landed and \(refused) were refused")
             let counted = try await server.sql(
                 "SELECT votes FROM snippet_results WHERE snippet_id = $1", [ProlificFixtures.rowID(snippet)])
-            #expect(try counted[0].decode(Int.self, at: 0) == 50 + accepted)
+            #expect(try counted[0].decode(Int.self, at: 0) == 100 + accepted)
             let stored = try await server.sql("SELECT count(*)::int FROM votes WHERE snippet_id = $1", [ProlificFixtures.rowID(snippet)])
-            #expect(try stored[0].decode(Int.self, at: 0) == 50 + accepted)
+            #expect(try stored[0].decode(Int.self, at: 0) == 100 + accepted)
             let notices = try await server.sql(
                 "SELECT count(*)::int FROM notifications WHERE kind = 'SNIPPET_VOTED' AND user_id = $1", [ProlificFixtures.rowID(writer.id)]
             )
-            #expect(try notices[0].decode(Int.self, at: 0) == 50 + accepted)
+            #expect(try notices[0].decode(Int.self, at: 0) == 100 + accepted)
         }
     }
 }

@@ -71,6 +71,21 @@ struct RoundEndTests {
             }
             #expect(try await ProlificFixtures.notices(server, token: heavy.token, kind: "ROUND_ENDED").isEmpty)
 
+            // A subscriber that was away catches up from its inbox: with
+            // `after` (an earlier notice's id), the ended round comes first.
+            let earlier = try await server.sql(
+                "SELECT min(id) FROM notifications WHERE kind = 'SNIPPET_VOTED'")[0].decode(Int64.self, at: 0)
+            let notice = Data("Notification:\(earlier)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let away = try LiveNotificationTests.subscriber(port: server.port, token: follower.token)
+            away.send(
+                #"{"id":"1","type":"subscribe","payload":{"query":"subscription($after: ID) { roundEnded(after: $after) { round { id } winner { text } nextRound { number } } }","variables":{"after":"\#(notice)"}}}"#
+            )
+            #expect(
+                away.next()?.text
+                    == #"{"id":"1","type":"next","payload":{"data":{"roundEnded":{"round":{"id":"\#(project.round)"},"winner":{"text":"The lamp blinked twice."},"nextRound":{"number":2}}}}}"#
+            )
+
             // The count stays as counted, although the voters' karma moves on.
             _ = try await ProlificFixtures.project(server, token: light.token, title: "Three")
             let later = try await server.graphql(Self.page, ["id": project.id])["data"]["project"]["rounds"]["edges"][0]["node"]
