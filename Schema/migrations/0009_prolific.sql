@@ -334,9 +334,14 @@ CREATE TRIGGER project_follows_change AFTER INSERT OR DELETE ON project_follows
 -- when the voter is habitual for the author (voter_habits, as of the
 -- rounds finished so far). The round end counts with it, and open rounds
 -- show it live.
+-- PL/pgSQL, not SQL: its statement's plan is kept for the session, where a
+-- SQL function's body is planned again on every call.
 CREATE FUNCTION prolific_snippet_scores(round_ids bigint[])
 RETURNS TABLE (snippet_id bigint, round_id bigint, votes integer, score double precision)
-LANGUAGE sql STABLE AS $$
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     WITH ballots AS (
         SELECT v.snippet_id, v.round_id, v.voter_id, s.author_id,
                count(*) OVER (PARTITION BY v.round_id, v.voter_id) AS spread
@@ -353,5 +358,5 @@ LANGUAGE sql STABLE AS $$
     SELECT s.id, s.round_id, count(x.snippet_id)::int, coalesce(sum(x.weight), 0)
     FROM snippets s LEFT JOIN weighted x ON x.snippet_id = s.id
     WHERE s.round_id = ANY(round_ids)
-    GROUP BY s.id, s.round_id
-$$;
+    GROUP BY s.id, s.round_id;
+END $$;

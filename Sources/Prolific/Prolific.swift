@@ -149,9 +149,10 @@ final class ProlificLoaders: RequestLoaders {
             return ids.map { .success(open[$0]) }
         }
         // A page of snippets: each with its count, the viewer's vote, its author and their karma.
-        @Sendable func ranked(_ rows: PostgresRows) throws -> [SnippetRecord] {
-            try rows.map { row in
-                let snippet = try SnippetRecord(countedRow: row)
+        @Sendable func ranked(where condition: String, _ ids: [Int64]) async throws -> [SnippetRecord] {
+            async let page = database.query(SnippetCounting.page(where: condition), [ids, viewerID])
+            async let live = database.query(SnippetCounting.live(roundsOf: condition), [ids])
+            return try SnippetCounting.ranked(page: try await page, live: try await live).map { snippet, row in
                 viewerVotes.prime(snippet.id, try row.decode(Bool.self, at: SnippetCounting.writerOffset - 1))
                 writers.prime(snippet.authorID, try WriterRecord(userID: snippet.authorID, row: row, offset: SnippetCounting.writerOffset))
                 shared.prime(try UserRecord(row: row, offset: SnippetCounting.userOffset))
@@ -159,16 +160,15 @@ final class ProlificLoaders: RequestLoaders {
             }
         }
         rankedSnippets = DataLoader { ids in
-            let snippets = try ranked(
-                try await database.query(SnippetCounting.ranked(where: "s.round_id = ANY($1::bigint[])"), [ids, viewerID]))
             var byRound: [Int64: [SnippetRecord]] = [:]
-            for snippet in snippets { byRound[snippet.roundID, default: []].append(snippet) }
+            for snippet in try await ranked(where: "s.round_id = ANY($1::bigint[])", ids) {
+                byRound[snippet.roundID, default: []].append(snippet)
+            }
             return ids.map { .success(byRound[$0] ?? []) }
         }
         counts = DataLoader { ids in
-            let snippets = try ranked(try await database.query(SnippetCounting.ranked(where: "s.id = ANY($1::bigint[])"), [ids, viewerID]))
             var counts: [Int64: SnippetCount] = [:]
-            for snippet in snippets { counts[snippet.id] = snippet.count }
+            for snippet in try await ranked(where: "s.id = ANY($1::bigint[])", ids) { counts[snippet.id] = snippet.count }
             return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0, isWinner: false)) }
         }
         stories = DataLoader { ids in

@@ -30,8 +30,8 @@ final class SnippetRecord: Identified {
         count = nil
     }
 
-    /// A row of `columns` followed by the votes, the score and whether it won.
-    init(countedRow row: PostgresRow) throws {
+    /// A row of `columns`, with its count.
+    init(row: PostgresRow, count: SnippetCount) throws {
         id = try row.decode(at: 0)
         roundID = try row.decode(at: 1)
         projectID = try row.decode(at: 2)
@@ -39,7 +39,7 @@ final class SnippetRecord: Identified {
         text = try row.decode(at: 4)
         isEnding = try row.decode(at: 5)
         createdAt = try row.decode(at: 6)
-        count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8), isWinner: try row.decode(at: 9))
+        self.count = count
     }
 }
 

@@ -51,7 +51,8 @@ struct ProjectPageCostTests {
         #expect(few.statements == many.statements, "5 snippets: \(few.statements) statements, 100: \(many.statements)")
         // The token; the project with its owner and the viewer's follow; the
         // open round with its snippet count; the story with its authors; the
-        // ranked snippets with their authors, their karma and the viewer's votes.
-        #expect(few.statements == 5, "\(few.statements)")
+        // snippets with their authors, their karma and the viewer's votes,
+        // and beside them the open round's live count.
+        #expect(few.statements == 6, "\(few.statements)")
     }
 }
