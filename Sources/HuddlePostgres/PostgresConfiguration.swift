@@ -28,6 +28,14 @@ public struct PostgresConfiguration: Sendable {
     public var maxPipelineDepth = 64
     /// Prepared statements kept per connection; statements beyond run unnamed.
     public var maxPreparedStatements = 1_000
+    /// Plan prepared statements once per connection (`plan_cache_mode =
+    /// force_generic_plan`) instead of letting PostgreSQL plan them again
+    /// for each run's values. The statements here are parameterised and
+    /// shaped by their text (a search's filters write different text), so
+    /// the generic plan is the right one, and re-planning cost more than
+    /// running: Prolific's project page went from 509 to 1,463 requests/s
+    /// (its statements spent 0.5-1.2 ms planning, 0.1 ms running).
+    public var forceGenericPlans = true
     /// How many times `withTransaction` runs its body again after a
     /// serialization failure or deadlock.
     public var transactionRetries = 3
@@ -43,6 +51,9 @@ public struct PostgresConfiguration: Sendable {
         var options = "-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 -c extra_float_digits=1"
         if let statementTimeout {
             options += " -c statement_timeout=\(max(1, statementTimeout.milliseconds))"
+        }
+        if forceGenericPlans {
+            options += " -c plan_cache_mode=force_generic_plan"
         }
         return [
             ("dbname", url),
