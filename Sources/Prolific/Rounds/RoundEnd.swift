@@ -66,11 +66,16 @@ enum RoundEnd {
         }
         let winnerID = try winner.decode(Int64.self, at: 0)
         let winnerAuthor = try winner.decode(Int64.self, at: 4)
+        // The count as it was made, kept: the same rows, not counted again.
         _ = try await connection.query(
             """
             INSERT INTO snippet_results (snippet_id, round_id, votes, score)
-            SELECT c.snippet_id, c.round_id, c.votes, c.score FROM prolific_snippet_scores(ARRAY[$1::bigint]) c
-            """, [roundID])
+            SELECT snippet, $1, votes, score FROM unnest($2::bigint[], $3::int[], $4::float8[]) AS c(snippet, votes, score)
+            """,
+            [
+                roundID, try counted.map { try $0.decode(Int64.self, at: 0) }, try counted.map { try $0.decode(Int.self, at: 1) },
+                try counted.map { try $0.decode(Double.self, at: 2) },
+            ])
         _ = try await connection.query(
             "UPDATE rounds SET completed_at = clock_timestamp(), winner_id = $2 WHERE id = $1", [roundID, winnerID])
         let completes = try winner.decode(Bool.self, at: 3) || roundLimit.map { number >= $0 } ?? false
