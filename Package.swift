@@ -73,8 +73,13 @@ let package = Package(
         ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats"]
+            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats"],
+            plugins: ["EmbedSchema"]
         ),
+        // Schema/ (SDL and migrations) built into HuddleCore, so the binary
+        // carries its contract: the tool writes the Swift, the plugin runs it.
+        .executableTarget(name: "embed-schema"),
+        .plugin(name: "EmbedSchema", capability: .buildTool(), dependencies: ["embed-schema"]),
         .target(
             name: "Playmate",
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]

@@ -42,19 +42,24 @@ public enum PostgresMigrator {
 
     /// Reads `NNNN_description.sql` files from `directory`, ordered by number.
     public static func migrations(in directory: String) throws -> [Migration] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
+        return try migrations(
+            names.map { name in (name, try String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)) }, from: directory)
+    }
+
+    /// The migrations of `files` (name and SQL, from `origin`), checked and ordered by number.
+    public static func migrations(_ files: [(name: String, sql: String)], from origin: String) throws -> [Migration] {
         var migrations: [Migration] = []
-        for file in names {
+        for (file, sql) in files.sorted(by: { $0.name < $1.name }) {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"), stem[..<underscore].count == 4,
                 let version = Int(stem[..<underscore]), stem.index(after: underscore) != stem.endIndex
             else {
-                throw MigrationError(description: "\(directory)/\(file): a migration is named NNNN_description.sql")
+                throw MigrationError(description: "\(origin)/\(file): a migration is named NNNN_description.sql")
             }
             if let previous = migrations.last, previous.version == version {
-                throw MigrationError(description: "\(directory): two migrations numbered \(version): \(previous.name) and \(file)")
+                throw MigrationError(description: "\(origin): two migrations numbered \(version): \(previous.name) and \(file)")
             }
-            let sql = try String(contentsOfFile: "\(directory)/\(file)", encoding: .utf8)
             migrations.append(Migration(version: version, name: file, sql: sql))
         }
         return migrations

@@ -22,9 +22,12 @@ struct HuddleCommand {
 
     /// Runs huddle with `arguments`; `environment` entries are added to the
     /// test's own environment.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], in folder: URL? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
+        if let folder { process.currentDirectoryURL = folder }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -107,6 +107,51 @@ import Testing
         #expect(try !Self.privateClusterRuns())
     }
 
+    /// The SDL and the migrations are in the binary: run from a folder with
+    /// no Schema/ anywhere above it, it migrates and serves every app.
+    @Test(.enabled(if: TestDatabase.available)) func servesFromAnyFolderWithTheSchemaItCarries() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let folder = try ScratchDirectory("anywhere")
+            let migrated = try HuddleCommand.run(["migrate"], environment: ["DATABASE_URL": url], in: folder.url)
+            #expect(migrated.status == 0, "\(migrated.standardError)")
+            #expect(migrated.standardOutput.contains("applied 0009_prolific.sql"))
+            let port = Self.freePort()
+            let process = Process()
+            process.executableURL = HuddleCommand.executable
+            process.currentDirectoryURL = folder.url
+            process.arguments = ["serve", "--port", "\(port)", "--workers", "1", "--log-level", "warning"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": url]) { $1 }
+            try process.run()
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            var answer = ""
+            for _ in 0..<200 {
+                answer = try HTTPServerTests.curl(
+                    [
+                        "-s", "http://127.0.0.1:\(port)/graphql", "-H", "content-type: application/json",
+                        "-d", #"{"query":"{ a: __type(name: \"Project\") { name } b: __type(name: \"SportsSession\") { name } }"}"#,
+                    ]).output
+                if !answer.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(answer == #"{"data":{"a":{"name":"Project"},"b":{"name":"SportsSession"}}}"#)
+            #expect(!FileManager.default.fileExists(atPath: folder.path(".huddle")))
+        }
+    }
+
+    @Test func aSchemaFolderWithoutSDLIsOneClearError() throws {
+        let folder = try ScratchDirectory("no-sdl")
+        let outcome = try HuddleCommand.run(
+            ["serve", "--no-migrate", "--workers", "1", "--port", "\(Self.freePort())", "--schema-dir", folder.url.path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("holds no .graphql file"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("Cannot bind"))
+        let printed = try HuddleCommand.run(["schema"], environment: ["HUDDLE_SCHEMA_DIR": folder.url.path])
+        #expect(printed.status == 2 && printed.standardError.contains("holds no .graphql file"), "\(printed.standardError)")
+    }
+
     @Test func refusesToStartWithoutItsDatabase() throws {
         let outcome = try HuddleCommand.run(
             ["serve", "--no-migrate", "--workers", "1", "--port", "\(Self.freePort())"],

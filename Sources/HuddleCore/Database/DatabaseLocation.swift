@@ -24,13 +24,8 @@ public struct DatabaseLocation: Sendable {
 
     /// The folder holding `Schema/` (the working directory when there is none).
     public static func packageRoot() -> URL {
-        SchemaDirectory.locate()?.url.deletingLastPathComponent()
+        SchemaDirectory.locate()?.url?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }
-
-    /// `Schema/migrations` beside `Schema/`.
-    public static func migrationsDirectory(packageRoot: URL = DatabaseLocation.packageRoot()) -> String {
-        packageRoot.appendingPathComponent("Schema/migrations").path
     }
 
     /// Stops the private cluster if this process started it.
@@ -38,13 +33,13 @@ public struct DatabaseLocation: Sendable {
         if let privateCluster, privateCluster.startedHere { try? privateCluster.stop() }
     }
 
-    /// Applies `Schema/migrations` (or `directory`) on a loop of its own,
-    /// then registers the notice kinds of the shared core and `apps` (see
-    /// `NotificationKind`); nil registers none (migrations of another schema).
+    /// Applies `migrations` (the schema's own by default) on a loop of its
+    /// own, then registers the notice kinds of the shared core and `apps`
+    /// (see `NotificationKind`); nil registers none (migrations of another schema).
     package func migrate(
-        directory: String = DatabaseLocation.migrationsDirectory(), registering apps: [any App.Type]?
+        _ migrations: [Migration]? = nil, schema: SchemaDirectory = .embedded, registering apps: [any App.Type]?
     ) async throws -> PostgresMigrator.Report {
-        let migrations = try PostgresMigrator.migrations(in: directory)
+        let migrations = try migrations ?? schema.migrations()
         let configuration = configuration
         let kinds = apps.map { Notifications.kinds(mounting: $0) }
         return try await EventLoop.withOwnThread { loop in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
 
 struct Migrate: AsyncParsableCommand {
@@ -15,8 +16,10 @@ struct Migrate: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The folder of migration files (default: Schema/migrations).")
+    @Option(help: "The folder of migration files (default: the schema's migrations/).")
     var migrations: String?
+
+    @OptionGroup var schema: SchemaFolderOption
 
     func run() async throws {
         let location = try DatabaseLocation.resolveForCommand()
@@ -24,7 +27,8 @@ struct Migrate: AsyncParsableCommand {
         do {
             // The apps' notice kinds go with Huddle's own migrations, not with a folder given instead.
             let report = try await location.migrate(
-                directory: migrations ?? DatabaseLocation.migrationsDirectory(), registering: migrations == nil ? mountedApps : nil)
+                try migrations.map { try PostgresMigrator.migrations(in: $0) }, schema: try schema.directory(),
+                registering: migrations == nil ? mountedApps : nil)
             for migration in report.applied { print("applied \(migration.name)") }
             print("\(report.applied.count) applied, \(report.unchanged) already applied")
         } catch {

@@ -3,18 +3,40 @@ import Foundation
 import GraphQL
 import HuddleCore
 
-/// Options that choose the schema: SDL files, or Huddle's own `Schema/`.
+/// The schema folder to use instead of the one built into `huddle`.
+struct SchemaFolderOption: ParsableArguments {
+    @Option(
+        name: .customLong("schema-dir"),
+        help: "A Schema/ folder (SDL and migrations) to use instead of the one built into huddle (HUDDLE_SCHEMA_DIR).")
+    var path: String?
+
+    /// The folder, checked, or the embedded schema; exit 2 with the reason.
+    func directory() throws -> SchemaDirectory {
+        do {
+            return try SchemaDirectory.resolve(path)
+        } catch {
+            throw CommandFailure.usage("\(error)")
+        }
+    }
+}
+
+/// Options that choose the schema: SDL files, or Huddle's own.
 struct SchemaOptions: ParsableArguments {
-    @Option(name: .customLong("schema"), help: "An SDL file; repeat for several. Default: Huddle's own Schema/*.graphql.")
+    @Option(name: .customLong("schema"), help: "An SDL file; repeat for several. Default: Huddle's own schema.")
     var files: [String] = []
+
+    @OptionGroup var folder: SchemaFolderOption
 
     /// The SDL sources, or exit 2 with the reason on standard error.
     func sources() throws -> [Source] {
         if files.isEmpty {
-            guard let directory = SchemaDirectory.locate() else {
-                throw CommandFailure.usage("no --schema given and no Schema/ directory found")
+            do {
+                return try folder.directory().sources()
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                throw CommandFailure.usage("\(error)")
             }
-            return try directory.sources()
         }
         return try files.map { file in
             guard let data = FileManager.default.contents(atPath: file) else {

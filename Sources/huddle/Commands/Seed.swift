@@ -18,6 +18,8 @@ struct Seed: AsyncParsableCommand {
     @Option(help: "demo or bench.")
     var scale: String = "demo"
 
+    @OptionGroup var schema: SchemaFolderOption
+
     func validate() throws {
         guard DemoScale(rawValue: scale) != nil else { throw ValidationError("--scale must be demo or bench") }
     }
@@ -26,7 +28,7 @@ struct Seed: AsyncParsableCommand {
         let location = try DatabaseLocation.resolveForCommand()
         defer { location.stopPrivateCluster() }
         do {
-            _ = try await location.migrate(registering: mountedApps)
+            _ = try await location.migrate(schema: try schema.directory(), registering: mountedApps)
             let configuration = location.configuration
             let scale = DemoScale(rawValue: scale)!
             let summary = try await EventLoop.withOwnThread { loop in

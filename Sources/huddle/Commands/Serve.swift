@@ -32,8 +32,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "debug, info (a line per request), warning, error or off (HUDDLE_LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_LEVEL"] ?? "info"
 
-    @Flag(name: .customLong("no-migrate"), help: "Do not apply Schema/migrations on start.")
+    @Flag(name: .customLong("no-migrate"), help: "Do not apply the migrations on start.")
     var noMigrate = false
+
+    @Option(
+        name: .customLong("schema-dir"),
+        help: "A Schema/ folder (SDL and migrations) to use instead of the one built into huddle (HUDDLE_SCHEMA_DIR).")
+    var schemaDir: String?
 
     @Option(help: "Comma-separated origins whose browsers may call the API (CORS and websockets; `*` for any) (HUDDLE_ALLOWED_ORIGINS).")
     var allowedOrigins: String = ProcessInfo.processInfo.environment["HUDDLE_ALLOWED_ORIGINS"] ?? ""
@@ -146,9 +151,7 @@ struct Serve: AsyncParsableCommand {
         // the cores' caches, which cost the feed query a third of its time.
         let schemas: [ExecutableSchema]
         do {
-            guard let directory = SchemaDirectory.locate() else {
-                throw ValidationError("no Schema/ folder here or above; run huddle from the repository")
-            }
+            let directory = try SchemaDirectory.resolve(schemaDir)
             schemas = try (0..<workers).map { _ in
                 try HuddleAPI.executableSchema(directory, apps: mountedApps, logger: configuration.logger)
             }
@@ -168,7 +171,7 @@ struct Serve: AsyncParsableCommand {
         }
         if !noMigrate {
             do {
-                let report = try await location.migrate(registering: mountedApps)
+                let report = try await location.migrate(schema: try SchemaDirectory.resolve(schemaDir), registering: mountedApps)
                 FileHandle.standardError.write(
                     Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
             } catch {
