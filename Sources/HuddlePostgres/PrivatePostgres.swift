@@ -39,6 +39,7 @@ public final class PrivatePostgres: Sendable {
         let owner = try Self.unprivilegedOwner()
         runAs = owner.map { [Self.runuser, "-u", $0.name, "--"] } ?? []
 
+        if let owner { try Self.checkReachable(directory, by: owner) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // A Unix socket path has room for about 100 bytes; a deep directory
         // gets its socket under /tmp instead.
@@ -121,6 +122,35 @@ public final class PrivatePostgres: Sendable {
                 Install them (Debian: apt-get install postgresql postgresql-contrib), \
                 or set DATABASE_URL to a PostgreSQL server to use.
                 """)
+    }
+
+    /// Throws, saying what to change, when `owner` (the user PostgreSQL runs
+    /// as) cannot pass through a folder above `directory`: root's own
+    /// folders (a home of mode 0700, say) let no one else in, and initdb
+    /// would fail on permissions deep inside.
+    private static func checkReachable(_ directory: String, by owner: (name: String, uid: uid_t, gid: gid_t)) throws {
+        var ancestor = URL(fileURLWithPath: directory).deletingLastPathComponent()
+        var ancestors: [String] = []
+        while true {
+            ancestors.append(ancestor.path)
+            if ancestor.path == "/" { break }
+            ancestor.deleteLastPathComponent()
+        }
+        for path in ancestors.reversed() {
+            var status = stat()
+            // Folders still to be made are made below one that passed.
+            guard stat(path, &status) == 0 else { break }
+            let bit: mode_t = status.st_uid == owner.uid ? S_IXUSR : status.st_gid == owner.gid ? S_IXGRP : S_IXOTH
+            if status.st_mode & bit == 0 {
+                throw SetupError(
+                    description: """
+                        the private PostgreSQL runs as the \(owner.name) user, who cannot enter \(path) \
+                        (mode \(String(status.st_mode & 0o777, radix: 8)), owner uid \(status.st_uid)), so it cannot keep its data in \
+                        \(directory). Set DATABASE_URL to a PostgreSQL of your own, run huddle from a folder \(owner.name) can \
+                        reach, or let it through with: chmod o+x \(path)
+                        """)
+            }
+        }
     }
 
     /// util-linux's runuser, by full path: the environment may have no PATH.

@@ -8,10 +8,14 @@ import Testing
 struct PostgresPoolTests {
     @Test func aCallerFindingThePoolExhaustedTimesOut() async throws {
         try await TestDatabase.withPool({
+            // Both connections opened up front: on a loaded machine opening
+            // the second could itself outlast the short timeout under test.
+            $0.minConnections = 2
             $0.maxConnections = 2
             $0.acquireTimeout = .milliseconds(300)
         }) { pool, loop async throws in
             try await loop.onLoop { () async throws in
+                await loop.poll { pool.statistics.open == 2 }
                 let release = Gate()
                 let holders = (0..<2).map { _ in
                     Task(executorPreference: loop) {

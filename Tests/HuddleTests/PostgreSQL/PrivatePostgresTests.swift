@@ -7,6 +7,23 @@ import Testing
 /// listener recover. (Its own server, so restarting it disturbs no other test.)
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct PrivatePostgresTests {
+    /// As root, the cluster runs as `postgres`; a folder above it that
+    /// `postgres` cannot enter is reported with what to change, before
+    /// initdb fails somewhere inside it.
+    @Test(.enabled(if: getuid() == 0 && getpwnam("postgres") != nil))
+    func aFolderThePostgresUserCannotEnterIsReportedWithTheFix() throws {
+        let scratch = try ScratchDirectory("locked")
+        let locked = scratch.url.appendingPathComponent("root-only")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        #expect {
+            try PrivatePostgres(directory: locked.appendingPathComponent("app/.huddle/postgres").path)
+        } throws: { error in
+            "\(error)".contains("cannot enter \(locked.path)") && "\(error)".contains("chmod o+x \(locked.path)")
+                && "\(error)".contains("DATABASE_URL")
+        }
+        #expect(!FileManager.default.fileExists(atPath: locked.appendingPathComponent("app").path))
+    }
+
     @Test func aPrivateClusterIsSetUpOnceAndSurvivesRestarts() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-private-\(UUID().uuidString.prefix(8))").path
         let cluster = try PrivatePostgres(directory: directory)
