@@ -114,26 +114,18 @@ final class ProlificLoaders: RequestLoaders {
                 return project
             }
         }
-        rounds = DataLoader { ids in
-            try Loaders.byID(
-                ids,
-                try await database.query(
-                    """
-                    SELECT \(RoundRecord.columns) FROM rounds r JOIN projects p ON p.id = r.project_id
-                    WHERE r.id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
-                    """, [ids, viewerID])
-            ) { try RoundRecord(row: $0) }
+        // Rounds and snippets by id, of projects the viewer may see.
+        func visible<Record: Identified>(
+            _ columns: String, from table: String, _ record: @escaping @Sendable (PostgresRow) throws -> Record
+        ) -> DataLoader<Int64, Record?> {
+            let sql = """
+                SELECT \(columns) FROM \(table) JOIN projects p ON p.id = project_id
+                WHERE \(table.split(separator: " ").last!).id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
+                """
+            return DataLoader { ids in try Loaders.byID(ids, try await database.query(sql, [ids, viewerID]), record) }
         }
-        snippets = DataLoader { ids in
-            try Loaders.byID(
-                ids,
-                try await database.query(
-                    """
-                    SELECT \(SnippetRecord.columns) FROM snippets s JOIN projects p ON p.id = s.project_id
-                    WHERE s.id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
-                    """, [ids, viewerID])
-            ) { try SnippetRecord(row: $0) }
-        }
+        rounds = visible(RoundRecord.columns, from: "rounds r") { try RoundRecord(row: $0) }
+        snippets = visible(SnippetRecord.columns, from: "snippets s") { try SnippetRecord(row: $0) }
         currentRounds = DataLoader { ids in
             let rows = try await database.query(
                 """

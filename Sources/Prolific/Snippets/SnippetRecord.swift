@@ -19,19 +19,8 @@ final class SnippetRecord: Identified {
 
     static let columns = "s.id, s.round_id, s.project_id, s.author_id, s.text, s.is_ending, s.created_at"
 
-    init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        roundID = try row.decode(at: 1)
-        projectID = try row.decode(at: 2)
-        authorID = try row.decode(at: 3)
-        text = try row.decode(at: 4)
-        isEnding = try row.decode(at: 5)
-        createdAt = try row.decode(at: 6)
-        count = nil
-    }
-
-    /// A row of `columns`, with its count.
-    init(row: PostgresRow, count: SnippetCount) throws {
+    /// A row of `columns`, with its count when it was read with one.
+    init(row: PostgresRow, count: SnippetCount? = nil) throws {
         id = try row.decode(at: 0)
         roundID = try row.decode(at: 1)
         projectID = try row.decode(at: 2)
