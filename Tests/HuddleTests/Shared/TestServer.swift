@@ -90,6 +90,17 @@ final class TestServer: Sendable {
         throw PostgresError(.connection, "huddle serve did not become ready")
     }
 
+    /// A server reached on `port` but run by something else (a balancer in
+    /// front of servers), spoken to the same way; once it answers /healthz.
+    static func attach(port: Int, databaseURL: String) async throws -> TestServer {
+        let server = TestServer(port: port, databaseURL: databaseURL, process: Process())
+        for _ in 0..<200 {
+            if (try? await server.get("/healthz")) == "ok\n" { return server }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw PostgresError(.connection, "nothing answers /healthz on port \(port)")
+    }
+
     func stop() {
         if process.isRunning {
             process.terminate()
