@@ -30,14 +30,18 @@ package final class JobRunner: Sendable {
     private let database: PostgresPool
     private let listener: PostgresListener?
     private let logger: Logger
+    private let metrics: Metrics?
     private let settings: Settings
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// A runner of `work` on `database`'s loop, woken by NOTIFY through
-    /// `listener` (without one it looks every `longestSleep`).
+    /// `listener` (without one it looks every `longestSleep`), counting
+    /// what it does in `metrics`.
     package init(
-        work: [ScheduledWork], database: PostgresPool, listener: PostgresListener?, logger: Logger, settings: Settings = Settings()
+        work: [ScheduledWork], database: PostgresPool, listener: PostgresListener?, logger: Logger, metrics: Metrics? = nil,
+        settings: Settings = Settings()
     ) {
+        self.metrics = metrics
         self.work = Dictionary(work.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.database = database
         self.listener = listener
@@ -113,6 +117,16 @@ package final class JobRunner: Sendable {
         }
     }
 
+    /// What one claiming transaction did.
+    private enum Claim {
+        /// Nothing was due.
+        case none
+        /// A job of a kind no mounted app does, put off.
+        case postponed
+        /// A job ran: done, or due again later.
+        case ran(outcome: String, lateness: Double)
+    }
+
     /// A job's own failure, as distinct from the database's.
     private struct JobFailure: Error {
         var id: Int64
@@ -125,16 +139,18 @@ package final class JobRunner: Sendable {
     /// none is due (or the database cannot be reached).
     private func claimOne() async -> Bool {
         do {
-            return try await database.withTransaction { connection in
+            let claim = try await database.withTransaction { connection in
                 let rows = try await connection.query(
                     """
-                    SELECT id, kind, subject_id FROM scheduled_jobs WHERE due_at <= clock_timestamp()
+                    SELECT id, kind, subject_id, extract(epoch FROM clock_timestamp() - due_at)::float8
+                    FROM scheduled_jobs WHERE due_at <= clock_timestamp()
                     ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
                     """, [])
-                guard let row = rows.first else { return false }
+                guard let row = rows.first else { return Claim.none }
                 let id = try row.decode(Int64.self, at: 0)
                 let kind = try row.decode(String.self, at: 1)
                 let subject = try row.decode(Int64.self, at: 2)
+                let lateness = try row.decode(Double.self, at: 3)
                 guard let work = work[kind] else {
                     // A kind no mounted app does (an app taken out, or a newer
                     // version's job): kept for the process that can.
@@ -143,7 +159,7 @@ package final class JobRunner: Sendable {
                         UPDATE scheduled_jobs SET due_at = clock_timestamp() + interval '1 hour',
                           last_error = 'no mounted app does this kind of job' WHERE id = $1
                         """, [id])
-                    return true
+                    return Claim.postponed
                 }
                 let outcome: ScheduledWork.Outcome
                 do {
@@ -159,9 +175,18 @@ package final class JobRunner: Sendable {
                 case .again(let dueAt):
                     _ = try await connection.query("UPDATE scheduled_jobs SET due_at = $2 WHERE id = $1", [id, dueAt])
                 }
+                return Claim.ran(outcome: outcome == .done ? "done" : "again", lateness: lateness)
+            }
+            // Counted once committed (a transaction run again counts once).
+            switch claim {
+            case .none: return false
+            case .postponed: return true
+            case .ran(let outcome, let lateness):
+                metrics?.recordJob(outcome: outcome, lateness: lateness)
                 return true
             }
         } catch let failure as JobFailure {
+            metrics?.recordJob(outcome: "failed", lateness: 0)
             logger.log(
                 .error, "scheduler: job failed",
                 ["kind": .string(failure.kind), "subject": .int(Int(failure.subject)), "error": .string("\(failure.error)")])

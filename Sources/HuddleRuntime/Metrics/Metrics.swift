@@ -53,6 +53,14 @@ public final class Metrics: Sendable {
     private let subscriptions = Atomic<Int>(0)
     /// The database pools of the workers, read when metrics are rendered.
     private let pools = Mutex<[any ConnectionPoolGauges]>([])
+    private let jobs = Mutex(Jobs())
+
+    /// What the durable scheduler did in this process.
+    struct Jobs {
+        var outcomes: [String: Int] = [:]
+        /// The most a job started after its due time, in seconds.
+        var latenessMax = 0.0
+    }
 
     public init() {}
 
@@ -69,6 +77,15 @@ public final class Metrics: Sendable {
     public func webSocketClosed() { webSockets.subtract(1, ordering: .relaxed) }
     public func subscriptionStarted() { subscriptions.add(1, ordering: .relaxed) }
     public func subscriptionEnded() { subscriptions.subtract(1, ordering: .relaxed) }
+
+    /// A scheduled job ran: `outcome` is `done`, `again` (due again later) or
+    /// `failed`; it started `lateness` seconds after its due time.
+    public func recordJob(outcome: String, lateness: Double) {
+        jobs.withLock { jobs in
+            jobs.outcomes[outcome, default: 0] += 1
+            jobs.latenessMax = max(jobs.latenessMax, lateness)
+        }
+    }
 
     public var openConnections: Int { connections.load(ordering: .relaxed) }
     public var activeSubscriptions: Int { subscriptions.load(ordering: .relaxed) }
@@ -95,6 +112,15 @@ public final class Metrics: Sendable {
         text += gauge("huddle_database_waiting", "Statements and transactions waiting for a PostgreSQL connection now.", waiting)
         text += "# HELP huddle_database_statements_total Statements run on PostgreSQL, over all workers.\n"
         text += "# TYPE huddle_database_statements_total counter\nhuddle_database_statements_total \(statements)\n"
+        let jobs = jobs.withLock { $0 }
+        text += "# HELP huddle_scheduled_jobs_total Scheduled jobs this process ran, by outcome (done, again, failed).\n"
+        text += "# TYPE huddle_scheduled_jobs_total counter\n"
+        for outcome in ["done", "again", "failed"] {
+            text += "huddle_scheduled_jobs_total{outcome=\"\(outcome)\"} \(jobs.outcomes[outcome] ?? 0)\n"
+        }
+        text +=
+            "# HELP huddle_scheduled_job_lateness_seconds_max The most a scheduled job started after it was due, since the process started.\n"
+        text += "# TYPE huddle_scheduled_job_lateness_seconds_max gauge\nhuddle_scheduled_job_lateness_seconds_max \(jobs.latenessMax)\n"
         return text
     }
 

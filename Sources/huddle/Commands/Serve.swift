@@ -237,7 +237,7 @@ struct Serve: AsyncParsableCommand {
         schedulerSettings.concurrency = schedulerConcurrency
         let scheduler = JobRunner(
             work: mountedApps.flatMap { app in app.scheduledWork }, database: schedulerPool, listener: listener,
-            logger: configuration.logger, settings: schedulerSettings)
+            logger: configuration.logger, metrics: metrics, settings: schedulerSettings)
         var failures: [String] = []
         for worker in workers {
             if let failure = await worker.started() { failures.append(failure) }

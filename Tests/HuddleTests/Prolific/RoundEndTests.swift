@@ -123,6 +123,17 @@ struct RoundEndTests {
             let round = try await server.graphql(
                 "query($id: ID!) { round(id: $id) { isComplete extensions endsAt } }", ["id": project.round])["data"]["round"]
             #expect(round["isComplete"] == .bool(false) && round["extensions"].int == 1)
+            // The scheduler counts what it did (once its transaction committed, a moment after the database shows it).
+            var metrics = ""
+            for _ in 0..<100 {
+                metrics = try await server.get("/metrics")
+                if metrics.contains(#"huddle_scheduled_jobs_total{outcome="again"} 1"#) { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(metrics.contains(#"huddle_scheduled_jobs_total{outcome="again"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"huddle_scheduled_jobs_total{outcome="done"} 0"#))
+            #expect(metrics.contains(#"huddle_scheduled_jobs_total{outcome="failed"} 0"#))
+            #expect(metrics.contains("huddle_scheduled_job_lateness_seconds_max "))
             let endsAt = try #require(round["endsAt"].string.flatMap { ISO8601DateFormatter.withFractions.date(from: $0) })
             // Ten minutes on from when it was due (a few seconds ago at most).
             #expect(endsAt.timeIntervalSinceNow > 9 * 60 && endsAt.timeIntervalSinceNow <= 10 * 60)
