@@ -62,6 +62,10 @@ import Testing
         )
     }
 
+    // The size limits below come without the default time budget (5 s): on
+    // a loaded machine a run took 17 s, the budget nulled the waiting
+    // children, and the response came out smaller than the limit under test.
+
     /// The bytes of the data of `query`'s response when nothing limits it.
     @inline(never)
     func dataBytes(_ query: String, schema: ExecutableSchema? = nil) async throws -> Int {
@@ -73,7 +77,7 @@ import Testing
     @Test func aResponseAsLargeAsTheLimitIsWrittenWhole() async throws {
         let query = "{ items(count: 100) { id name } }"
         let size = try await dataBytes(query)
-        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size))
+        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size, maxExecutionTime: nil))
         #expect(atLimit.errors.isEmpty)
         #expect(atLimit.data?.json.utf8.count == size)
     }
@@ -81,7 +85,7 @@ import Testing
     @Test func oneByteMoreStopsTheExecutionWithOneError() async throws {
         let query = "{ items(count: 100) { id name } }"
         let size = try await dataBytes(query)
-        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1))
+        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1, maxExecutionTime: nil))
         #expect(
             over.json() == """
                 {"errors":[{"message":"The response is larger than the limit of \(size - 1) bytes; execution stopped.","extensions":{"code":"RESPONSE_TOO_LARGE"}}],"data":null}
@@ -93,7 +97,7 @@ import Testing
 
     @Test func waitingValuesAreCountedAndNoMoreWaitingWorkStarts() async throws {
         let counter = Counter()
-        let result = try await run(Self.waitingQuery, ExecutionLimits(maxResponseBytes: 2_000), counter)
+        let result = try await run(Self.waitingQuery, ExecutionLimits(maxResponseBytes: 2_000, maxExecutionTime: nil), counter)
         #expect(result.errors.map(\.message) == ["The response is larger than the limit of 2000 bytes; execution stopped."])
         #expect(result.data == .null)
         #expect(counter.children.load(ordering: .relaxed) == 0)
@@ -112,22 +116,24 @@ import Testing
         let query = "{ items(count: 100) { id name } later(count: 100) { id child { id } } }"
         let synchronous = try await dataBytes("{ items(count: 100) { id name } }")
         let counter = Counter()
-        let result = try await run(query, ExecutionLimits(maxResponseBytes: synchronous + 100), counter)
+        let result = try await run(query, ExecutionLimits(maxResponseBytes: synchronous + 100, maxExecutionTime: nil), counter)
         #expect(result.errors.map(\.message) == ["The response is larger than the limit of \(synchronous + 100) bytes; execution stopped."])
         #expect(counter.children.load(ordering: .relaxed) == 0)
         let size = try await dataBytes(query)
-        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size))
+        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size, maxExecutionTime: nil))
         #expect(atLimit.errors.isEmpty)
-        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1))
+        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1, maxExecutionTime: nil))
         #expect(over.data == .null)
     }
 
     @Test func noMutationRunsAfterTheLimit() async throws {
         let counter = Counter()
-        let result = try await run("mutation { big(count: 1000) { id name } counted }", ExecutionLimits(maxResponseBytes: 1_000), counter)
+        let result = try await run(
+            "mutation { big(count: 1000) { id name } counted }", ExecutionLimits(maxResponseBytes: 1_000, maxExecutionTime: nil), counter)
         #expect(result.errors.map(\.message) == ["The response is larger than the limit of 1000 bytes; execution stopped."])
         #expect(counter.mutations.load(ordering: .relaxed) == 0)
-        let small = try await run("mutation { big(count: 1) { id } counted }", ExecutionLimits(maxResponseBytes: 1_000), counter)
+        let small = try await run(
+            "mutation { big(count: 1) { id } counted }", ExecutionLimits(maxResponseBytes: 1_000, maxExecutionTime: nil), counter)
         #expect(small.errors.isEmpty)
         #expect(counter.mutations.load(ordering: .relaxed) == 1)
     }
@@ -136,9 +142,9 @@ import Testing
         let schema = try executable(Counter())
         let query = "{ __schema { types { name fields { name type { name ofType { name } } } } } }"
         let size = try await dataBytes(query, schema: schema)
-        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size), schema: schema)
+        let atLimit = try await run(query, ExecutionLimits(maxResponseBytes: size, maxExecutionTime: nil), schema: schema)
         #expect(atLimit.errors.isEmpty)
-        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1), schema: schema)
+        let over = try await run(query, ExecutionLimits(maxResponseBytes: size - 1, maxExecutionTime: nil), schema: schema)
         #expect(over.errors.map(\.message) == ["The response is larger than the limit of \(size - 1) bytes; execution stopped."])
         #expect(over.data == .null)
     }
