@@ -56,13 +56,8 @@ final class PlaymateLoaders: RequestLoaders {
         sessions = Loaders.byID(database, SessionRecord.columns, from: "sports_sessions", as: "s") { try SessionRecord(row: $0) }
         statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }
         invitations = Loaders.byID(database, InvitationRecord.columns, from: "invitations", as: "i") { try InvitationRecord(row: $0) }
-        viewerSessions = DataLoader { ids in
-            guard let viewerID else { return ids.map { _ in .success(false) } }
-            let rows = try await database.query(
-                "SELECT session_id FROM session_players WHERE user_id = $1 AND session_id = ANY($2::bigint[])", [viewerID, ids])
-            let joined = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
-            return ids.map { .success(joined.contains($0)) }
-        }
+        viewerSessions = Loaders.viewerSet(
+            database, viewerID, "SELECT session_id FROM session_players WHERE user_id = $1 AND session_id = ANY($2::bigint[])")
     }
 }
 

@@ -70,17 +70,12 @@ final class ProlificLoaders: RequestLoaders {
     // authors, their karma and the viewer's votes of a page of snippets),
     // so the project page costs five statements, not twelve.
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
-        let viewerFollows = Self.viewerSet(
+        let viewerFollows = Loaders.viewerSet(
             database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
-        let viewerVotes = Self.viewerSet(
+        let viewerVotes = Loaders.viewerSet(
             database, viewerID, "SELECT snippet_id FROM votes WHERE voter_id = $1 AND snippet_id = ANY($2::bigint[])")
-        let snippetCounts = DataLoader<Int64, Int> { ids in
-            let rows = try await database.query(
-                "SELECT round_id, count(*)::int FROM snippets WHERE round_id = ANY($1::bigint[]) GROUP BY round_id", [ids])
-            var counts: [Int64: Int] = [:]
-            for row in rows { counts[try row.decode(Int64.self, at: 0)] = try row.decode(Int.self, at: 1) }
-            return ids.map { .success(counts[$0] ?? 0) }
-        }
+        let snippetCounts = Loaders.counts(
+            database, "SELECT round_id, count(*)::int FROM snippets WHERE round_id = ANY($1::bigint[]) GROUP BY round_id")
         let writers = DataLoader<Int64, WriterRecord> { ids in
             let rows = try await database.query(
                 "SELECT \(WriterRecord.columns) FROM prolific_writers w WHERE w.user_id = ANY($1::bigint[])", [ids])
@@ -95,7 +90,7 @@ final class ProlificLoaders: RequestLoaders {
         self.viewerVotes = viewerVotes
         self.snippetCounts = snippetCounts
         self.writers = writers
-        viewerMemberships = Self.viewerSet(
+        viewerMemberships = Loaders.viewerSet(
             database, viewerID, "SELECT project_id FROM project_members WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
 
         projects = DataLoader { ids in
@@ -218,15 +213,6 @@ final class ProlificLoaders: RequestLoaders {
         }
     }
 
-    /// Which of the ids the viewer's rows name (`sql` takes the viewer as
-    /// $1 and the ids as $2); all false without a viewer.
-    private static func viewerSet(_ database: PostgresPool, _ viewerID: Int64?, _ sql: String) -> DataLoader<Int64, Bool> {
-        DataLoader { ids in
-            guard let viewerID else { return ids.map { _ in .success(false) } }
-            let found = Set(try await database.query(sql, [viewerID, ids]).map { try $0.decode(Int64.self, at: 0) })
-            return ids.map { .success(found.contains($0)) }
-        }
-    }
 }
 
 extension RequestContext {

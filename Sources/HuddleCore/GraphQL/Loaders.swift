@@ -31,20 +31,10 @@ package final class Loaders: Sendable {
         } node: {
             try UserRecord(row: $0)
         }
-        friendCounts = DataLoader { ids in
-            let rows = try await database.query(
-                "SELECT user_id, count(*)::int FROM friendships WHERE user_id = ANY($1::bigint[]) GROUP BY user_id", [ids])
-            var counts: [Int64: Int] = [:]
-            for row in rows { counts[try row.decode(Int64.self, at: 0)] = try row.decode(Int.self, at: 1) }
-            return ids.map { .success(counts[$0] ?? 0) }
-        }
-        viewerFriends = DataLoader { ids in
-            guard let viewerID else { return ids.map { _ in .success(false) } }
-            let rows = try await database.query(
-                "SELECT friend_id FROM friendships WHERE user_id = $1 AND friend_id = ANY($2::bigint[])", [viewerID, ids])
-            let friends = Set(try rows.map { try $0.decode(Int64.self, at: 0) })
-            return ids.map { .success(friends.contains($0)) }
-        }
+        friendCounts = Self.counts(
+            database, "SELECT user_id, count(*)::int FROM friendships WHERE user_id = ANY($1::bigint[]) GROUP BY user_id")
+        viewerFriends = Self.viewerSet(
+            database, viewerID, "SELECT friend_id FROM friendships WHERE user_id = $1 AND friend_id = ANY($2::bigint[])")
         friendRequests = Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") {
             try FriendRequestRecord(row: $0)
         }
@@ -71,6 +61,26 @@ package final class Loaders: Sendable {
     ) -> DataLoader<Int64, Record?> {
         let sql = "SELECT \(columns) FROM \(table) \(alias) WHERE \(alias).id = ANY($1::bigint[])"
         return DataLoader { ids in try byID(ids, try await database.query(sql, [ids]), record) }
+    }
+
+    /// Which of the ids the viewer's rows name: `sql` takes the viewer as $1
+    /// and the ids as $2 and returns ids; all false without a viewer.
+    package static func viewerSet(_ database: PostgresPool, _ viewerID: Int64?, _ sql: String) -> DataLoader<Int64, Bool> {
+        DataLoader { ids in
+            guard let viewerID else { return ids.map { _ in .success(false) } }
+            let found = Set(try await database.query(sql, [viewerID, ids]).map { try $0.decode(Int64.self, at: 0) })
+            return ids.map { .success(found.contains($0)) }
+        }
+    }
+
+    /// A count for each id: `sql` takes the ids as $1 and returns (id, count)
+    /// rows; 0 for an id it leaves out.
+    package static func counts(_ database: PostgresPool, _ sql: String) -> DataLoader<Int64, Int> {
+        DataLoader { ids in
+            var counts: [Int64: Int] = [:]
+            for row in try await database.query(sql, [ids]) { counts[try row.decode(Int64.self, at: 0)] = try row.decode(Int.self, at: 1) }
+            return ids.map { .success(counts[$0] ?? 0) }
+        }
     }
 
     /// One result per id, in the ids' order; nil where no row has the id.

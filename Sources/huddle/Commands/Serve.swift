@@ -150,8 +150,9 @@ struct Serve: AsyncParsableCommand {
         // retain and release in turn bounce their reference counts between
         // the cores' caches, which cost the feed query a third of its time.
         let schemas: [ExecutableSchema]
+        let directory: SchemaDirectory
         do {
-            let directory = try SchemaDirectory.resolve(schemaDir)
+            directory = try SchemaDirectory.resolve(schemaDir)
             schemas = try (0..<workers).map { _ in
                 try HuddleAPI.executableSchema(directory, apps: mountedApps, logger: configuration.logger)
             }
@@ -171,7 +172,7 @@ struct Serve: AsyncParsableCommand {
         }
         if !noMigrate {
             do {
-                let report = try await location.migrate(schema: try SchemaDirectory.resolve(schemaDir), registering: mountedApps)
+                let report = try await location.migrate(schema: directory, registering: mountedApps)
                 FileHandle.standardError.write(
                     Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleCore
 import Testing
 
 /// The quiz, statistics, and suggestions ranked by the document's formula on
@@ -40,7 +41,7 @@ struct SuggestionTests {
                     FROM locations l WHERE l.id = $5::bigint RETURNING id
                     """, [sport, creator, hours, capacity, location])[0].decode(Int64.self, at: 0)
                 _ = try await server.sql("INSERT INTO session_players (session_id, user_id) VALUES ($1, $2::bigint)", [id, creator])
-                ids[name] = Data("SportsSession:\(id)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                ids[name] = Base64URL.encode("SportsSession:\(id)")
             }
             _ = try await server.sql(
                 "INSERT INTO session_players (session_id, user_id) SELECT id, \(womanID) FROM sports_sessions WHERE sport = 'TENNIS' AND capacity = 2"

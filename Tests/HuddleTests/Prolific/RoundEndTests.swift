@@ -1,4 +1,5 @@
 import Foundation
+import HuddleCore
 import Testing
 
 /// Rounds ending through the durable scheduler of a real `huddle serve`:
@@ -75,8 +76,7 @@ struct RoundEndTests {
             // `after` (an earlier notice's id), the ended round comes first.
             let earlier = try await server.sql(
                 "SELECT min(id) FROM notifications WHERE kind = 'SNIPPET_VOTED'")[0].decode(Int64.self, at: 0)
-            let notice = Data("Notification:\(earlier)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            let notice = Base64URL.encode("Notification:\(earlier)")
             let away = try LiveNotificationTests.subscriber(port: server.port, token: follower.token)
             away.send(
                 #"{"id":"1","type":"subscribe","payload":{"query":"subscription($after: ID) { roundEnded(after: $after) { round { id } winner { text } nextRound { number } } }","variables":{"after":"\#(notice)"}}}"#

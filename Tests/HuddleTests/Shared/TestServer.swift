@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HuddleCore
 import HuddleRuntime
 import Testing
 
@@ -172,7 +173,7 @@ final class TestServer: Sendable {
                 _ = try await pool.query(
                     "INSERT INTO auth_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')",
                     [Digest.sha256Hex(Array(token.utf8)), id])
-                users.append((token, Data("User:\(id)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")))
+                users.append((token, Base64URL.encode("User:\(id)")))
             }
             await pool.close()
             return users
