@@ -30,14 +30,16 @@ RUN swift package resolve
 COPY Sources Sources
 COPY Plugins Plugins
 COPY Schema Schema
+COPY Playground Playground
 RUN swift build -c release --product huddle --static-swift-stdlib \
     && install -D -m 0755 .build/release/huddle /out/huddle
 
 FROM ${RUNTIME_IMAGE}
-# runtime-packages: libuv1 libpq5 libssl3 ca-certificates curl
+# libjs-codemirror: the Playground's editor, served from the installed files.
+# runtime-packages: libuv1 libpq5 libssl3 ca-certificates curl libjs-codemirror
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libuv1 libpq5 libssl3 ca-certificates curl \
+    && apt-get install -y --no-install-recommends libuv1 libpq5 libssl3 ca-certificates curl libjs-codemirror \
     && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 huddle \
     && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/huddle --create-home --shell /usr/sbin/nologin huddle

@@ -8,7 +8,8 @@ import PackageDescription
 //   2. GraphQL:   the engine, pure Swift, no I/O
 //   3. The runtime: HuddleRuntime (event loop, HTTP, WebSocket; no GraphQL),
 //      HuddlePostgres (the PostgreSQL client), GraphQLTransport (GraphQL
-//      over HTTP and over WebSocket, on the engine and HuddleRuntime)
+//      over HTTP and over WebSocket, on the engine and HuddleRuntime),
+//      HuddlePlayground (the in-browser IDE and its language service)
 //   4. The apps: HuddleCore, what they share (accounts, friends, Relay
 //      connections and Node, loaders, the inbox and subscriptions, auth);
 //      then one target per app (Playmate, ...), each an `App` that the
@@ -73,13 +74,21 @@ let package = Package(
         ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats"],
-            plugins: ["EmbedSchema"]
+            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "HuddlePlayground", "GraphQL", "Formats"],
+            plugins: ["EmbedFiles"]
         ),
-        // Schema/ (SDL and migrations) built into HuddleCore, so the binary
-        // carries its contract: the tool writes the Swift, the plugin runs it.
-        .executableTarget(name: "embed-schema"),
-        .plugin(name: "EmbedSchema", capability: .buildTool(), dependencies: ["embed-schema"]),
+        // The Playground: the IDE's files (Playground/, built in) and its
+        // language service on the engine, served over the runtime's HTTP.
+        .target(
+            name: "HuddlePlayground",
+            dependencies: ["GraphQL", "HuddleRuntime"],
+            plugins: ["EmbedFiles"]
+        ),
+        // Schema/ (SDL and migrations) built into HuddleCore and Playground/
+        // into HuddlePlayground, so the binary carries its contract and its
+        // IDE: the tool writes the Swift, the plugin runs it.
+        .executableTarget(name: "embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(
             name: "Playmate",
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
@@ -92,6 +101,7 @@ let package = Package(
             name: "huddle",
             dependencies: [
                 "HuddleCore",
+                "HuddlePlayground",
                 "Playmate",
                 "Prolific",
                 "HuddleRuntime",
@@ -120,7 +130,8 @@ let package = Package(
         .testTarget(
             name: "HuddleTests",
             dependencies: [
-                "huddle", "HuddleCore", "Playmate", "Prolific", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats",
+                "huddle", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport",
+                "GraphQL", "Formats",
                 "CLibPQ",
             ]
         ),

@@ -44,3 +44,27 @@ enum ValidationFixtures {
         #expect(errors.map(\.asTuple) == testCase.errors.map(\.asTuple))
     }
 }
+
+/// NoDeprecatedUsageRule against graphql-js 16's NoDeprecatedCustomRule
+/// (scripts/graphql-js/make-deprecation-fixtures.js), the warnings the
+/// Playground shows.
+@Suite struct DeprecationParityTests {
+    static let schema: GraphQLSchema = {
+        let url = Bundle.module.url(forResource: "deprecation-schema", withExtension: "graphql", subdirectory: "Fixtures")!
+        return try! buildSchema(String(contentsOf: url, encoding: .utf8))
+    }()
+
+    static let cases: [ValidationCase] = {
+        let url = Bundle.module.url(forResource: "deprecation-cases", withExtension: "json", subdirectory: "Fixtures")!
+        return try! JSONDecoder().decode([ValidationCase].self, from: Data(contentsOf: url))
+    }()
+
+    @Test(arguments: cases)
+    func warningsMatchGraphQLJS(_ testCase: ValidationCase) throws {
+        let source = Source(body: testCase.query)
+        let errors = validate(
+            schema: Self.schema, document: try parse(source), source: source, rules: [NoDeprecatedUsageRule.self]
+        )
+        #expect(errors.map(\.asTuple) == testCase.errors.map(\.asTuple))
+    }
+}

@@ -182,5 +182,11 @@ import Testing
         #expect(Self.status(replacing("sec-websocket-protocol", with: "mqtt")) == 400)
         #expect(Self.status(Self.upgrade + [("origin", "https://evil.example")], origins: ["https://app.example"]) == 403)
         #expect(Self.status(Self.upgrade + [("origin", "https://app.example")], origins: ["https://app.example"]) == 101)
+        // A page the server served itself (the Playground) connects back to its Host.
+        #expect(Self.status(Self.upgrade + [("origin", "http://a")]) == 101)
+        #expect(Self.status(Self.upgrade + [("origin", "https://A")]) == 101)
+        #expect(Self.status(Self.upgrade + [("origin", "http://a:8080")]) == 403)
+        #expect(Self.status(Self.upgrade + [("origin", "http://b")]) == 403)
+        #expect(Self.status(Self.upgrade + [("origin", "null")]) == 403)
     }
 }

@@ -1,4 +1,5 @@
 import GraphQLTransport
+import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
 
@@ -9,17 +10,25 @@ public struct Routes: Sendable {
     public let database: PostgresPool?
     /// The GraphQL endpoint (/graphql and /graphql/schema.graphql).
     public let graphQL: GraphQLOverHTTP?
+    /// The in-browser IDE (/playground), when it is served.
+    public let playground: Playground?
     /// Where what the callers are not told goes.
     public let logger: Logger
 
-    public init(metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, logger: Logger = Logger()) {
+    public init(
+        metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
+        logger: Logger = Logger()
+    ) {
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL
+        self.playground = playground
         self.logger = logger
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        // First: a browser's GET of /graphql goes to the Playground.
+        if let playground, let response = playground.respond(to: request) { return response }
         if let graphQL, let response = await graphQL.respond(to: request) { return response }
         switch Self.path(of: request.head.target) {
         case "/healthz":

@@ -70,6 +70,7 @@ public struct HTTPResponse: Sendable {
         case 101: "Switching Protocols"
         case 200: "OK"
         case 204: "No Content"
+        case 302: "Found"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"

@@ -12,6 +12,17 @@ public enum WebSocketHandshake {
     }
 
     /// Whether the request asks to become a WebSocket at all.
+    /// Whether an Origin (`scheme://host[:port]`) is the server the request
+    /// is addressed to (its Host field), as a browser sends it for a page
+    /// the server itself served.
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host, !host.isEmpty else { return false }
+        for scheme in ["http://", "https://"] where origin.hasPrefix(scheme) {
+            return origin.dropFirst(scheme.count).lowercased() == host.lowercased()
+        }
+        return false
+    }
+
     public static func isUpgrade(_ head: HTTPRequestHead) -> Bool {
         head.tokens("upgrade").contains("websocket")
     }
@@ -21,7 +32,8 @@ public enum WebSocketHandshake {
     /// and otherwise accepted without one, for the session to refuse in its
     /// own way (graphql-transport-ws closes with 4406).
     /// `allowedOrigins` holds `*` for any; a request without Origin is not
-    /// from a browser and passes.
+    /// from a browser and passes, and so does a page of this server's own
+    /// (its Origin names the Host it connects to: the Playground).
     public static func respond(
         to head: HTTPRequestHead, supportedSubprotocols: [String], requireSubprotocol: Bool = true, allowedOrigins: [String]
     ) -> Outcome {
@@ -36,7 +48,9 @@ public enum WebSocketHandshake {
         guard let key = head.header("sec-websocket-key"), decodedLength(base64: key) == 16 else {
             return .refuse(refusal(400, "Sec-WebSocket-Key must be 16 bytes in base64"))
         }
-        if let origin = head.header("origin"), !allowedOrigins.contains("*"), !allowedOrigins.contains(origin) {
+        if let origin = head.header("origin"), !allowedOrigins.contains("*"), !allowedOrigins.contains(origin),
+            !isSameOrigin(origin, host: head.header("host"))
+        {
             return .refuse(refusal(403, "origin not allowed"))
         }
         let offered = head.headers.filter { $0.name == "sec-websocket-protocol" }

@@ -3,6 +3,7 @@ import Foundation
 import GraphQL
 import GraphQLTransport
 import HuddleCore
+import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
 import Synchronization
@@ -94,6 +95,14 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-suggestions"), help: "Leave \"Did you mean\" suggestions out of error messages (HUDDLE_NO_SUGGESTIONS=1).")
     var noSuggestions = ProcessInfo.processInfo.environment["HUDDLE_NO_SUGGESTIONS"] == "1"
 
+    @Flag(
+        name: .customLong("no-playground"),
+        help: "Do not serve the Playground at /playground (HUDDLE_NO_PLAYGROUND=1); --no-introspection also turns it off.")
+    var noPlayground = ProcessInfo.processInfo.environment["HUDDLE_NO_PLAYGROUND"] == "1"
+
+    @Option(help: "Where CodeMirror 5 is installed, for the Playground (HUDDLE_CODEMIRROR_DIR).")
+    var codemirrorDir = ProcessInfo.processInfo.environment["HUDDLE_CODEMIRROR_DIR"] ?? PlaygroundAssets.defaultCodeMirrorDirectory
+
     /// The operation limits the options set; 0 lifts a limit.
     var executionLimits: ExecutionLimits {
         func limit(_ value: Int) -> Int? { value == 0 ? nil : value }
@@ -160,8 +169,15 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
             throw ExitCode.failure
         }
+        // The Playground's completions and docs show the schema, so it goes
+        // where introspection goes.
+        let playgroundAssets = noPlayground || noIntrospection ? nil : PlaygroundAssets.load(codeMirrorDirectory: codemirrorDir)
+        if let missing = playgroundAssets?.missing {
+            FileHandle.standardError.write(Data("huddle: warning: \(missing)\n".utf8))
+        }
         let operationSettings = OperationSettings(
-            limits: executionLimits, allowsIntrospection: !noIntrospection, hidesSuggestions: noSuggestions
+            limits: executionLimits, allowsIntrospection: !noIntrospection, hidesSuggestions: noSuggestions,
+            playgroundAssets: playgroundAssets
         )
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let location = try DatabaseLocation.resolveForCommand()
@@ -272,6 +288,8 @@ private struct OperationSettings: Sendable {
     var limits: ExecutionLimits
     var allowsIntrospection: Bool
     var hidesSuggestions: Bool
+    /// The Playground's files, nil when it is not served.
+    var playgroundAssets: PlaygroundAssets?
 }
 
 /// An integer setting from the environment, if set and a number.
@@ -315,7 +333,12 @@ private final class Worker: Sendable {
             payload, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
         }
-        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, logger: configuration.logger)
+        let playground = operations.playgroundAssets.map { assets in
+            var settings = Playground.Configuration()
+            settings.hidesSuggestions = operations.hidesSuggestions
+            return Playground(schema: schema.schema, assets: assets, configuration: settings)
+        }
+        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, playground: playground, logger: configuration.logger)
         server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) {
             request in
             await routes.respond(to: request)

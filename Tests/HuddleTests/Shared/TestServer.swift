@@ -78,7 +78,13 @@ final class TestServer: Sendable {
         let port = ServeCommandTests.freePort()
         let process = Process()
         process.executableURL = HuddleCommand.executable
-        process.arguments = ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning"] + arguments
+        // A minute's budget rather than the default 5 s: with every suite at
+        // once on a 2-core machine, a signUp's password hash can wait that
+        // long for a core. The budget itself is tested in the engine
+        // (ExecutionTimeBudgetTests); a test's own arguments come after and win.
+        process.arguments =
+            ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning", "--max-execution-time", "60"]
+            + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": databaseURL]) { $1 }
         process.standardError = FileHandle.nullDevice
         try process.run()
