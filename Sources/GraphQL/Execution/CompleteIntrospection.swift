@@ -60,28 +60,13 @@ extension Executor {
     private func completeIntrospectedList(
         _ items: Introspection.Items, depth: Int, _ field: PlannedField, isNonNull: Bool
     ) -> Completion {
-        openFrame(isList: true, isNonNull: isNonNull)
-        let itemIsNonNull = field.isNonNull(at: depth)
-        var index = 0
-        let completed = items.forEach { item in
-            if index > 0 { writer.byte(0x2C) }
-            frames[frames.count - 1].index = index
-            index += 1
-            let itemStart = writer.count
-            let completion = completeIntrospected(item, depth: depth, field)
-            if isStopped { return false }
-            guard completion == .failed else { return true }
-            if itemIsNonNull { return false }
-            truncate(to: itemStart)
-            writer.null()
-            return true
+        completeListItems(itemDepth: depth, field, isNonNull: isNonNull) { itemIsNonNull in
+            var index = 0
+            return items.forEach { item in
+                defer { index += 1 }
+                return completeListItem(at: index, itemIsNonNull: itemIsNonNull) { completeIntrospected(item, depth: depth, field) }
+            }
         }
-        guard completed else {
-            frames.removeLast()
-            return .failed
-        }
-        closeFrame()
-        return .written
     }
 
     private func completeIntrospectedObject(

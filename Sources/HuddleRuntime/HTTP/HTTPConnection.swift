@@ -11,9 +11,11 @@ final class HTTPConnection: @unchecked Sendable {
     private let timer: UnsafeMutablePointer<uv_timer_t>
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var parser: HTTPRequestParser
-    private var pending: [HTTPRequest] = []
-    /// A request is with the handler.
-    private var processing = false
+    private var pending: [HTTPRequest] = [] {
+        didSet { state.pendingCount = pending.count }
+    }
+    /// Where the connection is in its life: what it may read, which timer runs.
+    private var state = HTTPConnectionState()
     /// The task that answers this connection's requests one after another:
     /// one task per connection, not one per request (making a task costs
     /// more than a small response does).
@@ -29,18 +31,10 @@ final class HTTPConnection: @unchecked Sendable {
         case busy
         case idle(UnsafeContinuation<(request: HTTPRequest, started: ContinuousClock.Instant)?, Never>)
     }
+    /// Whether libuv is reading the socket for us.
     private var reading = false
-    /// Refused input, answered once the requests before it are.
-    private var failure: HTTPError?
-    /// The client sent EOF, or the server is shutting down: close once the
-    /// requests already read are answered.
-    private var finishing = false
-    /// The last response is written; reading only to discard, so closing
-    /// does not reset the connection before the client has read it.
-    private var draining = false
-    private var closing = false
     private var openHandles = 2
-    private var timerPhase: TimerPhase?
+    private var timerPhase: HTTPConnectionState.TimerPhase?
     /// When the current phase times out (the loop's clock, ms); nil for none.
     private var deadline: UInt64?
     /// When the libuv timer fires, if it runs. Moving a deadline later
@@ -48,22 +42,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// request does not cost timer-heap updates on the way in and out.
     private var timerDue: UInt64?
     /// Set once the connection has switched to WebSocket.
-    private var webSocket: WebSocketState?
-
-    private final class WebSocketState {
-        var parser: WebSocketFrameParser
-        var session: (any WebSocketSession)?
-        /// Our close frame is sent: nothing else may follow it.
-        var closeSent = false
-
-        init(parser: WebSocketFrameParser) {
-            self.parser = parser
-        }
-    }
-
-    private enum TimerPhase: Equatable {
-        case idle, head, body, draining
-    }
+    private var webSocket: WebSocketConnection?
 
     var stream: UnsafeMutablePointer<uv_stream_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
@@ -109,16 +88,16 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Whether nothing is in progress, so closing loses nothing.
-    var isIdle: Bool {
-        webSocket == nil && !processing && pending.isEmpty && parser.phase == .idle
-    }
+    var isIdle: Bool { state.isIdle(parserIsIdle: parser.phase == .idle) }
+
+    var isClosed: Bool { state.isClosed }
 
     /// For a graceful shutdown: answers what was read, then closes; a
     /// WebSocket is closed with 1001 (going away).
     func finish() {
-        finishing = true
-        if webSocket != nil {
-            closeWebSocket(code: 1001, reason: "server shutting down")
+        state.advance(to: .finishing)
+        if let webSocket {
+            webSocket.close(code: 1001, reason: "server shutting down")
         } else if isIdle {
             close()
         } else {
@@ -130,20 +109,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Reading
 
-    private func updateReading() {
-        let underBound = unsentBytes <= server.configuration.maxUnsentBytes
-        let wanted: Bool
-        if closing {
-            wanted = false
-        } else if draining {
-            wanted = true
-        } else if webSocket != nil {
-            wanted = underBound
-        } else {
-            wanted =
-                failure == nil && !finishing && underBound
-                && pending.count < server.configuration.maxPipelinedRequests
-        }
+    func updateReading() {
+        let wanted = state.wantsReading(
+            unsentBytes: unsentBytes, maxUnsentBytes: server.configuration.maxUnsentBytes,
+            maxPipelinedRequests: server.configuration.maxPipelinedRequests)
         if wanted && !reading {
             reading = true
             let started = uv_read_start(
@@ -174,23 +143,21 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// The client sent EOF. With nothing owed, or while its request is
+    /// with the handler (nginx hangs up like that: nobody will read the
+    /// answer), the connection closes; else what was read is answered first.
     private func peerFinished() {
-        if draining || isIdle || webSocket != nil {
-            close()
-        } else if processing {
-            // The client hung up while its request was with the handler (as
-            // nginx takes an EOF then): nobody will read the answer.
+        if state.peerFinished(parserIsIdle: parser.phase == .idle) {
             close()
         } else {
-            finishing = true
             updateReading()
         }
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer) {
-        if draining { return }
-        if webSocket != nil {
-            receivedWebSocket(bytes.bindMemory(to: UInt8.self))
+        if state.isDraining { return }
+        if let webSocket {
+            webSocket.received(bytes.bindMemory(to: UInt8.self))
             return
         }
         for event in parser.feed(bytes.bindMemory(to: UInt8.self)) {
@@ -199,13 +166,13 @@ final class HTTPConnection: @unchecked Sendable {
                 // Only when no earlier response is owed: an interim
                 // response must not overtake them. A client that gets no
                 // 100 sends its body after a while anyway.
-                if head.expectsContinue && head.version == .http11 && pending.isEmpty && !processing {
+                if head.expectsContinue && head.version == .http11 && pending.isEmpty && !state.processing {
                     write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                 }
             case .request(let request):
                 pending.append(request)
             case .refused(let error):
-                failure = error
+                state.failure = error
             }
         }
         updateReading()
@@ -216,23 +183,23 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Answering
 
     private func processNext() {
-        guard !processing, !closing, !draining, webSocket == nil else { return }
+        guard !state.processing, !state.isDraining, webSocket == nil else { return }
         guard uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes else {
             // Resumed when the client has read enough (see `wrote`).
             return
         }
         guard !pending.isEmpty else {
-            if let failure {
+            if let failure = state.failure {
                 let response = HTTPResponse.error(failure)
                 write(response.serialized(forHead: false, closing: true))
                 logExchange(nil, response, started: nil)
                 finishWriting()
-            } else if finishing {
+            } else if state.lifecycle == .finishing {
                 close()
             }
             return
         }
-        processing = true
+        state.processing = true
         let request = pending.removeFirst()
         let started = ContinuousClock.now
         if let service = server.webSocketService, WebSocketHandshake.isUpgrade(request.head) {
@@ -264,11 +231,12 @@ final class HTTPConnection: @unchecked Sendable {
         var next: (request: HTTPRequest, started: ContinuousClock.Instant)? = first
         while let (request, started) = next {
             let response = await server.respond(to: request)
-            processing = false
-            guard !closing else { break }
+            state.processing = false
+            guard !state.isClosed else { break }
             // After a request to upgrade that is answered as HTTP, the
             // parser has stopped; the connection cannot go on.
-            let closesAfter = !request.head.keepAlive || finishing || server.isShuttingDown || request.head.asksToUpgrade
+            let closesAfter =
+                !request.head.keepAlive || state.lifecycle >= .finishing || server.isShuttingDown || request.head.asksToUpgrade
             write(response.serialized(forHead: request.head.method == "HEAD", closing: closesAfter))
             logExchange(request.head, response, started: started)
             if closesAfter {
@@ -281,7 +249,7 @@ final class HTTPConnection: @unchecked Sendable {
             if let handed = handoff {
                 handoff = nil
                 next = handed
-            } else if closing || draining {
+            } else if state.isDraining {
                 break
             } else {
                 next = await withUnsafeContinuation { responder = .idle($0) }
@@ -307,7 +275,7 @@ final class HTTPConnection: @unchecked Sendable {
             requireSubprotocol: service.requireSubprotocol, allowedOrigins: service.allowedOrigins
         ) {
         case .refuse(let response):
-            processing = false
+            state.processing = false
             write(response.serialized(forHead: false, closing: true))
             logExchange(request.head, response, started: started)
             pending.removeAll()
@@ -316,77 +284,26 @@ final class HTTPConnection: @unchecked Sendable {
             write(response.serialized(forHead: false, closing: false))
             logExchange(request.head, response, started: started)
             let leftover = parser.takeBytesAfterUpgrade()
-            let state = WebSocketState(parser: WebSocketFrameParser(limits: service.limits))
-            webSocket = state
-            processing = false
+            let connection = WebSocketConnection(transport: self, limits: service.limits, maxUnsentBytes: service.maxUnsentBytes)
+            webSocket = connection
+            state.isWebSocket = true
+            state.processing = false
             uv_timer_stop(timer)
             timerPhase = nil
             deadline = nil
             timerDue = nil
-            state.session = service.makeSession(request, WebSocket(subprotocol: subprotocol, loop: server.loop, connection: self))
+            connection.open(service.makeSession(request, WebSocket(subprotocol: subprotocol, loop: server.loop, connection: connection)))
             server.webSocketOpened()
             updateReading()
             if !leftover.isEmpty {
-                leftover.withUnsafeBufferPointer { receivedWebSocket($0) }
+                leftover.withUnsafeBufferPointer { connection.received($0) }
             }
         }
     }
 
-    private func receivedWebSocket(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let state = webSocket else { return }
-        for event in state.parser.feed(bytes) {
-            guard !closing else { return }
-            switch event {
-            case .text(let text): state.session?.received(text: text)
-            case .binary(let bytes): state.session?.received(binary: bytes)
-            case .ping(let payload):
-                if !state.closeSent { write(WebSocketFrame.encode(.pong, payload)) }
-            case .pong:
-                break
-            case .close(let code, _):
-                if !state.closeSent {
-                    // Echo the peer's code (RFC 6455 §5.5.1), then close TCP first, as a server should.
-                    state.closeSent = true
-                    write(code.map { WebSocketFrame.close(code: $0) } ?? WebSocketFrame.encode(.close, []))
-                }
-                endSession(code: code)
-                finishWriting()
-            case .failure(let code, let reason):
-                if !state.closeSent {
-                    state.closeSent = true
-                    write(WebSocketFrame.close(code: code, reason: reason))
-                }
-                endSession(code: nil)
-                finishWriting()
-            }
-        }
-    }
-
-    func sendWebSocketFrame(_ frame: [UInt8]) {
-        guard let state = webSocket, !state.closeSent, !closing else { return }
-        if let limit = server.webSocketService?.maxUnsentBytes, unsentBytes > limit {
-            // The peer is not reading (a stalled subscriber): stop here, with
-            // a bounded backlog, instead of queueing every event it misses.
-            closeWebSocket(code: 1008, reason: "the client is not reading")
-            return
-        }
-        write(frame)
-        updateReading()
-    }
-
-    /// Sends our close frame and waits (the drain timeout at most) for the peer's.
-    func closeWebSocket(code: UInt16, reason: String) {
-        guard let state = webSocket, !state.closeSent, !closing else { return }
-        state.closeSent = true
-        write(WebSocketFrame.close(code: code, reason: reason))
-        armTimer()
-    }
-
-    private func endSession(code: UInt16?) {
-        guard let state = webSocket, let session = state.session else { return }
-        state.session = nil
+    /// The WebSocket's session has ended: the server counts one socket fewer.
+    func webSocketEnded() {
         server.webSocketClosed()
-        session.closed(code: code)
     }
 
     /// The request log's line. The path goes without its query string,
@@ -413,8 +330,8 @@ final class HTTPConnection: @unchecked Sendable {
             ])
     }
 
-    private func write(_ bytes: [UInt8]) {
-        guard !closing else { return }
+    func write(_ bytes: [UInt8]) {
+        guard !state.isClosed else { return }
         let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         storage.copyBytes(from: bytes)
@@ -443,9 +360,9 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Sends what is queued, then half-closes and drains for a moment.
-    private func finishWriting() {
-        guard !closing, !draining else { return }
-        draining = true
+    func finishWriting() {
+        guard !state.isDraining else { return }
+        state.advance(to: .draining)
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
         let result = uv_shutdown(request, stream) { request, _ in
             request!.deallocate()
@@ -464,34 +381,10 @@ final class HTTPConnection: @unchecked Sendable {
     /// Idle between requests; a head that takes too long to arrive; a body
     /// that stalls (restarted whenever some of it arrives); the drain after
     /// the last response. No timer while the handler works on a request.
-    private func armTimer() {
-        guard !closing else { return }
+    func armTimer() {
+        guard !state.isClosed else { return }
         let configuration = server.configuration
-        let phase: TimerPhase?
-        let timeout: Duration
-        if draining || webSocket?.closeSent == true {
-            phase = .draining
-            timeout = configuration.drainTimeout
-        } else if webSocket != nil {
-            // A WebSocket's protocol keeps its own time (keep-alive, init timeout).
-            phase = nil
-            timeout = .zero
-        } else if processing || !pending.isEmpty || failure != nil {
-            phase = nil
-            timeout = .zero
-        } else {
-            switch parser.phase {
-            case .idle:
-                phase = .idle
-                timeout = configuration.idleTimeout
-            case .head:
-                phase = .head
-                timeout = configuration.headerTimeout
-            case .body:
-                phase = .body
-                timeout = configuration.bodyTimeout
-            }
-        }
+        let phase = state.timerPhase(parser: parser.phase, webSocketClosing: webSocket?.closeSent == true)
         guard let phase else {
             timerPhase = nil
             deadline = nil
@@ -499,6 +392,13 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if phase == timerPhase && phase != .body { return }
         timerPhase = phase
+        let timeout =
+            switch phase {
+            case .draining: configuration.drainTimeout
+            case .idle: configuration.idleTimeout
+            case .head: configuration.headerTimeout
+            case .body: configuration.bodyTimeout
+            }
         let due = uv_now(server.loop.uv) + UInt64(max(0, timeout.milliseconds))
         deadline = due
         if timerDue.map({ due < $0 }) ?? true { startTimer(due: due) }
@@ -526,7 +426,7 @@ final class HTTPConnection: @unchecked Sendable {
         switch timerPhase {
         case .head, .body:
             timerPhase = nil
-            failure = HTTPError(408, "request timed out")
+            state.failure = HTTPError(408, "request timed out")
             updateReading()
             processNext()
         default:
@@ -537,11 +437,11 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Closing
 
     func close() {
-        guard !closing else { return }
-        closing = true
-        if processing { responderTask?.cancel() }
+        guard !state.isClosed else { return }
+        state.advance(to: .closed)
+        if state.processing { responderTask?.cancel() }
         endResponder()
-        endSession(code: nil)
+        webSocket?.end(code: nil)
         if reading {
             reading = false
             uv_read_stop(stream)

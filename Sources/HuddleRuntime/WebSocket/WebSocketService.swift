@@ -39,22 +39,22 @@ public final class WebSocket: @unchecked Sendable {
     /// The subprotocol agreed in the handshake.
     public let subprotocol: String?
     public let loop: EventLoop
-    weak var connection: HTTPConnection?
+    weak var connection: WebSocketConnection?
 
-    init(subprotocol: String?, loop: EventLoop, connection: HTTPConnection) {
+    init(subprotocol: String?, loop: EventLoop, connection: WebSocketConnection) {
         self.subprotocol = subprotocol
         self.loop = loop
         self.connection = connection
     }
 
     public func send(text: String) {
-        connection?.sendWebSocketFrame(WebSocketFrame.text(text))
+        connection?.send(WebSocketFrame.text(text))
     }
 
     /// Starts the closing handshake; the TCP connection closes when the
     /// peer answers, or after the server's drain timeout.
     public func close(code: UInt16, reason: String = "") {
-        connection?.closeWebSocket(code: code, reason: reason)
+        connection?.close(code: code, reason: reason)
     }
 
     /// Bytes queued but not yet taken by the kernel: a session can stop

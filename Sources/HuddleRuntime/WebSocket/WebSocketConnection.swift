@@ -1,0 +1,86 @@
+/// What a TCP connection becomes after a WebSocket upgrade: frames read
+/// into its session's messages, control frames answered, the closing
+/// handshake (RFC 6455 §5.5, §7), and backpressure on what it sends. The
+/// bytes go through the `HTTPConnection` underneath, which keeps the socket.
+///
+/// Confined to its loop's thread, like the connection it belongs to.
+final class WebSocketConnection {
+    private unowned let transport: HTTPConnection
+    private var parser: WebSocketFrameParser
+    /// Bytes queued to the peer past which a sender is taken to be stalled.
+    private let maxUnsentBytes: Int?
+    private(set) var session: (any WebSocketSession)?
+    /// Our close frame is sent: nothing else may follow it.
+    private(set) var closeSent = false
+
+    init(transport: HTTPConnection, limits: WebSocketFrameParser.Limits, maxUnsentBytes: Int?) {
+        self.transport = transport
+        parser = WebSocketFrameParser(limits: limits)
+        self.maxUnsentBytes = maxUnsentBytes
+    }
+
+    /// Bytes queued but not yet taken by the kernel.
+    var unsentBytes: Int { transport.unsentBytes }
+
+    /// Hands the socket to its session, once the handshake's answer is queued.
+    func open(_ session: any WebSocketSession) {
+        self.session = session
+    }
+
+    func received(_ bytes: UnsafeBufferPointer<UInt8>) {
+        for event in parser.feed(bytes) {
+            guard !transport.isClosed else { return }
+            switch event {
+            case .text(let text): session?.received(text: text)
+            case .binary(let bytes): session?.received(binary: bytes)
+            case .ping(let payload):
+                if !closeSent { transport.write(WebSocketFrame.encode(.pong, payload)) }
+            case .pong:
+                break
+            case .close(let code, _):
+                if !closeSent {
+                    // Echo the peer's code (RFC 6455 §5.5.1), then close TCP first, as a server should.
+                    closeSent = true
+                    transport.write(code.map { WebSocketFrame.close(code: $0) } ?? WebSocketFrame.encode(.close, []))
+                }
+                end(code: code)
+                transport.finishWriting()
+            case .failure(let code, let reason):
+                if !closeSent {
+                    closeSent = true
+                    transport.write(WebSocketFrame.close(code: code, reason: reason))
+                }
+                end(code: nil)
+                transport.finishWriting()
+            }
+        }
+    }
+
+    func send(_ frame: [UInt8]) {
+        guard !closeSent, !transport.isClosed else { return }
+        if let maxUnsentBytes, transport.unsentBytes > maxUnsentBytes {
+            // The peer is not reading (a stalled subscriber): stop here, with
+            // a bounded backlog, instead of queueing every event it misses.
+            close(code: 1008, reason: "the client is not reading")
+            return
+        }
+        transport.write(frame)
+        transport.updateReading()
+    }
+
+    /// Sends our close frame and waits (the drain timeout at most) for the peer's.
+    func close(code: UInt16, reason: String) {
+        guard !closeSent, !transport.isClosed else { return }
+        closeSent = true
+        transport.write(WebSocketFrame.close(code: code, reason: reason))
+        transport.armTimer()
+    }
+
+    /// The session learns that the socket is gone (the peer's code when it closed cleanly).
+    func end(code: UInt16?) {
+        guard let session else { return }
+        self.session = nil
+        transport.webSocketEnded()
+        session.closed(code: code)
+    }
+}
