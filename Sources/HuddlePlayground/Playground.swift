@@ -30,9 +30,13 @@ public final class Playground: Sendable {
     private let assets: PlaygroundAssets
     private let service: LanguageService
 
+    /// `path + "/"`, made once: every request to the API passes through `respond`.
+    private let folder: String
+
     public init(schema: GraphQLSchema, assets: PlaygroundAssets, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.assets = assets
+        folder = configuration.path + "/"
         service = LanguageService(schema: schema, hidesSuggestions: configuration.hidesSuggestions)
     }
 
@@ -40,12 +44,13 @@ public final class Playground: Sendable {
     /// to the GraphQL endpoint), nil for any other request.
     public func respond(to request: HTTPRequest) -> HTTPResponse? {
         let target = request.head.target
+        // The API's own requests (POST /graphql) leave at once.
+        guard target.hasPrefix(configuration.path) || request.head.method == "GET" else { return nil }
         let path = target.prefix { $0 != "?" }
-        let query = target.dropFirst(path.count)
         if path == configuration.graphQLPath, request.head.method == "GET", Self.prefersHTML(request) {
-            return HTTPResponse(status: 302, headers: [("Location", configuration.path + query)])
+            return HTTPResponse(status: 302, headers: [("Location", configuration.path + target.dropFirst(path.count))])
         }
-        guard path == configuration.path || path.hasPrefix(configuration.path + "/") else { return nil }
+        guard path == configuration.path || path.hasPrefix(folder) else { return nil }
         var file = String(path.dropFirst(configuration.path.count).drop { $0 == "/" })
         if file == "language-service" {
             guard request.head.method == "POST" else { return Self.methodNotAllowed("POST") }

@@ -85,7 +85,7 @@ import Testing
     @Test func boundsTheResponseByItsConfiguredSize() async throws {
         var configuration = GraphQLOverHTTP.Configuration()
         // `{"hello":"Hello, world!"}` is 25 bytes; with a second alias, 47.
-        configuration.executionLimits = ExecutionLimits(maxResponseBytes: 25)
+        configuration.operations.executionLimits = ExecutionLimits(maxResponseBytes: 25)
         let endpoint = GraphQLOverHTTP(schema: Self.endpoint.schema, configuration: configuration)
         let running = try await HTTPServerTests.RunningServer(handler: { request in
             await endpoint.respond(to: request) ?? HTTPResponse(status: 404)
@@ -298,7 +298,7 @@ import Testing
     }
 
     @Test func refusesIntrospectionWhenSwitchedOff() async throws {
-        let closed = try await Self.server { $0.allowsIntrospection = false }
+        let closed = try await Self.server { $0.operations.allowsIntrospection = false }
         let schema = try call(closed, post(#"{"query":"{ __schema { queryType { name } } }"}"#))
         #expect(schema.status == 400)
         #expect(
@@ -325,7 +325,7 @@ import Testing
         let open = try await Self.server { _ in }
         #expect(try call(open, post(misspelt)).body.contains(#"Cannot query field \"helo\" on type \"Query\". Did you mean \"hello\"?"#))
         await open.stop()
-        let closed = try await Self.server { $0.hidesSuggestions = true }
+        let closed = try await Self.server { $0.operations.hidesSuggestions = true }
         let answer = try call(closed, post(misspelt))
         #expect(answer.body.contains(#"Cannot query field \"helo\" on type \"Query\".""#))
         #expect(!answer.body.contains("Did you mean"))
@@ -335,8 +335,8 @@ import Testing
 
     @Test func refusesAnOperationOverItsLimitsAndReportsItsCostWhenAsked() async throws {
         let running = try await Self.server {
-            $0.executionLimits.maxCost = 3
-            $0.executionLimits.maxAliases = 1
+            $0.operations.executionLimits.maxCost = 3
+            $0.operations.executionLimits.maxAliases = 1
         }
         let costly = try call(running, post(#"{"query":"{ a: hello b: context }"}"#))
         #expect(costly.status == 400)

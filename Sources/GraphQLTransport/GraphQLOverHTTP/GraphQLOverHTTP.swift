@@ -16,20 +16,8 @@ public final class GraphQLOverHTTP: Sendable {
         public var allowedOrigins: [String] = []
         /// Query texts remembered for persisted-query hashes.
         public var maxPersistedQueries = 10_000
-        /// Parsed, validated documents kept by their text.
-        public var documentCacheCapacity = 1_000
-        /// The bytes of document text those may take together.
-        public var documentCacheMaxTextBytes = 16 << 20
-        /// Bounds on each operation: what it may ask for, measured before it
-        /// runs, and the size of its response.
-        public var executionLimits = ExecutionLimits.default
-        /// Whether `__schema` and `__type` may be queried (`--no-introspection` turns it off).
-        public var allowsIntrospection = true
-        /// Whether error messages leave out "Did you mean" suggestions (`--no-suggestions`).
-        public var hidesSuggestions = false
-        /// Where waiting work runs, so that the time budget can abandon it:
-        /// the server's event loop (nil: the global executor).
-        public var workExecutor: (any TaskExecutor)?
+        /// The document cache, the limits, introspection, suggestions, where waiting work runs.
+        public var operations = GraphQLOperationSettings()
 
         public init() {}
     }
@@ -51,12 +39,7 @@ public final class GraphQLOverHTTP: Sendable {
     ) {
         self.schema = schema
         self.configuration = configuration
-        documents = DocumentCache(
-            schema: schema.schema, capacity: configuration.documentCacheCapacity,
-            maxTextBytes: configuration.documentCacheMaxTextBytes,
-            rules: NoSchemaIntrospectionRule.serverRules(allowingIntrospection: configuration.allowsIntrospection),
-            hidesSuggestions: configuration.hidesSuggestions
-        )
+        documents = configuration.operations.makeDocumentCache(for: schema.schema)
         persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
         makeContext = context
         sdl = Array(printSchema(schema.schema).utf8) + [0x0A]
@@ -198,7 +181,7 @@ public final class GraphQLOverHTTP: Sendable {
     private func runOrRefuse(
         _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool
     ) async -> Result<(status: Int?, body: [UInt8], operationType: String?), GraphQLOverHTTPFailure> {
-        await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) {
+        await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
             await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet)
         }.mapError(GraphQLOverHTTPFailure.unavailable)
     }
@@ -248,7 +231,7 @@ public final class GraphQLOverHTTP: Sendable {
         var result = await execute(
             schema: schema, document: document, source: source,
             operationName: parameters.operationName, variables: parameters.variables, context: context,
-            limits: configuration.executionLimits, workExecutor: LoopLane.current ?? configuration.workExecutor
+            limits: configuration.operations.executionLimits, workExecutor: LoopLane.current ?? configuration.operations.workExecutor
         )
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
         if let cost = result.cost, Self.asksForCost(parameters) {
@@ -257,7 +240,7 @@ public final class GraphQLOverHTTP: Sendable {
                     "cost",
                     .object([
                         .init("requested", .int(cost.cost)),
-                        .init("limit", configuration.executionLimits.maxCost.map(GraphQLValue.int) ?? .null),
+                        .init("limit", configuration.operations.executionLimits.maxCost.map(GraphQLValue.int) ?? .null),
                         .init("depth", .int(cost.depth)),
                     ]))
             ]

@@ -12,19 +12,8 @@ public final class GraphQLOverWebSocket: Sendable {
         /// How often the server pings (graphql-transport-ws) or sends `ka`
         /// (graphql-ws) so proxies keep an idle socket open.
         public var keepAliveInterval = Duration.seconds(12)
-        /// Parsed, validated documents kept by their text.
-        public var documentCacheCapacity = 1_000
-        /// The bytes of document text those may take together.
-        public var documentCacheMaxTextBytes = 16 << 20
-        /// Bounds on each operation's execution, and on each subscription event's.
-        public var executionLimits = ExecutionLimits.default
-        /// Whether `__schema` and `__type` may be queried (`--no-introspection` turns it off).
-        public var allowsIntrospection = true
-        /// Whether error messages leave out "Did you mean" suggestions (`--no-suggestions`).
-        public var hidesSuggestions = false
-        /// Where waiting work runs, so that the time budget can abandon it:
-        /// the server's event loop (nil: the global executor).
-        public var workExecutor: (any TaskExecutor)?
+        /// The document cache, the limits, introspection, suggestions, where waiting work runs.
+        public var operations = GraphQLOperationSettings()
 
         public init() {}
     }
@@ -55,12 +44,7 @@ public final class GraphQLOverWebSocket: Sendable {
         self.schema = schema
         self.configuration = configuration
         self.metrics = metrics
-        documents = DocumentCache(
-            schema: schema.schema, capacity: configuration.documentCacheCapacity,
-            maxTextBytes: configuration.documentCacheMaxTextBytes,
-            rules: NoSchemaIntrospectionRule.serverRules(allowingIntrospection: configuration.allowsIntrospection),
-            hidesSuggestions: configuration.hidesSuggestions
-        )
+        documents = configuration.operations.makeDocumentCache(for: schema.schema)
         self.authorize = authorize
     }
 
@@ -87,7 +71,9 @@ public final class GraphQLOverWebSocket: Sendable {
     }
 
     func start(_ request: GraphQLRequest, context: any Sendable) async -> Start {
-        await Suggestions.$areHidden.withValue(configuration.hidesSuggestions) { await startOperation(request, context: context) }
+        await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
+            await startOperation(request, context: context)
+        }
     }
 
     /// Request errors carry codes as GraphQL over HTTP's do (parse and
@@ -118,8 +104,8 @@ public final class GraphQLOverWebSocket: Sendable {
             }
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
-                variables: request.variables, context: makeContext, limits: configuration.executionLimits,
-                workExecutor: configuration.workExecutor
+                variables: request.variables, context: makeContext, limits: configuration.operations.executionLimits,
+                workExecutor: configuration.operations.workExecutor
             ) {
             case .stream(let stream): return .stream(stream)
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
@@ -128,7 +114,7 @@ public final class GraphQLOverWebSocket: Sendable {
         let result = await execute(
             schema: schema, document: document, source: source, operationName: request.operationName,
             variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context,
-            limits: configuration.executionLimits, workExecutor: configuration.workExecutor
+            limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor
         )
         return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
     }

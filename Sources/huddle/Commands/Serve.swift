@@ -175,10 +175,10 @@ struct Serve: AsyncParsableCommand {
         if let missing = playgroundAssets?.missing {
             FileHandle.standardError.write(Data("huddle: warning: \(missing)\n".utf8))
         }
-        let operationSettings = OperationSettings(
-            limits: executionLimits, allowsIntrospection: !noIntrospection, hidesSuggestions: noSuggestions,
-            playgroundAssets: playgroundAssets
-        )
+        var operationSettings = GraphQLOperationSettings()
+        operationSettings.executionLimits = executionLimits
+        operationSettings.allowsIntrospection = !noIntrospection
+        operationSettings.hidesSuggestions = noSuggestions
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let location = try DatabaseLocation.resolveForCommand()
         clusterGuard.guardCluster(of: location)
@@ -241,7 +241,7 @@ struct Serve: AsyncParsableCommand {
         let workers = schemas.map { schema in
             Worker(
                 configuration: configuration, metrics: metrics, database: database, listener: listener,
-                schema: schema, allowedOrigins: origins, operations: operationSettings,
+                schema: schema, allowedOrigins: origins, operations: operationSettings, playgroundAssets: playgroundAssets,
                 onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
         for worker in workers { worker.start() }
@@ -283,15 +283,6 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
-/// What the transports apply to every operation.
-private struct OperationSettings: Sendable {
-    var limits: ExecutionLimits
-    var allowsIntrospection: Bool
-    var hidesSuggestions: Bool
-    /// The Playground's files, nil when it is not served.
-    var playgroundAssets: PlaygroundAssets?
-}
-
 /// An integer setting from the environment, if set and a number.
 private func environment(_ name: String) -> Int? {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
@@ -308,7 +299,8 @@ private final class Worker: Sendable {
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String], operations: OperationSettings,
+        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String], operations: GraphQLOperationSettings,
+        playgroundAssets: PlaygroundAssets?,
         onShutdown: @escaping @Sendable () -> Void
     ) {
         self.onShutdown = onShutdown
@@ -316,24 +308,21 @@ private final class Worker: Sendable {
         self.pool = pool
         metrics.register(pool)
         var http = GraphQLOverHTTP.Configuration()
+        // The operations' waiting work runs on this worker's loop.
+        var operations = operations
+        operations.workExecutor = loop
         http.allowedOrigins = allowedOrigins
-        http.executionLimits = operations.limits
-        http.allowsIntrospection = operations.allowsIntrospection
-        http.hidesSuggestions = operations.hidesSuggestions
-        http.workExecutor = loop
+        http.operations = operations
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(for: request, database: pool, listener: listener)
         }
         var ws = GraphQLOverWebSocket.Configuration()
-        ws.executionLimits = operations.limits
-        ws.allowsIntrospection = operations.allowsIntrospection
-        ws.hidesSuggestions = operations.hidesSuggestions
-        ws.workExecutor = loop
+        ws.operations = operations
         let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
             payload, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
         }
-        let playground = operations.playgroundAssets.map { assets in
+        let playground = playgroundAssets.map { assets in
             var settings = Playground.Configuration()
             settings.hidesSuggestions = operations.hidesSuggestions
             return Playground(schema: schema.schema, assets: assets, configuration: settings)
