@@ -1,3 +1,4 @@
+import Foundation
 import GraphQL
 import Testing
 
@@ -178,5 +179,55 @@ extension LanguageServiceTests {
         let deepText = String(repeating: "{ me ", count: 100_000) + "{ "
         let list = service.completions(in: deepText, at: TextPosition(line: 0, character: deepText.utf16.count))
         #expect(list.items.isEmpty)
+    }
+}
+
+/// The language service at every cursor of real documents: the 147
+/// validation fixtures (valid and invalid, against their schema) and the
+/// kitchen-sink documents (which mix every syntax). Whatever the text
+/// before the cursor, completion answers (never traps) with a range that
+/// ends at the cursor and starts on its line, and the diagnostics are the
+/// server's own validation errors.
+@Suite struct LanguageServiceAtEveryCursorTests {
+    static let service = LanguageService(schema: ValidationFixtures.schema)
+
+    static let documents: [String] = {
+        let kitchenSinks = ["kitchen-sink", "schema-kitchen-sink"].map { name in
+            let url = Bundle.module.url(forResource: name, withExtension: "graphql", subdirectory: "Fixtures")!
+            return try! String(contentsOf: url, encoding: .utf8)
+        }
+        return ValidationCase.all.map(\.query) + kitchenSinks
+    }()
+
+    /// Every (line, character) of `text` in UTF-16 units, the end of each line included.
+    static func cursors(in text: String) -> [TextPosition] {
+        var positions: [TextPosition] = []
+        for (line, content) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for character in 0...content.utf16.count { positions.append(TextPosition(line: line, character: character)) }
+        }
+        return positions
+    }
+
+    @Test func completionAnswersAtEveryCursor() {
+        var offered = 0
+        for document in Self.documents {
+            for cursor in Self.cursors(in: document) {
+                let list = Self.service.completions(in: document, at: cursor)
+                #expect(list.to == cursor, "\(document) at \(cursor)")
+                #expect(list.from.line == cursor.line && list.from.character <= cursor.character)
+                offered += list.items.isEmpty ? 0 : 1
+            }
+        }
+        // Most places in these documents have something to offer.
+        #expect(offered > 1_000)
+    }
+
+    @Test(arguments: ValidationCase.all)
+    func diagnosticsAreTheValidationErrors(_ testCase: ValidationCase) {
+        let diagnostics = Self.service.diagnostics(in: testCase.query).filter { $0.severity == .error }
+        #expect(diagnostics.map(\.message) == testCase.errors.map(\.message))
+        #expect(
+            diagnostics.map { $0.positions.map { "\($0.line + 1):\($0.character + 1)" } }
+                == testCase.errors.map { $0.locations.map { "\($0.line):\($0.column)" } })
     }
 }
