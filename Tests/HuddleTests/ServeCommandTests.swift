@@ -60,6 +60,7 @@ import Testing
         #expect(process.terminationStatus == 0)
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("listening on http://127.0.0.1:\(port) with 2 workers"))
+        #expect(log.contains("the Playground is at http://127.0.0.1:\(port)/playground"))
         #expect(log.contains("using the private PostgreSQL in "))
         #expect(log.contains("migrations: "))
         // It started the private server, so it stopped it on the way out.
