@@ -122,13 +122,14 @@ public final class Playground: Sendable {
                     .init("items", .list(list.items.map(Self.value))),
                 ]))
         case "diagnose":
-            let diagnostics = service.diagnostics(in: text).map { diagnostic in
+            let analysis = service.analyze(text)
+            let diagnostics = analysis.diagnostics.map { diagnostic in
                 GraphQLValue.object([
                     .init("message", .string(diagnostic.message)), .init("severity", .string(diagnostic.severity.rawValue)),
                     .init("positions", .list(diagnostic.positions.map(Self.value))),
                 ])
             }
-            let operations = service.operations(in: text).map { operation in
+            let operations = analysis.operations.map { operation in
                 GraphQLValue.object([
                     .init("name", operation.name.map(GraphQLValue.string) ?? .null),
                     .init("type", .string(operation.type.rawValue)), .init("position", Self.value(operation.position)),

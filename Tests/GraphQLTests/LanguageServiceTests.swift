@@ -127,21 +127,21 @@ import Testing
     }
 
     @Test func diagnosticsAreTheServersErrors() throws {
-        let misspelt = service.diagnostics(in: "{ me { nmae } }")
+        let misspelt = service.analyze("{ me { nmae } }").diagnostics
         #expect(misspelt.map(\.message) == ["Cannot query field \"nmae\" on type \"User\". Did you mean \"name\"?"])
         #expect(misspelt.first?.positions == [TextPosition(line: 0, character: 7)])
         #expect(misspelt.first?.severity == .error)
 
-        let syntax = service.diagnostics(in: "{ me { name }")
+        let syntax = service.analyze("{ me { name }").diagnostics
         #expect(syntax.map(\.message) == ["Syntax Error: Expected Name, found <EOF>."])
         #expect(syntax.first?.positions == [TextPosition(line: 0, character: 13)])
 
-        let fine = service.diagnostics(in: "query Q($k: Kind) { search(text: \"a\", kind: $k) { __typename } }")
+        let fine = service.analyze("query Q($k: Kind) { search(text: \"a\", kind: $k) { __typename } }").diagnostics
         #expect(fine.isEmpty)
 
-        let deprecated = service.diagnostics(
-            in: "{ old me { friends(after: \"x\") { id } } search(text: \"a\", kind: BIRD, filter: { near: \"x\" }) { __typename } }"
-        )
+        let deprecated = service.analyze(
+            "{ old me { friends(after: \"x\") { id } } search(text: \"a\", kind: BIRD, filter: { near: \"x\" }) { __typename } }"
+        ).diagnostics
         #expect(deprecated.map(\.severity) == [.warning, .warning, .warning, .warning])
         #expect(
             deprecated.map(\.message) == [
@@ -159,11 +159,11 @@ import Testing
     }
 
     @Test func operationsInOrder() {
-        let operations = service.operations(in: "query A { me { id } }\n\nmutation B { rename(name: \"x\") { id } }\n{ me { id } }")
+        let operations = service.analyze("query A { me { id } }\n\nmutation B { rename(name: \"x\") { id } }\n{ me { id } }").operations
         #expect(operations.map(\.name) == ["A", "B", nil])
         #expect(operations.map(\.type) == [.query, .mutation, .query])
         #expect(operations.map(\.position.line) == [0, 2, 3])
-        #expect(service.operations(in: "query A {").isEmpty)
+        #expect(service.analyze("query A {").operations.isEmpty)
     }
 }
 
@@ -224,7 +224,7 @@ extension LanguageServiceTests {
 
     @Test(arguments: ValidationCase.all)
     func diagnosticsAreTheValidationErrors(_ testCase: ValidationCase) {
-        let diagnostics = Self.service.diagnostics(in: testCase.query).filter { $0.severity == .error }
+        let diagnostics = Self.service.analyze(testCase.query).diagnostics.filter { $0.severity == .error }
         #expect(diagnostics.map(\.message) == testCase.errors.map(\.message))
         #expect(
             diagnostics.map { $0.positions.map { "\($0.line + 1):\($0.character + 1)" } }

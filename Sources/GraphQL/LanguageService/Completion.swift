@@ -42,7 +42,7 @@ extension LanguageService {
         let cursor = bytes.withUnsafeBufferPointer { position.offset(in: $0) }
         let (context, word, variables) = CompletionReader.context(in: bytes, at: cursor, schema: schema)
         let prefix = String(decoding: bytes[word], as: UTF8.self)
-        var items = suggestions(for: context, variables: variables, fragments: fragmentDefinitions(in: bytes))
+        var items = suggestions(for: context, variables: variables, in: bytes)
         items = Self.filter(items, by: prefix)
         let (from, to) = bytes.withUnsafeBufferPointer {
             (TextPosition(offset: word.lowerBound, in: $0), TextPosition(offset: word.upperBound, in: $0))
@@ -51,8 +51,7 @@ extension LanguageService {
     }
 
     private func suggestions(
-        for context: CompletionContext, variables: [(name: String, type: GraphQLType?)],
-        fragments: [(name: String, typeCondition: String)]
+        for context: CompletionContext, variables: [(name: String, type: GraphQLType?)], in bytes: [UInt8]
     ) -> [CompletionItem] {
         switch context {
         case .none:
@@ -73,7 +72,8 @@ extension LanguageService {
                 )
             }
         case .spread(let parent):
-            let fitting = fragments.filter { fragment in
+            // Only here is the whole document read: fragments may be defined after the cursor.
+            let fitting = fragmentDefinitions(in: bytes).filter { fragment in
                 guard let parent, let condition = schema.type(named: fragment.typeCondition) else { return true }
                 return overlaps(parent, condition)
             }

@@ -3,7 +3,7 @@
 /// spec §2 and following the schema's types along the way (the field a
 /// selection set belongs to, the argument a value is for). The text after
 /// the cursor does not matter, so a half-written document still completes.
-enum CompletionContext: Equatable {
+enum CompletionContext {
     /// The start of a definition (`query`, `fragment`, ...) or the `on` of
     /// a fragment definition.
     case keywords([String])
@@ -29,20 +29,6 @@ enum CompletionContext: Equatable {
     case inputType
     /// Nothing to offer (a name being introduced, a string, a comment).
     case none
-
-    static func == (left: Self, right: Self) -> Bool {
-        switch (left, right) {
-        case (.inputType, .inputType), (.none, .none): true
-        case (.keywords(let a), .keywords(let b)): a == b
-        case (.selection(let a, let b), .selection(let c, let d)): a === c && b == d
-        case (.spread(let a), .spread(let b)), (.typeCondition(let a), .typeCondition(let b)): a === b
-        case (.argument(let a, let b), .argument(let c, let d)): a.map(\.name) == c.map(\.name) && b == d
-        case (.value(let a), .value(let b)), (.variable(let a), .variable(let b)): a == b
-        case (.objectField(let a, let b), .objectField(let c, let d)): a === c && b == d
-        case (.directive(let a), .directive(let b)): a == b
-        default: false
-        }
-    }
 
     static let definitionStart = Self.keywords(["query", "mutation", "subscription", "fragment"])
 }

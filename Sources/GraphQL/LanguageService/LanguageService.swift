@@ -27,15 +27,24 @@ public struct LanguageService: Sendable {
         public var positions: [TextPosition]
     }
 
-    /// The syntax error, or else every validation error, then a warning for
-    /// each deprecated field, argument or enum value the document uses.
-    public func diagnostics(in text: String) -> [Diagnostic] {
+    /// What an editor shows of a whole document: its problems and its operations.
+    public struct Analysis: Sendable, Hashable {
+        /// The syntax error, or else every validation error, then a warning
+        /// for each deprecated field, argument, input field or enum value used.
+        public var diagnostics: [Diagnostic]
+        /// The operations in order (none when the document does not parse).
+        public var operations: [Operation]
+    }
+
+    /// The document's diagnostics and operations, from one parse.
+    public func analyze(_ text: String) -> Analysis {
         let source = Source(body: text)
         let document: Document
         do {
             document = try parse(source)
         } catch {
-            return [Diagnostic(message: error.message, severity: .error, positions: error.locations.map(TextPosition.init))]
+            let syntax = Diagnostic(message: error.message, severity: .error, positions: error.locations.map(TextPosition.init))
+            return Analysis(diagnostics: [syntax], operations: [])
         }
         let errors = Suggestions.$areHidden.withValue(hidesSuggestions) {
             validate(schema: schema, document: document, source: source, maxErrors: maxErrors)
@@ -43,10 +52,17 @@ public struct LanguageService: Sendable {
         let deprecations = validate(
             schema: schema, document: document, source: source, rules: [NoDeprecatedUsageRule.self], maxErrors: maxErrors
         )
-        return errors.map { Diagnostic(message: $0.message, severity: .error, positions: $0.locations.map(TextPosition.init)) }
+        let diagnostics =
+            errors.map { Diagnostic(message: $0.message, severity: .error, positions: $0.locations.map(TextPosition.init)) }
             + deprecations.map {
                 Diagnostic(message: $0.message, severity: .warning, positions: $0.locations.map(TextPosition.init))
             }
+        let operations = document.definitions.compactMap { definition -> Operation? in
+            guard case .operation(let operation) = definition else { return nil }
+            let position = TextPosition(source.location(at: operation.location.start))
+            return Operation(name: operation.name?.value, type: operation.operation, position: position)
+        }
+        return Analysis(diagnostics: diagnostics, operations: operations)
     }
 
     /// The document as the engine's printer writes it (graphql-js's
@@ -62,14 +78,4 @@ public struct LanguageService: Sendable {
         public var position: TextPosition
     }
 
-    /// The document's operations in order (none when it does not parse).
-    public func operations(in text: String) -> [Operation] {
-        let source = Source(body: text)
-        guard let document = try? parse(source) else { return [] }
-        return document.definitions.compactMap {
-            guard case .operation(let operation) = $0 else { return nil }
-            let position = TextPosition(source.location(at: operation.location.start))
-            return Operation(name: operation.name?.value, type: operation.operation, position: position)
-        }
-    }
 }

@@ -276,7 +276,7 @@ struct Serve: AsyncParsableCommand {
         }
         if !noScheduler { scheduler.start() }
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
-        if playgroundAssets?.missing == nil, playgroundAssets != nil {
+        if let playgroundAssets, playgroundAssets.missing == nil {
             FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(port)/playground\n".utf8))
         }
         for worker in workers { await worker.finished() }
