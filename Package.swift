@@ -97,6 +97,10 @@ let package = Package(
             name: "Prolific",
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
         ),
+        .target(
+            name: "PetMatch",
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+        ),
         .executableTarget(
             name: "huddle",
             dependencies: [
@@ -104,6 +108,7 @@ let package = Package(
                 "HuddlePlayground",
                 "Playmate",
                 "Prolific",
+                "PetMatch",
                 "HuddleRuntime",
                 "HuddlePostgres",
                 "GraphQLTransport",
@@ -130,7 +135,8 @@ let package = Package(
         .testTarget(
             name: "HuddleTests",
             dependencies: [
-                "huddle", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport",
+                "huddle", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "PetMatch", "HuddleRuntime", "HuddlePostgres",
+                "GraphQLTransport",
                 "GraphQL", "Formats",
                 "CLibPQ",
             ]

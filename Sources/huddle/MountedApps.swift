@@ -1,4 +1,5 @@
 import HuddleCore
+import PetMatch
 import Playmate
 import Prolific
 
@@ -7,4 +8,5 @@ import Prolific
 let mountedApps: [any App.Type] = [
     Playmate.self,
     Prolific.self,
+    PetMatch.self,
 ]

@@ -14,6 +14,11 @@ package struct AuthPayload: Sendable {
 package struct Coordinates: Sendable {
     package var latitude: Double
     package var longitude: Double
+
+    package init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
 }
 
 /// Sign-up, sign-in and out, the signed-in user, and profiles.

@@ -31,6 +31,11 @@ package struct PageRequest: Sendable, Hashable {
         if first == nil, last == nil { first = Self.defaultPageSize }
     }
 
+    /// The first `size` items, with no cursor.
+    package init(first size: Int) {
+        first = size
+    }
+
     package var isBackward: Bool { last != nil }
     package var size: Int { last ?? first ?? Self.defaultPageSize }
 
@@ -65,6 +70,13 @@ package struct ConnectionPage: Sendable {
     /// The size of the whole list, for connections that offer it (through a
     /// loader, so that a list of connections counts in one statement).
     package var totalCount: (@Sendable () -> Resolved)?
+
+    package init(edges: [Edge], hasNextPage: Bool, hasPreviousPage: Bool, totalCount: (@Sendable () -> Resolved)? = nil) {
+        self.edges = edges
+        self.hasNextPage = hasNextPage
+        self.hasPreviousPage = hasPreviousPage
+        self.totalCount = totalCount
+    }
 }
 
 /// One owner's page of a list (a user's friends, a project's rounds), as

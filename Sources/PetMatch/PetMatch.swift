@@ -1,0 +1,162 @@
+import GraphQL
+import HuddleCore
+import HuddlePostgres
+import HuddleRuntime
+import Synchronization
+
+/// petMatch: adoptable pets to swipe on, listed by shelters' staff.
+package enum PetMatch: App {
+    package static let schemaFolder = "petmatch"
+
+    package static func bind(_ binder: inout SchemaBinder) {
+        CatalogueResolvers.bind(&binder)
+        ShelterResolvers.bind(&binder)
+        PetResolvers.bind(&binder)
+        PreferenceResolvers.bind(&binder)
+        SwipeResolvers.bind(&binder)
+        PetMatchInbox.bind(&binder)
+    }
+
+    package static let nodeTypes = [
+        NodeType("Pet", PetRecord.self) { id, context in
+            context.petMatch.pets.load(id) { $0.map { .object($0, typename: "Pet") } ?? .null }
+        },
+        NodeType("Shelter", ShelterRecord.self) { id, context in
+            context.petMatch.shelters.load(id) { $0.map { .object($0, typename: "Shelter") } ?? .null }
+        },
+    ]
+
+    package static let notificationKinds = PetMatchInbox.kinds
+
+    package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
+        try await PetMatchDemoData.seed(scale, users: users, on: connection)
+    }
+}
+
+/// petMatch's batching loaders of one operation.
+final class PetMatchLoaders: RequestLoaders {
+    let pets: DataLoader<Int64, PetRecord?>
+    let shelters: DataLoader<Int64, ShelterRecord?>
+    let preferences: DataLoader<Int64, PreferencesRecord?>
+    /// The viewer's swipe on each pet.
+    let viewerSwipes: DataLoader<Int64, String?>
+    /// Whether each pet is among the viewer's favourites.
+    let viewerFavorites: DataLoader<Int64, Bool>
+    /// Whether the viewer is on each shelter's staff.
+    let viewerStaff: DataLoader<Int64, Bool>
+    /// Each shelter's staff, by username.
+    let staff: DataLoader<Int64, [UserRecord]>
+    private let database: PostgresPool
+    private let shelterPetPages = Mutex<[String: DataLoader<OwnedPage, ConnectionPage>]>([:])
+
+    init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
+        self.database = database
+        pets = Loaders.byID(database, PetRecord.columns, from: "pets", as: "p") { try PetRecord(row: $0) }
+        shelters = Loaders.byID(database, ShelterRecord.columns, from: "shelters", as: "s") { try ShelterRecord(row: $0) }
+        preferences = DataLoader { ids in
+            let rows = try await database.query(PreferencesRecord.select, [ids])
+            var found: [Int64: PreferencesRecord] = [:]
+            for row in rows {
+                let preferences = try PreferencesRecord(row: row)
+                found[preferences.userID] = preferences
+            }
+            return ids.map { .success(found[$0]) }
+        }
+        viewerSwipes = DataLoader { ids in
+            guard let viewerID else { return ids.map { _ in .success(nil) } }
+            var found: [Int64: String] = [:]
+            for row in try await database.query(
+                "SELECT pet_id, direction FROM pet_swipes WHERE user_id = $1 AND pet_id = ANY($2::bigint[])", [viewerID, ids])
+            {
+                found[try row.decode(Int64.self, at: 0)] = try row.decode(String.self, at: 1)
+            }
+            return ids.map { .success(found[$0]) }
+        }
+        viewerFavorites = Loaders.viewerSet(
+            database, viewerID, "SELECT pet_id FROM pet_favorites WHERE user_id = $1 AND pet_id = ANY($2::bigint[])")
+        viewerStaff = Loaders.viewerSet(
+            database, viewerID, "SELECT shelter_id FROM shelter_staff WHERE user_id = $1 AND shelter_id = ANY($2::bigint[])")
+        staff = DataLoader { ids in
+            let rows = try await database.query(
+                """
+                SELECT \(UserRecord.columns), m.shelter_id FROM shelter_staff m JOIN users u ON u.id = m.user_id
+                WHERE m.shelter_id = ANY($1::bigint[]) ORDER BY m.shelter_id, lower(u.username)
+                """, [ids])
+            var byShelter: [Int64: [UserRecord]] = [:]
+            for row in rows {
+                let user = try UserRecord(row: row)
+                shared.prime(user)
+                byShelter[try row.decode(Int64.self, at: rows.columnCount - 1), default: []].append(user)
+            }
+            return ids.map { .success(byShelter[$0] ?? []) }
+        }
+    }
+
+    /// Gives the loaders what a list's statement read with its pets (their
+    /// shelters), and what a feed page knows of the viewer (unswiped).
+    func prime(pets: [PetRecord], shelters: [ShelterRecord], unseen: Bool) {
+        for shelter in shelters { self.shelters.prime(shelter.id, shelter) }
+        guard unseen else { return }
+        for pet in pets {
+            viewerSwipes.prime(pet.id, nil)
+            viewerFavorites.prime(pet.id, false)
+        }
+    }
+
+    /// Shelters' pages of pets, newest first, of one status or all (nil).
+    func shelterPets(status: String?) -> DataLoader<OwnedPage, ConnectionPage> {
+        shelterPetPages.withLock { loaders in
+            if let loader = loaders[status ?? ""] { return loader }
+            let database = database
+            let loader = KeysetQuery.loader(on: database) {
+                KeysetQuery(
+                    columns: PetRecord.columns,
+                    from: "FROM pets p WHERE p.shelter_id = owner.id AND ($1::text IS NULL OR p.status = $1::text)",
+                    parameters: [status], keys: [("p.published_at", "timestamptz"), ("p.id", "bigint")], descending: true)
+            } node: {
+                try PetRecord(row: $0)
+            }
+            loaders[status ?? ""] = loader
+            return loader
+        }
+    }
+}
+
+extension RequestContext {
+    /// The operation's petMatch loaders.
+    var petMatch: PetMatchLoaders { loaders(PetMatchLoaders.self) }
+}
+
+/// The database's refusals (migration 0010's SQLSTATEs PM001-PM005), as
+/// answers a client can act on. The resolvers check first; these are for a
+/// write that raced a change (a status change under a swipe).
+enum PetMatchErrors {
+    static func translate(_ error: any Error) -> any Error {
+        guard let database = error as? PostgresError else { return error }
+        switch database.sqlState {
+        case "PM001": return APIError.badInput("This pet is no longer up for adoption.")
+        case "PM002": return APIError.forbidden("Only the shelter's staff can change its pets.")
+        case "PM003": return APIError.badInput("A pet stays with its shelter.")
+        case "PM004": return APIError.badInput("Only a pet swiped right is a favourite.")
+        case "PM005": return APIError.badInput("A shelter keeps at least one staff member.")
+        default: return error
+        }
+    }
+
+    /// Runs `body`, translating the database's refusals.
+    static func translating<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw translate(error)
+        }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements without repeats, in their first order.
+    var uniqued: [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
