@@ -221,8 +221,12 @@ CREATE TABLE pet_swipes (
 -- Only an adoptable pet takes a swipe; the pet is held FOR SHARE so that a
 -- status change either comes first (and the swipe is refused) or waits.
 CREATE FUNCTION pet_swipes_check() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    pet_status text;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pets p WHERE p.id = NEW.pet_id AND p.status = 'ADOPTABLE' FOR SHARE) THEN
+    SELECT p.status INTO pet_status FROM pets p WHERE p.id = NEW.pet_id FOR SHARE;
+    -- No such pet: the foreign key refuses the swipe.
+    IF FOUND AND pet_status <> 'ADOPTABLE' THEN
         RAISE EXCEPTION 'this pet is not up for adoption' USING ERRCODE = 'PM001';
     END IF;
     RETURN NEW;
