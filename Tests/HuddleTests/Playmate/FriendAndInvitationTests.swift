@@ -168,7 +168,8 @@ struct FriendAndInvitationTests {
             }
             #expect(
                 registered == [
-                    "FRIEND_REQUEST_ACCEPTED shared", "FRIEND_REQUEST_RECEIVED shared", "INVITATION_ACCEPTED playmate",
+                    "FAVORITE_PET_STATUS_CHANGED petmatch", "FAVORITE_PET_UPDATED petmatch", "FRIEND_REQUEST_ACCEPTED shared",
+                    "FRIEND_REQUEST_RECEIVED shared", "INVITATION_ACCEPTED playmate",
                     "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "PROJECT_COMPLETED prolific",
                     "PROJECT_INVITATION prolific", "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SNIPPET_VOTED prolific",
                     "SNIPPET_WON prolific",
