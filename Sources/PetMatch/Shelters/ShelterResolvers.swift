@@ -69,7 +69,7 @@ enum ShelterResolvers {
         if let name = input.string("name") {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard (1...100).contains(trimmed.count) else { throw APIError.badInput("\"name\" must be 1 to 100 characters.") }
-            parameters.append(likePattern(trimmed.lowercased()))
+            parameters.append(LikePattern.escaping(trimmed.lowercased()))
             conditions.append("lower(s.name) LIKE '%' || $\(parameters.count)::text || '%' ESCAPE '\\'")
         }
         let distanceArgument = input.argument("distanceKm")?.doubleValue
@@ -104,15 +104,6 @@ enum ShelterResolvers {
         }
     }
 
-    /// `text` with LIKE's wildcards escaped, to be matched literally.
-    static func likePattern(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
-    }
 }
 
 /// A shelter's address, as its own object.

@@ -37,7 +37,7 @@ enum ProjectResolvers {
             let viewer = input.request.viewer?.userID
             return list(
                 page, "FROM projects p WHERE lower(p.title) LIKE '%' || $2 || '%' ESCAPE '\\' AND \(ProjectRecord.visible(toViewerAt: 1))",
-                [viewer, likePattern(title.lowercased())], input.request.database)
+                [viewer, LikePattern.escaping(title.lowercased())], input.request.database)
         }
         binder.root("Query", "followedProjects") { input in
             let viewer = try input.request.signedIn()
@@ -64,16 +64,6 @@ enum ProjectResolvers {
             columns: ProjectRecord.columns, from: from, parameters: parameters,
             keys: [("p.created_at", "timestamptz"), ("p.id", "bigint")], descending: true)
         return .async { .object(try await query.page(page, on: database) { try ProjectRecord(row: $0) }) }
-    }
-
-    /// `text` with LIKE's wildcards escaped, to be matched literally.
-    static func likePattern(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
     }
 
     private static func bindFields(_ binder: inout SchemaBinder) {
