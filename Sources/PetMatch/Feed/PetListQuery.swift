@@ -52,11 +52,11 @@ struct PetListQuery {
         let sql: String
         let keyCount: Int
         let shelterPoint = "ll_to_earth(s.latitude, s.longitude)"
+        // Shelter `s` within reach: the box the GiST index answers, refined by the exact distance.
+        let withinReach = "earth_box(v.origin, v.metres) @> \(shelterPoint) AND earth_distance(\(shelterPoint), v.origin) <= v.metres"
         if byDistance {
             keyCount = 4
-            var shelterConditions = [
-                "earth_box(v.origin, v.metres) @> \(shelterPoint)", "earth_distance(\(shelterPoint), v.origin) <= v.metres",
-            ]
+            var shelterConditions = [withinReach]
             if let after = request.after {
                 guard after.count == 4 else { throw APIError.badInput("The cursor does not belong to this list.") }
                 let metres = bind(after[0], &parameters, as: "float8")
@@ -67,7 +67,7 @@ struct PetListQuery {
                 )
             }
             sql = """
-                SELECT \(PetRecord.columns), near.metres / 1000, \(ShelterRecord.columns.replacingOccurrences(of: "s.", with: "near.")),
+                SELECT \(PetRecord.columns), near.metres / 1000, \(ShelterRecord.columns(of: "near")),
                        near.metres::text, near.id::text, p.published_at::text, p.id::text
                 FROM (\(criteria)) v
                 CROSS JOIN LATERAL (
@@ -89,11 +89,7 @@ struct PetListQuery {
                 )
             }
             // Within reach when there is an origin, through the shelters' index.
-            petConditions.append(
-                """
-                (v.origin IS NULL OR p.shelter_id IN (SELECT s.id FROM shelters s WHERE earth_box(v.origin, v.metres) @> \(shelterPoint)
-                 AND earth_distance(\(shelterPoint), v.origin) <= v.metres))
-                """)
+            petConditions.append("(v.origin IS NULL OR p.shelter_id IN (SELECT s.id FROM shelters s WHERE \(withinReach)))")
             sql = """
                 SELECT \(PetRecord.columns), earth_distance(ll_to_earth(s.latitude, s.longitude), v.origin) / 1000, \(ShelterRecord.columns),
                        p.published_at::text, p.id::text

@@ -21,7 +21,13 @@ final class ShelterRecord: Identified {
     /// How many columns `columns` names.
     static let columnCount = 11
 
-    static let columns = "s.id, s.name, s.email, s.phone, s.street, s.city, s.state, s.postcode, s.country, s.latitude, s.longitude"
+    static let columns = columns(of: "s")
+
+    /// The columns of a shelter row named `alias` (a table or a subquery that selected `columns`).
+    static func columns(of alias: String) -> String {
+        ["id", "name", "email", "phone", "street", "city", "state", "postcode", "country", "latitude", "longitude"]
+            .map { "\(alias).\($0)" }.joined(separator: ", ")
+    }
 
     init(row: PostgresRow, offset: Int = 0, distanceKm: Double? = nil) throws {
         id = try row.decode(at: offset)

@@ -24,7 +24,7 @@ enum LocationResolvers {
                 WHERE lower(l.name) LIKE '%' || lower($1) || '%' OR lower(l.name) % lower($1)
                 ORDER BY (lower(l.name) LIKE '%' || lower($1) || '%') DESC, similarity(lower(l.name), lower($1)) DESC, l.id
                 LIMIT $2
-                """, [escapeLike(text), first])
+                """, [LikePattern.escaping(text), first])
             return .list(try rows.map { .object(try LocationRecord(row: $0)) })
         }
         binder.rootAsync("Mutation", "createLocation") { input in
@@ -32,12 +32,6 @@ enum LocationResolvers {
             let location = try newLocation(input.argument("input") ?? .null)
             return .object(try await insert(location, on: input.request.database))
         }
-    }
-
-    /// LIKE's wildcards in user text match themselves.
-    static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(
-            of: "_", with: "\\_")
     }
 
     /// A NewLocationInput, checked.
