@@ -42,6 +42,9 @@ public enum DemoData {
     package static func seed(_ scale: DemoScale, apps: [any App.Type], into database: PostgresPool) async throws -> Summary {
         let hash = await database.loop.runInThreadPool { PasswordHash.make(password) }
         return try await database.withTransaction { connection in
+            // The bench scale's bulk statements run for minutes; the pool's
+            // statement timeout is meant for requests, not for this.
+            _ = try await connection.query("SET LOCAL statement_timeout = 0")
             guard try await connection.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0 else {
                 throw SeedError(description: "the database has users already; seed an empty database")
             }
