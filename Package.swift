@@ -101,6 +101,10 @@ let package = Package(
             name: "PetMatch",
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
         ),
+        .target(
+            name: "HabitBuddies",
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+        ),
         .executableTarget(
             name: "huddle",
             dependencies: [
@@ -109,6 +113,7 @@ let package = Package(
                 "Playmate",
                 "Prolific",
                 "PetMatch",
+                "HabitBuddies",
                 "HuddleRuntime",
                 "HuddlePostgres",
                 "GraphQLTransport",
@@ -135,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "HuddleTests",
             dependencies: [
-                "huddle", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "PetMatch", "HuddleRuntime", "HuddlePostgres",
+                "huddle", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "PetMatch", "HabitBuddies", "HuddleRuntime",
+                "HuddlePostgres",
                 "GraphQLTransport",
                 "GraphQL", "Formats",
                 "CLibPQ",

@@ -1,3 +1,4 @@
+import HabitBuddies
 import HuddleCore
 import PetMatch
 import Playmate
@@ -9,4 +10,5 @@ let mountedApps: [any App.Type] = [
     Playmate.self,
     Prolific.self,
     PetMatch.self,
+    HabitBuddies.self,
 ]

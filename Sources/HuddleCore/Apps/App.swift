@@ -22,11 +22,14 @@ package protocol App: SendableMetatype {
     static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String?
     /// The kinds of work it puts on the durable scheduler, and how each is done.
     static var scheduledWork: [ScheduledWork] { get }
+    /// The settings it reads (`RequestContext.settings`), which operators set.
+    static var settings: [AppSetting] { get }
 }
 
 extension App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
     package static var scheduledWork: [ScheduledWork] { [] }
+    package static var settings: [AppSetting] { [] }
 }
 
 /// An object type that implements `Node`: how `node(id:)` loads one, and the

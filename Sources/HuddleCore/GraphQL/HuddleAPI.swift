@@ -48,25 +48,26 @@ public enum HuddleAPI {
 
     /// The context of an HTTP request: the worker's pool and the user of
     /// its bearer token.
-    public static func context(
-        for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?
+    package static func context(
+        for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, settings: AppSettings
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
-            database: database, listener: listener, viewer: try await Authentication.viewer(token: token, database: database))
+            database: database, listener: listener, viewer: try await Authentication.viewer(token: token, database: database),
+            settings: settings)
     }
 
     /// The context of a websocket connection, from the `token` (or
     /// `Authorization: Bearer …`) in its connection_init payload; anonymous
     /// without one, refused (nil) with one that is not valid.
-    public static func context(
-        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?
+    package static func context(
+        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?, settings: AppSettings
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
-        guard let token = member else { return RequestContext(database: database, listener: listener, viewer: nil) }
+        guard let token = member else { return RequestContext(database: database, listener: listener, viewer: nil, settings: settings) }
         guard let viewer = try await Authentication.viewer(token: token, database: database) else { return nil }
-        return RequestContext(database: database, listener: listener, viewer: viewer)
+        return RequestContext(database: database, listener: listener, viewer: viewer, settings: settings)
     }
 }

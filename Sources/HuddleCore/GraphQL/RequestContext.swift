@@ -14,6 +14,8 @@ package final class RequestContext: Sendable {
     package let listener: PostgresListener?
     /// The signed-in user's id and token hash, when a valid token came along.
     package let viewer: Viewer?
+    /// The mounted apps' settings as the operator set them.
+    package let settings: AppSettings
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -44,10 +46,11 @@ package final class RequestContext: Sendable {
         package var tokenHash: String
     }
 
-    package init(database: PostgresPool, listener: PostgresListener?, viewer: Viewer?) {
+    package init(database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, settings: AppSettings = AppSettings()) {
         self.database = database
         self.listener = listener
         self.viewer = viewer
+        self.settings = settings
     }
 
     /// The signed-in user's id, or UNAUTHENTICATED.
@@ -59,7 +62,7 @@ package final class RequestContext: Sendable {
     /// A context for another operation by the same client (each operation
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
-        RequestContext(database: database, listener: listener, viewer: viewer)
+        RequestContext(database: database, listener: listener, viewer: viewer, settings: settings)
     }
 }
 

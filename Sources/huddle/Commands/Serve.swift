@@ -103,6 +103,26 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where CodeMirror 5 is installed, for the Playground (HUDDLE_CODEMIRROR_DIR).")
     var codemirrorDir = ProcessInfo.processInfo.environment["HUDDLE_CODEMIRROR_DIR"] ?? PlaygroundAssets.defaultCodeMirrorDirectory
 
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "An app's setting, NAME=VALUE (repeatable; also HUDDLE_NAME, capitals and underscores): \(appSettingsHelp)",
+            valueName: "name=value"))
+    var settingAssignments: [String] = []
+
+    /// The apps' settings, from the environment and `--set`.
+    var appSettings: AppSettings {
+        get throws {
+            do {
+                return try AppSettings(
+                    mountedApps.flatMap { $0.settings }, environment: ProcessInfo.processInfo.environment,
+                    assignments: settingAssignments)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
     /// The operation limits the options set; 0 lifts a limit.
     var executionLimits: ExecutionLimits {
         func limit(_ value: Int) -> Int? { value == 0 ? nil : value }
@@ -131,6 +151,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard (1...64).contains(schedulerConcurrency) else { throw ValidationError("--scheduler-concurrency must be between 1 and 64") }
+        _ = try appSettings
     }
 
     func run() async throws {
@@ -238,9 +259,10 @@ struct Serve: AsyncParsableCommand {
         database.acquireTimeout = .milliseconds(Int64(databaseWait * 1000))
         // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
         let shutdownDeadline = configuration.shutdownGracePeriod + .seconds(10)
+        let settings = try appSettings
         let workers = schemas.map { schema in
             Worker(
-                configuration: configuration, metrics: metrics, database: database, listener: listener,
+                configuration: configuration, metrics: metrics, database: database, listener: listener, settings: settings,
                 schema: schema, allowedOrigins: origins, operations: operationSettings, playgroundAssets: playgroundAssets,
                 onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
@@ -286,6 +308,11 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
+/// The mounted apps' settings for `--help`: name, default and range.
+private let appSettingsHelp = mountedApps.flatMap { $0.settings }.map { setting in
+    "\(setting.name) (\(setting.help); default \(setting.defaultValue), \(setting.range.lowerBound) to \(setting.range.upperBound))"
+}.joined(separator: "; ")
+
 /// An integer setting from the environment, if set and a number.
 private func environment(_ name: String) -> Int? {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
@@ -302,7 +329,8 @@ private final class Worker: Sendable {
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, schema: ExecutableSchema, allowedOrigins: [String], operations: GraphQLOperationSettings,
+        listener: PostgresListener, settings: AppSettings, schema: ExecutableSchema, allowedOrigins: [String],
+        operations: GraphQLOperationSettings,
         playgroundAssets: PlaygroundAssets?,
         onShutdown: @escaping @Sendable () -> Void
     ) {
@@ -317,13 +345,13 @@ private final class Worker: Sendable {
         http.allowedOrigins = allowedOrigins
         http.operations = operations
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(for: request, database: pool, listener: listener)
+            try await HuddleAPI.context(for: request, database: pool, listener: listener, settings: settings)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
         let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
             payload, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener)
+            try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener, settings: settings)
         }
         let playground = playgroundAssets.map { assets in
             var settings = Playground.Configuration()

@@ -168,11 +168,13 @@ struct FriendAndInvitationTests {
             }
             #expect(
                 registered == [
-                    "FAVORITE_PET_STATUS_CHANGED petmatch", "FAVORITE_PET_UPDATED petmatch", "FRIEND_REQUEST_ACCEPTED shared",
-                    "FRIEND_REQUEST_RECEIVED shared", "INVITATION_ACCEPTED playmate",
-                    "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "PROJECT_COMPLETED prolific",
-                    "PROJECT_INVITATION prolific", "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SNIPPET_VOTED prolific",
-                    "SNIPPET_WON prolific",
+                    "BUDDY_MATCHED habitbuddies", "BUDDY_SCORED habitbuddies", "FAVORITE_PET_STATUS_CHANGED petmatch",
+                    "FAVORITE_PET_UPDATED petmatch", "FRIEND_REQUEST_ACCEPTED shared", "FRIEND_REQUEST_RECEIVED shared",
+                    "HABIT_MILESTONE habitbuddies", "HABIT_REMINDER habitbuddies", "INVITATION_ACCEPTED playmate",
+                    "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "MEETING_ACCEPTED habitbuddies",
+                    "MEETING_CANCELLED habitbuddies", "MEETING_DECLINED habitbuddies", "MEETING_REMINDER habitbuddies",
+                    "MEETING_SCHEDULED habitbuddies", "PROJECT_COMPLETED prolific", "PROJECT_INVITATION prolific",
+                    "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SNIPPET_VOTED prolific", "SNIPPET_WON prolific",
                 ])
             await #expect {
                 try await server.sql("INSERT INTO notifications (user_id, kind) SELECT id, 'SESSION_UPDATED' FROM users LIMIT 1")

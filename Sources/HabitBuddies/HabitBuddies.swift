@@ -1,0 +1,297 @@
+import GraphQL
+import HuddleCore
+import HuddlePostgres
+import HuddleRuntime
+import Synchronization
+
+/// Habit Buddies: habits formed with accountability buddies.
+package enum HabitBuddies: App {
+    package static let schemaFolder = "habitbuddies"
+
+    package static func bind(_ binder: inout SchemaBinder) {
+        HabitResolvers.bind(&binder)
+        HabitMutations.bind(&binder)
+        ProgressResolvers.bind(&binder)
+        DashboardResolvers.bind(&binder)
+        BuddyResolvers.bind(&binder)
+        BuddyCandidates.bind(&binder)
+        MeetingResolvers.bind(&binder)
+        MeetingMutations.bind(&binder)
+        HabitBuddiesInbox.bind(&binder)
+    }
+
+    // The loaders read only what the viewer may see: a habit is its
+    // owner's and their buddies', a meeting its two people's.
+    package static let nodeTypes = [
+        NodeType("Habit", HabitRecord.self) { id, context in
+            context.habitBuddies.habits.load(id) { $0.map { .object($0, typename: "Habit") } ?? .null }
+        },
+        NodeType("Meeting", MeetingRecord.self) { id, context in
+            context.habitBuddies.meetings.load(id) { $0.map { .object($0, typename: "Meeting") } ?? .null }
+        },
+    ]
+
+    package static let notificationKinds = HabitBuddiesInbox.kinds
+
+    package static let scheduledWork = [HabitReminder.work, MeetingReminder.work]
+
+    package static let settings = [maxBuddies, meetingReminderMinutes]
+
+    /// The cap on buddies per user, which the database applies too (migration 0011's `huddle.max_buddies`).
+    static let maxBuddies = AppSetting(
+        "max-buddies", default: 3, range: 1...50, help: "Habit Buddies: the most buddies one user may have")
+    static let meetingReminderMinutes = AppSetting(
+        "meeting-reminder-minutes", default: 15, range: 1...1440, help: "Habit Buddies: minutes before a meeting its people are reminded")
+
+    package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
+        try await HabitBuddiesDemoData.seed(scale, users: users, on: connection)
+    }
+}
+
+/// Habit Buddies' batching loaders of one operation.
+final class HabitBuddiesLoaders: RequestLoaders {
+    let habits: DataLoader<Int64, HabitRecord?>
+    let progress: DataLoader<Int64, HabitProgress>
+    let milestones: DataLoader<Int64, [HabitMilestone]>
+    let profiles: DataLoader<Int64, HabitProfileRecord?>
+    /// Users' active and paused habits, as the viewer may see them (empty for others).
+    let userHabits: DataLoader<Int64, [HabitRecord]>
+    /// The viewer's buddies (the key is the viewer).
+    let buddies: DataLoader<Int64, [BuddyRecord]>
+    /// Whether each user is the viewer's buddy.
+    let viewerBuddies: DataLoader<Int64, Bool>
+    let meetings: DataLoader<Int64, MeetingRecord?>
+    let checklists: DataLoader<Int64, [ChecklistItemRecord]>
+    let meetingScores: DataLoader<Int64, [BuddyScoreRecord]>
+    let completionRates: DataLoader<HabitRange, Double>
+    let calendars: DataLoader<HabitMonth, [HabitDay]>
+    let catalogue: DataLoader<Int64, CatalogueHabitRecord?>
+    /// The scores between the viewer and each buddy (by the buddy's id), newest first.
+    let pairScores: DataLoader<Int64, [BuddyScoreRecord]>
+    /// Each user's next proposed or accepted meeting that has not ended.
+    let nextMeetings: DataLoader<Int64, MeetingRecord?>
+
+    init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
+        let progress = DataLoader<Int64, HabitProgress> { ids in
+            var found: [Int64: HabitProgress] = [:]
+            for row in try await database.query("SELECT \(HabitProgress.columns) FROM habit_streaks($1::bigint[]) s", [ids]) {
+                let progress = try HabitProgress(row: row)
+                found[progress.habitID] = progress
+            }
+            return ids.map { .success(found[$0] ?? HabitProgress(habitID: $0)) }
+        }
+        self.progress = progress
+        habits = DataLoader { ids in
+            let rows = try await database.query(
+                "SELECT \(HabitRecord.columns) \(HabitRecord.from) WHERE h.id = ANY($1::bigint[]) AND \(HabitRecord.visible(toViewerAt: 2))",
+                [ids, viewerID])
+            return try Loaders.byID(ids, rows) { try HabitRecord(row: $0) }
+        }
+        // With their progress, which every screen that lists habits shows.
+        userHabits = DataLoader { ids in
+            let rows = try await database.query(
+                """
+                WITH h AS (
+                    SELECT \(HabitRecord.columns) \(HabitRecord.from)
+                    WHERE h.user_id = ANY($1::bigint[]) AND h.status <> 'ARCHIVED' AND \(HabitRecord.visible(toViewerAt: 2))
+                )
+                SELECT h.*, \(HabitProgress.columns) FROM h LEFT JOIN habit_streaks(ARRAY(SELECT id FROM h)) s ON s.habit_id = h.id
+                ORDER BY h.user_id, h.status, h.created_at, h.id
+                """, [ids, viewerID])
+            var byUser: [Int64: [HabitRecord]] = [:]
+            for row in rows {
+                let habit = try HabitRecord(row: row)
+                progress.prime(habit.id, try HabitProgress(row: row, offset: HabitRecord.columnCount))
+                byUser[habit.userID, default: []].append(habit)
+            }
+            return ids.map { .success(byUser[$0] ?? []) }
+        }
+        milestones = DataLoader { ids in
+            var byHabit: [Int64: [HabitMilestone]] = [:]
+            for row in try await database.query(
+                "SELECT habit_id, days, reached_on::text FROM habit_milestones WHERE habit_id = ANY($1::bigint[]) ORDER BY habit_id, days",
+                [ids])
+            {
+                byHabit[try row.decode(Int64.self, at: 0), default: []].append(
+                    HabitMilestone(days: try row.decode(at: 1), reachedOn: try row.decode(at: 2)))
+            }
+            return ids.map { .success(byHabit[$0] ?? []) }
+        }
+        profiles = DataLoader { ids in
+            var found: [Int64: HabitProfileRecord] = [:]
+            for row in try await database.query(
+                "SELECT \(HabitProfileRecord.columns) FROM habit_profiles p WHERE p.user_id = ANY($1::bigint[])", [ids])
+            {
+                let profile = try HabitProfileRecord(row: row)
+                found[profile.userID] = profile
+            }
+            return ids.map { .success(found[$0]) }
+        }
+        buddies = DataLoader { ids in
+            var byUser: [Int64: [BuddyRecord]] = [:]
+            let rows = try await database.query(
+                """
+                SELECT b.id, b.matched_at, o.viewer, \(UserRecord.columns)
+                FROM unnest($1::bigint[]) AS o(viewer)
+                JOIN buddy_pairs b ON o.viewer IN (b.first_id, b.second_id)
+                JOIN users u ON u.id = CASE WHEN b.first_id = o.viewer THEN b.second_id ELSE b.first_id END
+                ORDER BY o.viewer, b.matched_at, b.id
+                """, [ids])
+            for row in rows {
+                let user = try UserRecord(row: row, offset: 3)
+                shared.prime(user)
+                let owner = try row.decode(Int64.self, at: 2)
+                byUser[owner, default: []].append(
+                    BuddyRecord(pairID: try row.decode(at: 0), viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
+            }
+            return ids.map { .success(byUser[$0] ?? []) }
+        }
+        viewerBuddies = Loaders.viewerSet(
+            database, viewerID,
+            """
+            SELECT CASE WHEN first_id = $1 THEN second_id ELSE first_id END FROM buddy_pairs
+            WHERE (first_id = $1 AND second_id = ANY($2::bigint[])) OR (second_id = $1 AND first_id = ANY($2::bigint[]))
+            """)
+        meetings = DataLoader { ids in
+            guard let viewerID else { return ids.map { _ in .success(nil) } }
+            let rows = try await database.query(
+                "SELECT \(MeetingRecord.columns) FROM buddy_meetings m WHERE m.id = ANY($1::bigint[]) AND $2 IN (m.organizer_id, m.buddy_id)",
+                [ids, viewerID])
+            return try Loaders.byID(ids, rows) { try MeetingRecord(row: $0) }
+        }
+        checklists = DataLoader { ids in
+            var byMeeting: [Int64: [ChecklistItemRecord]] = [:]
+            for row in try await database.query(
+                "SELECT \(ChecklistItemRecord.columns) FROM meeting_checklist_items i WHERE i.meeting_id = ANY($1::bigint[]) ORDER BY i.meeting_id, i.position",
+                [ids])
+            {
+                let item = try ChecklistItemRecord(row: row)
+                byMeeting[item.meetingID, default: []].append(item)
+            }
+            return ids.map { .success(byMeeting[$0] ?? []) }
+        }
+        catalogue = Loaders.byID(database, CatalogueHabitRecord.columns, from: "habit_catalogue", as: "c") {
+            try CatalogueHabitRecord(row: $0)
+        }
+        pairScores = DataLoader { ids in
+            guard let viewerID else { return ids.map { _ in .success([]) } }
+            var byBuddy: [Int64: [BuddyScoreRecord]] = [:]
+            for row in try await database.query(
+                """
+                SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s
+                WHERE (s.scorer_id = $1 AND s.scored_id = ANY($2::bigint[])) OR (s.scored_id = $1 AND s.scorer_id = ANY($2::bigint[]))
+                ORDER BY s.created_at DESC, s.meeting_id DESC
+                """, [viewerID, ids])
+            {
+                let score = try BuddyScoreRecord(row: row)
+                byBuddy[score.scorerID == viewerID ? score.scoredID : score.scorerID, default: []].append(score)
+            }
+            return ids.map { .success(byBuddy[$0] ?? []) }
+        }
+        nextMeetings = DataLoader { ids in
+            let rows = try await database.query(
+                """
+                SELECT \(MeetingRecord.columns), o.id FROM unnest($1::bigint[]) AS o(id)
+                CROSS JOIN LATERAL (
+                    SELECT * FROM buddy_meetings m
+                    WHERE o.id IN (m.organizer_id, m.buddy_id) AND m.status IN ('PROPOSED', 'ACCEPTED')
+                      AND m.starts_at + m.duration_minutes * interval '1 minute' > now()
+                    ORDER BY m.starts_at, m.id LIMIT 1
+                ) m
+                """, [ids])
+            var found: [Int64: MeetingRecord] = [:]
+            for row in rows { found[try row.decode(Int64.self, at: rows.columnCount - 1)] = try MeetingRecord(row: row) }
+            return ids.map { .success(found[$0]) }
+        }
+        meetingScores = DataLoader { ids in
+            var byMeeting: [Int64: [BuddyScoreRecord]] = [:]
+            for row in try await database.query(
+                "SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s WHERE s.meeting_id = ANY($1::bigint[]) ORDER BY s.meeting_id, s.created_at",
+                [ids])
+            {
+                let score = try BuddyScoreRecord(row: row)
+                byMeeting[score.meetingID, default: []].append(score)
+            }
+            return ids.map { .success(byMeeting[$0] ?? []) }
+        }
+        completionRates = DataLoader { keys in
+            let rows = try await database.query(
+                """
+                SELECT k.i, count(c.day)::int, greatest(0, k.last - k.first + 1)::int
+                FROM (
+                    SELECT k.i, k.habit, greatest(coalesce(k.first, coalesce(k.last, t.today) - 29), h.started_on) AS first,
+                           least(coalesce(k.last, t.today), t.today) AS last
+                    FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS k(habit, first, last, i)
+                    JOIN habits h ON h.id = k.habit JOIN habit_profiles p ON p.user_id = h.user_id,
+                    LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
+                ) k
+                LEFT JOIN habit_check_ins c ON c.habit_id = k.habit AND c.day BETWEEN k.first AND k.last
+                GROUP BY k.i, k.first, k.last
+                """, [keys.map(\.habit), keys.map(\.from), keys.map(\.to)])
+            var rates: [Int: Double] = [:]
+            for row in rows {
+                let done = try row.decode(Int.self, at: 1), days = try row.decode(Int.self, at: 2)
+                rates[try row.decode(Int.self, at: 0) - 1] = days == 0 ? 0 : Double(done) / Double(days)
+            }
+            return keys.indices.map { .success(rates[$0] ?? 0) }
+        }
+        calendars = DataLoader { keys in
+            let rows = try await database.query(
+                """
+                SELECT k.i, d.day::text, c.day IS NOT NULL, d.day > t.today, d.day < h.started_on
+                FROM unnest($1::bigint[], $2::date[]) WITH ORDINALITY AS k(habit, month, i)
+                JOIN habits h ON h.id = k.habit JOIN habit_profiles p ON p.user_id = h.user_id
+                CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
+                CROSS JOIN LATERAL (SELECT date_trunc('month', coalesce(k.month, t.today))::date AS first) m
+                CROSS JOIN LATERAL (SELECT generate_series(m.first, (m.first + interval '1 month' - interval '1 day')::date, interval '1 day')::date AS day) d
+                LEFT JOIN habit_check_ins c ON c.habit_id = k.habit AND c.day = d.day
+                ORDER BY k.i, d.day
+                """, [keys.map(\.habit), keys.map(\.month)])
+            var days: [Int: [HabitDay]] = [:]
+            for row in rows {
+                days[try row.decode(Int.self, at: 0) - 1, default: []].append(
+                    HabitDay(
+                        date: try row.decode(at: 1), done: try row.decode(at: 2), isFuture: try row.decode(at: 3),
+                        isBeforeStart: try row.decode(at: 4)))
+            }
+            return keys.indices.map { .success(days[$0] ?? []) }
+        }
+    }
+}
+
+extension RequestContext {
+    /// The operation's Habit Buddies loaders.
+    var habitBuddies: HabitBuddiesLoaders { loaders(HabitBuddiesLoaders.self) }
+}
+
+/// The database's refusals (migration 0011's SQLSTATEs HB001-HB010 and the
+/// meetings' exclusion constraint), as answers a client can act on. The
+/// resolvers check what they can first; these are for writes that raced.
+enum HabitBuddiesErrors {
+    static func translate(_ error: any Error) -> any Error {
+        guard let database = error as? PostgresError else { return error }
+        switch database.sqlState {
+        case "HB001": return APIError.badInput("You can form at most 3 habits at once: pause or archive one first.")
+        case "HB002": return APIError.badInput("A check-in cannot be in the future.")
+        case "HB003": return APIError.badInput("Only an active habit takes check-ins.")
+        case "HB004": return APIError.badInput("A check-in cannot be before the habit's start.")
+        case "HB005": return APIError.badInput("One of you already has as many buddies as allowed.")
+        case "HB006": return APIError.forbidden("Meetings are between buddies.")
+        case "HB007": return APIError.badInput("A meeting has to start in the future.")
+        case "HB008": return APIError.badInput("This meeting can no longer change that way.")
+        case "HB009": return APIError.badInput("A score is for your buddy, after an accepted meeting has ended.")
+        case "HB010": return APIError.badInput("A habit stays with its owner.")
+        case "23P01": return APIError.badInput("One of you already has a meeting at that time.")
+        default: return error
+        }
+    }
+
+    /// Runs `body`, translating the database's refusals.
+    static func translating<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw translate(error)
+        }
+    }
+}
