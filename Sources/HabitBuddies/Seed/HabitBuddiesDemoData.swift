@@ -15,12 +15,13 @@ enum HabitBuddiesDemoData {
         var users: Int
         /// Users from this id on have three habits, the others two (the demo scale: one to three).
         var threeHabitsFrom: Int
+        /// Past meetings of every pair; every other pair has one more.
         var pastMeetingsPerPair: Int
     }
 
     static func shape(_ scale: DemoScale) -> Shape {
         switch scale {
-        case .demo: Shape(users: scale.users, threeHabitsFrom: 1, pastMeetingsPerPair: 2)
+        case .demo: Shape(users: scale.users, threeHabitsFrom: 1, pastMeetingsPerPair: 1)
         case .bench: Shape(users: 20_000, threeHabitsFrom: 10_001, pastMeetingsPerPair: 1)
         }
     }
@@ -111,17 +112,19 @@ enum HabitBuddiesDemoData {
             """, [HabitReminder.kind])
     }
 
-    /// Pairs (i, i+1) for odd i, (i, i+2) for i ≡ 1, 2 (mod 4) and (i, i+4)
-    /// for i ≡ 1..4 (mod 8): at most three buddies each, every pair of a
-    /// kind at an hour of its own so that nobody's meetings overlap.
+    /// Pairs (i, i+1) for odd i, (i, i+2) for i ≡ 1, 2 (mod 8) and (i, i+4)
+    /// for i ≡ 5, 6 (mod 8): a user count's worth, at most three buddies
+    /// each, every pair of a kind at an hour of its own so that nobody's
+    /// meetings overlap; two or three weekly meetings a pair at the bench
+    /// scale (the last one to come), three at the demo's.
     private static func seedBuddies(_ shape: Shape, on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             """
             INSERT INTO buddy_pairs (first_id, second_id, matched_at)
             SELECT a, b, now() - interval '90 days' + (a % 60) * interval '1 day' FROM (
                 SELECT i AS a, i + 1 AS b FROM generate_series(1, $1::int - 1) AS i WHERE i % 2 = 1
-                UNION ALL SELECT i, i + 2 FROM generate_series(1, $1::int - 2) AS i WHERE i % 4 IN (1, 2)
-                UNION ALL SELECT i, i + 4 FROM generate_series(1, $1::int - 4) AS i WHERE i % 8 IN (1, 2, 3, 4)
+                UNION ALL SELECT i, i + 2 FROM generate_series(1, $1::int - 2) AS i WHERE i % 8 IN (1, 2)
+                UNION ALL SELECT i, i + 4 FROM generate_series(1, $1::int - 4) AS i WHERE i % 8 IN (5, 6)
             ) pairs ORDER BY a, b
             """, [shape.users])
         _ = try await connection.query(
@@ -143,7 +146,7 @@ enum HabitBuddiesDemoData {
             FROM buddy_pairs b JOIN habit_profiles p ON p.user_id = b.first_id,
                  LATERAL (SELECT CASE WHEN b.second_id = b.first_id + 1 AND b.first_id % 2 = 1 THEN 0
                                       WHEN b.second_id = b.first_id + 2 THEN 1 ELSE 2 END AS slot) s,
-                 generate_series(0, $1::int) AS j
+                 generate_series(0, $1::int + (b.id % 2)::int) AS j
             ORDER BY b.id, j
             """, [shape.pastMeetingsPerPair, MeetingResolvers.templateDescription])
         _ = try await connection.query("ALTER TABLE buddy_meetings ENABLE TRIGGER buddy_meetings_check")
