@@ -2,7 +2,6 @@ import GraphQL
 import HuddleCore
 import HuddlePostgres
 import HuddleRuntime
-import Synchronization
 
 /// Habit Buddies: habits formed with accountability buddies.
 package enum HabitBuddies: App {
@@ -56,10 +55,8 @@ final class HabitBuddiesLoaders: RequestLoaders {
     let profiles: DataLoader<Int64, HabitProfileRecord?>
     /// Users' active and paused habits, as the viewer may see them (empty for others).
     let userHabits: DataLoader<Int64, [HabitRecord]>
-    /// The viewer's buddies (the key is the viewer).
+    /// Users' buddies (the viewer's, keyed by the viewer: `isBuddy` reads them too).
     let buddies: DataLoader<Int64, [BuddyRecord]>
-    /// Whether each user is the viewer's buddy.
-    let viewerBuddies: DataLoader<Int64, Bool>
     let meetings: DataLoader<Int64, MeetingRecord?>
     let checklists: DataLoader<Int64, [ChecklistItemRecord]>
     let meetingScores: DataLoader<Int64, [BuddyScoreRecord]>
@@ -98,24 +95,19 @@ final class HabitBuddiesLoaders: RequestLoaders {
                 SELECT h.*, \(HabitProgress.columns) FROM h LEFT JOIN habit_streaks(ARRAY(SELECT id FROM h)) s ON s.habit_id = h.id
                 ORDER BY h.user_id, h.status, h.created_at, h.id
                 """, [ids, viewerID])
-            var byUser: [Int64: [HabitRecord]] = [:]
-            for row in rows {
+            return try Loaders.grouped(ids, rows) { row in
                 let habit = try HabitRecord(row: row)
                 progress.prime(habit.id, try HabitProgress(row: row, offset: HabitRecord.columnCount))
-                byUser[habit.userID, default: []].append(habit)
+                return (habit.userID, habit)
             }
-            return ids.map { .success(byUser[$0] ?? []) }
         }
         milestones = DataLoader { ids in
-            var byHabit: [Int64: [HabitMilestone]] = [:]
-            for row in try await database.query(
+            let rows = try await database.query(
                 "SELECT habit_id, days, reached_on::text FROM habit_milestones WHERE habit_id = ANY($1::bigint[]) ORDER BY habit_id, days",
                 [ids])
-            {
-                byHabit[try row.decode(Int64.self, at: 0), default: []].append(
-                    HabitMilestone(days: try row.decode(at: 1), reachedOn: try row.decode(at: 2)))
+            return try Loaders.grouped(ids, rows) { row in
+                (try row.decode(Int64.self, at: 0), HabitMilestone(days: try row.decode(at: 1), reachedOn: try row.decode(at: 2)))
             }
-            return ids.map { .success(byHabit[$0] ?? []) }
         }
         profiles = DataLoader { ids in
             var found: [Int64: HabitProfileRecord] = [:]
@@ -128,7 +120,6 @@ final class HabitBuddiesLoaders: RequestLoaders {
             return ids.map { .success(found[$0]) }
         }
         buddies = DataLoader { ids in
-            var byUser: [Int64: [BuddyRecord]] = [:]
             let rows = try await database.query(
                 """
                 SELECT b.id, b.matched_at, o.viewer, \(UserRecord.columns)
@@ -137,21 +128,13 @@ final class HabitBuddiesLoaders: RequestLoaders {
                 JOIN users u ON u.id = CASE WHEN b.first_id = o.viewer THEN b.second_id ELSE b.first_id END
                 ORDER BY o.viewer, b.matched_at, b.id
                 """, [ids])
-            for row in rows {
+            return try Loaders.grouped(ids, rows) { row in
                 let user = try UserRecord(row: row, offset: 3)
                 shared.prime(user)
                 let owner = try row.decode(Int64.self, at: 2)
-                byUser[owner, default: []].append(
-                    BuddyRecord(pairID: try row.decode(at: 0), viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
+                return (owner, BuddyRecord(pairID: try row.decode(at: 0), viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
             }
-            return ids.map { .success(byUser[$0] ?? []) }
         }
-        viewerBuddies = Loaders.viewerSet(
-            database, viewerID,
-            """
-            SELECT CASE WHEN first_id = $1 THEN second_id ELSE first_id END FROM buddy_pairs
-            WHERE (first_id = $1 AND second_id = ANY($2::bigint[])) OR (second_id = $1 AND first_id = ANY($2::bigint[]))
-            """)
         meetings = DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success(nil) } }
             let rows = try await database.query(
@@ -160,33 +143,29 @@ final class HabitBuddiesLoaders: RequestLoaders {
             return try Loaders.byID(ids, rows) { try MeetingRecord(row: $0) }
         }
         checklists = DataLoader { ids in
-            var byMeeting: [Int64: [ChecklistItemRecord]] = [:]
-            for row in try await database.query(
+            let rows = try await database.query(
                 "SELECT \(ChecklistItemRecord.columns) FROM meeting_checklist_items i WHERE i.meeting_id = ANY($1::bigint[]) ORDER BY i.meeting_id, i.position",
                 [ids])
-            {
+            return try Loaders.grouped(ids, rows) { row in
                 let item = try ChecklistItemRecord(row: row)
-                byMeeting[item.meetingID, default: []].append(item)
+                return (item.meetingID, item)
             }
-            return ids.map { .success(byMeeting[$0] ?? []) }
         }
         catalogue = Loaders.byID(database, CatalogueHabitRecord.columns, from: "habit_catalogue", as: "c") {
             try CatalogueHabitRecord(row: $0)
         }
         pairScores = DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success([]) } }
-            var byBuddy: [Int64: [BuddyScoreRecord]] = [:]
-            for row in try await database.query(
+            let rows = try await database.query(
                 """
                 SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s
                 WHERE (s.scorer_id = $1 AND s.scored_id = ANY($2::bigint[])) OR (s.scored_id = $1 AND s.scorer_id = ANY($2::bigint[]))
                 ORDER BY s.created_at DESC, s.meeting_id DESC
                 """, [viewerID, ids])
-            {
+            return try Loaders.grouped(ids, rows) { row in
                 let score = try BuddyScoreRecord(row: row)
-                byBuddy[score.scorerID == viewerID ? score.scoredID : score.scorerID, default: []].append(score)
+                return (score.scorerID == viewerID ? score.scoredID : score.scorerID, score)
             }
-            return ids.map { .success(byBuddy[$0] ?? []) }
         }
         nextMeetings = DataLoader { ids in
             let rows = try await database.query(
@@ -194,8 +173,7 @@ final class HabitBuddiesLoaders: RequestLoaders {
                 SELECT \(MeetingRecord.columns), o.id FROM unnest($1::bigint[]) AS o(id)
                 CROSS JOIN LATERAL (
                     SELECT * FROM buddy_meetings m
-                    WHERE o.id IN (m.organizer_id, m.buddy_id) AND m.status IN ('PROPOSED', 'ACCEPTED')
-                      AND m.starts_at + m.duration_minutes * interval '1 minute' > now()
+                    WHERE o.id IN (m.organizer_id, m.buddy_id) AND \(MeetingRecord.stillToCome)
                     ORDER BY m.starts_at, m.id LIMIT 1
                 ) m
                 """, [ids])
@@ -204,15 +182,13 @@ final class HabitBuddiesLoaders: RequestLoaders {
             return ids.map { .success(found[$0]) }
         }
         meetingScores = DataLoader { ids in
-            var byMeeting: [Int64: [BuddyScoreRecord]] = [:]
-            for row in try await database.query(
+            let rows = try await database.query(
                 "SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s WHERE s.meeting_id = ANY($1::bigint[]) ORDER BY s.meeting_id, s.created_at",
                 [ids])
-            {
+            return try Loaders.grouped(ids, rows) { row in
                 let score = try BuddyScoreRecord(row: row)
-                byMeeting[score.meetingID, default: []].append(score)
+                return (score.meetingID, score)
             }
-            return ids.map { .success(byMeeting[$0] ?? []) }
         }
         completionRates = DataLoader { keys in
             let rows = try await database.query(
@@ -288,10 +264,6 @@ enum HabitBuddiesErrors {
 
     /// Runs `body`, translating the database's refusals.
     static func translating<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw translate(error)
-        }
+        try await APIError.translating(translate, body)
     }
 }

@@ -82,13 +82,11 @@ final class PetMatchLoaders: RequestLoaders {
                 SELECT \(UserRecord.columns), m.shelter_id FROM shelter_staff m JOIN users u ON u.id = m.user_id
                 WHERE m.shelter_id = ANY($1::bigint[]) ORDER BY m.shelter_id, lower(u.username)
                 """, [ids])
-            var byShelter: [Int64: [UserRecord]] = [:]
-            for row in rows {
+            return try Loaders.grouped(ids, rows) { row in
                 let user = try UserRecord(row: row)
                 shared.prime(user)
-                byShelter[try row.decode(Int64.self, at: rows.columnCount - 1), default: []].append(user)
+                return (try row.decode(Int64.self, at: rows.columnCount - 1), user)
             }
-            return ids.map { .success(byShelter[$0] ?? []) }
         }
     }
 
@@ -145,11 +143,7 @@ enum PetMatchErrors {
 
     /// Runs `body`, translating the database's refusals.
     static func translating<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw translate(error)
-        }
+        try await APIError.translating(translate, body)
     }
 }
 

@@ -25,10 +25,6 @@ enum ProlificErrors {
 
     /// Runs `body`, translating the database's refusals.
     static func translating<T>(roundEnded: String = roundEndedForSnippets, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw translate(error, roundEnded: roundEnded)
-        }
+        try await APIError.translating({ translate($0, roundEnded: roundEnded) }, body)
     }
 }

@@ -38,7 +38,9 @@ enum BuddyResolvers {
             return input.request.habitBuddies.buddies.load(viewer) { .list($0.map { .object($0) }) }
         }
         binder.field("User", "isBuddy") { (user: UserRecord, input) in
-            input.request.habitBuddies.viewerBuddies.load(user.id) { .scalar(.boolean($0)) }
+            guard let viewer = input.request.viewer?.userID else { return .scalar(.boolean(false)) }
+            return input.request.habitBuddies.buddies.load(viewer) { buddies in .scalar(.boolean(buddies.contains { $0.userID == user.id }))
+            }
         }
         binder.field("Buddy", "user") { (buddy: BuddyRecord, input) in
             input.request.loaders.users(for: input.info).load(buddy.userID) { $0.map { .object($0) } ?? .null }

@@ -51,8 +51,8 @@ enum HabitMutations {
             let rows = try await connection.query(
                 """
                 INSERT INTO habit_profiles AS p (user_id, time_zone, looking_for_buddies)
-                SELECT $1, coalesce($2, (SELECT time_zone FROM habit_profiles WHERE user_id = $1)), coalesce($3, true)
-                WHERE coalesce($2, (SELECT time_zone FROM habit_profiles WHERE user_id = $1)) IS NOT NULL
+                SELECT $1, z.zone, coalesce($3, true)
+                FROM (SELECT coalesce($2, (SELECT time_zone FROM habit_profiles WHERE user_id = $1)) AS zone) z WHERE z.zone IS NOT NULL
                 ON CONFLICT (user_id) DO UPDATE
                   SET time_zone = EXCLUDED.time_zone, looking_for_buddies = coalesce($3, p.looking_for_buddies)
                 RETURNING \(HabitProfileRecord.columns)

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleCore
 
 /// A meeting as an iCalendar object (RFC 5545) a calendar app imports: one
 /// VEVENT in UTC, the checklist in its description.
@@ -31,13 +32,9 @@ enum MeetingCalendar {
         return lines.flatMap(fold).joined(separator: "\r\n") + "\r\n"
     }
 
-    /// `YYYYMMDDTHHMMSSZ`.
+    /// `YYYYMMDDTHHMMSSZ`: the API's RFC 3339 instant (`YYYY-MM-DDTHH:MM:SS.mmmZ`) in iCalendar's basic form.
     static func stamp(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return String(format: "%04d", c.year ?? 0) + two(c.month) + two(c.day) + "T" + two(c.hour) + two(c.minute) + two(c.second) + "Z"
+        Instant.text(date).prefix(19).filter { $0 != "-" && $0 != ":" } + "Z"
     }
 
     /// A TEXT value: backslash, semicolon, comma and newline escaped (RFC 5545 §3.3.11).

@@ -60,16 +60,16 @@ enum MeetingMutations {
                 }
                 let rows = try await connection.query(
                     """
-                    INSERT INTO buddy_meetings (organizer_id, buddy_id, starts_at, time_zone, duration_minutes, description)
+                    INSERT INTO buddy_meetings AS m (organizer_id, buddy_id, starts_at, time_zone, duration_minutes, description)
                     SELECT $1, $2, ($3::date + $4::time) AT TIME ZONE z.zone, z.zone, $6, $7
                     FROM (SELECT coalesce($5::text, (SELECT time_zone FROM habit_profiles WHERE user_id = $1)) AS zone) z
-                    RETURNING id
+                    RETURNING \(MeetingRecord.columns)
                     """, [viewer, buddy, date, time, zone, duration, description])
-                let id = try rows[0].decode(Int64.self, at: 0)
+                let meeting = try MeetingRecord(row: rows[0])
+                let id = meeting.id
                 _ = try await connection.query(
                     "INSERT INTO meeting_checklist_items (meeting_id, position, text) SELECT $1, n, t FROM unnest($2::text[]) WITH ORDINALITY AS c(t, n)",
                     [id, checklist])
-                let meeting = try await load(id, on: connection)
                 try await Notifications.record(
                     .meetingScheduled, for: buddy, actor: viewer, subject: NodeReference("Meeting", id),
                     message:
@@ -78,10 +78,6 @@ enum MeetingMutations {
                 return .object(meeting)
             }
         }
-    }
-
-    static func load(_ id: Int64, on connection: some PostgresQuerying) async throws -> MeetingRecord {
-        try MeetingRecord(row: try await connection.query("SELECT \(MeetingRecord.columns) FROM buddy_meetings m WHERE m.id = $1", [id])[0])
     }
 
     /// The viewer's meeting `id`, locked for the change, or NOT_FOUND.
@@ -106,8 +102,9 @@ enum MeetingMutations {
                     throw APIError.badInput("This meeting was \(meeting.status.lowercased()) already.")
                 }
                 guard meeting.startsAt > Date() || !accept else { throw APIError.badInput("This meeting's time has passed.") }
-                _ = try await connection.query(
-                    "UPDATE buddy_meetings SET status = $2, updated_at = now() WHERE id = $1", [id, accept ? "ACCEPTED" : "DECLINED"])
+                let answered = try await connection.query(
+                    "UPDATE buddy_meetings m SET status = $2, updated_at = now() WHERE m.id = $1 RETURNING \(MeetingRecord.columns)",
+                    [id, accept ? "ACCEPTED" : "DECLINED"])
                 if accept {
                     try await MeetingReminder.schedule(meeting: id, startsAt: meeting.startsAt, leadMinutes: lead, on: connection)
                 }
@@ -115,7 +112,7 @@ enum MeetingMutations {
                     accept ? .meetingAccepted : .meetingDeclined, for: meeting.organizerID, actor: viewer,
                     subject: NodeReference("Meeting", id),
                     message: accept ? "Your buddy accepted the check-in." : "Your buddy declined the check-in.", on: connection)
-                return .object(try await load(id, on: connection))
+                return .object(try MeetingRecord(row: answered[0]))
             }
         }
     }
@@ -130,13 +127,16 @@ enum MeetingMutations {
                     throw APIError.badInput("This meeting was \(meeting.status.lowercased()) already.")
                 }
                 guard meeting.endsAt > Date() else { throw APIError.badInput("This meeting is over.") }
-                _ = try await connection.query(
-                    "UPDATE buddy_meetings SET status = 'CANCELLED', cancelled_by = $2, updated_at = now() WHERE id = $1", [id, viewer])
+                let cancelled = try await connection.query(
+                    """
+                    UPDATE buddy_meetings m SET status = 'CANCELLED', cancelled_by = $2, updated_at = now() WHERE m.id = $1
+                    RETURNING \(MeetingRecord.columns)
+                    """, [id, viewer])
                 try await MeetingReminder.cancel(meeting: id, on: connection)
                 try await Notifications.record(
                     .meetingCancelled, for: meeting.other(than: viewer), actor: viewer, subject: NodeReference("Meeting", id),
                     message: "Your buddy cancelled the check-in.", on: connection)
-                return .object(try await load(id, on: connection))
+                return .object(try MeetingRecord(row: cancelled[0]))
             }
         }
     }

@@ -18,8 +18,14 @@ final class MeetingRecord: Identified {
     let createdAt: Date
     let updatedAt: Date
 
+    /// When meeting `m` ends.
+    static let end = "m.starts_at + m.duration_minutes * interval '1 minute'"
+
+    /// Meeting `m` is proposed or accepted and has not ended.
+    static let stillToCome = "m.status IN ('PROPOSED', 'ACCEPTED') AND \(end) > now()"
+
     static let columns = """
-        m.id, m.organizer_id, m.buddy_id, m.starts_at, m.starts_at + m.duration_minutes * interval '1 minute', m.time_zone,
+        m.id, m.organizer_id, m.buddy_id, m.starts_at, \(end), m.time_zone,
         to_char(m.starts_at AT TIME ZONE m.time_zone, 'YYYY-MM-DD"T"HH24:MI'), m.duration_minutes, m.description, m.status,
         m.created_at, m.updated_at
         """

@@ -25,8 +25,7 @@ enum MeetingResolvers {
             let query = KeysetQuery(
                 columns: MeetingRecord.columns,
                 from: """
-                    FROM buddy_meetings m WHERE $1 IN (m.organizer_id, m.buddy_id)
-                      AND ($2 OR (m.status IN ('PROPOSED', 'ACCEPTED') AND m.starts_at + m.duration_minutes * interval '1 minute' > now()))
+                    FROM buddy_meetings m WHERE $1 IN (m.organizer_id, m.buddy_id) AND ($2 OR (\(MeetingRecord.stillToCome)))
                     """,
                 parameters: [viewer, includePast], keys: [("m.starts_at", "timestamptz"), ("m.id", "bigint")])
             let connection = try await query.page(page, on: input.request.database) { try MeetingRecord(row: $0) }

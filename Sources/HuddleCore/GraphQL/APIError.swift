@@ -21,6 +21,17 @@ package enum APIError {
         .coded(message, code: "NOT_FOUND")
     }
 
+    /// Runs `body`, throwing what it throws as `translate` makes it: an
+    /// app's reading of the database's refusals (its triggers' SQLSTATEs)
+    /// as answers a client can act on.
+    package static func translating<T>(_ translate: (any Error) -> any Error, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw translate(error)
+        }
+    }
+
     /// A fault of the server's own, not of the request.
     package static func internalError(_ message: String) -> GraphQLError {
         .coded(message, code: "INTERNAL_SERVER_ERROR")

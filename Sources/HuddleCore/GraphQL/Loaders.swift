@@ -83,6 +83,19 @@ package final class Loaders: Sendable {
         }
     }
 
+    /// The rows' values grouped by the key each row gives, one list per id
+    /// in the ids' order (empty where no row has the id), each in the rows' order.
+    package static func grouped<Value>(
+        _ ids: [Int64], _ rows: PostgresRows, _ entry: (PostgresRow) throws -> (key: Int64, value: Value)
+    ) throws -> [Result<[Value], any Error>] {
+        var groups: [Int64: [Value]] = [:]
+        for row in rows {
+            let (key, value) = try entry(row)
+            groups[key, default: []].append(value)
+        }
+        return ids.map { .success(groups[$0] ?? []) }
+    }
+
     /// One result per id, in the ids' order; nil where no row has the id.
     package static func byID<Record: Identified>(
         _ ids: [Int64], _ rows: PostgresRows, _ record: (PostgresRow) throws -> Record
