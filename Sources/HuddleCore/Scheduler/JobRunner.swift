@@ -106,8 +106,11 @@ package final class JobRunner: Sendable {
         return min(.milliseconds(max(0, milliseconds)), settings.longestSleep)
     }
 
-    /// Runs jobs until none is due, `concurrency` at a time.
+    /// Runs jobs until none is due, `concurrency` at a time. One claim
+    /// goes first: when nothing is due (most wakes) the look costs one
+    /// connection, not `concurrency` of them held open by the pool after.
     private func runDueJobs() async {
+        guard await claimOne() else { return }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<settings.concurrency {
                 group.addTask(executorPreference: database.loop) {
