@@ -37,6 +37,14 @@ package enum Playmate: App {
 
     package static let notificationKinds = PlaymateInbox.kinds
 
+    package static let scheduledWork = [SessionReminder.work]
+
+    package static let settings = [sessionReminderMinutes]
+
+    static let sessionReminderMinutes = AppSetting(
+        "session-reminder-minutes", default: 60, range: 0...10_080,
+        help: "Playmate: minutes before a session its players are reminded (0: no reminders)")
+
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await PlaymateDemoData.seed(scale, users: users, on: connection)
     }

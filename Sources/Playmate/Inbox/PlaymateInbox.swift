@@ -12,7 +12,9 @@ extension NotificationKind {
 /// Playmate's part of the inbox: a notice's session and invitation, and
 /// invitations as they arrive.
 enum PlaymateInbox {
-    static let kinds: [NotificationKind] = [.invitationReceived, .invitationAccepted, .invitationDeclined, .sessionDeleted]
+    static let kinds: [NotificationKind] = [
+        .invitationReceived, .invitationAccepted, .invitationDeclined, .sessionDeleted, .sessionReminder,
+    ]
 
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("Notification", "session") { (notice: NotificationRecord, input) in

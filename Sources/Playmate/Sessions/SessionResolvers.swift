@@ -119,6 +119,8 @@ enum SessionResolvers {
                 [sport, skillLevel, viewer, location.id, location.latitude, location.longitude, occursAt, duration, capacity])
             let id = try rows[0].decode(Int64.self, at: 0)
             _ = try await connection.query("INSERT INTO session_players (session_id, user_id) VALUES ($1, $2)", [id, viewer])
+            try await SessionReminder.schedule(
+                session: id, occursAt: occursAt, leadMinutes: context.settings[Playmate.sessionReminderMinutes], on: connection)
             return .object(try await load(id, on: connection))
         }
     }
@@ -188,6 +190,7 @@ enum SessionResolvers {
             let players = try await connection.query(
                 "SELECT user_id FROM session_players WHERE session_id = $1 AND user_id <> $2", [sessionID, viewer])
             _ = try await connection.query("DELETE FROM sports_sessions WHERE id = $1", [sessionID])
+            try await SessionReminder.cancel(session: sessionID, on: connection)
             try await SessionEvents.announce(.deleted, session: sessionID, actor: viewer, on: connection)
             let when = Instant.text(occursAt)
             for player in players {

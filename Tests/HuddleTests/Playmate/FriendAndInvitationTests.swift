@@ -174,7 +174,8 @@ struct FriendAndInvitationTests {
                     "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "MEETING_ACCEPTED habitbuddies",
                     "MEETING_CANCELLED habitbuddies", "MEETING_DECLINED habitbuddies", "MEETING_REMINDER habitbuddies",
                     "MEETING_SCHEDULED habitbuddies", "PROJECT_COMPLETED prolific", "PROJECT_INVITATION prolific",
-                    "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SNIPPET_VOTED prolific", "SNIPPET_WON prolific",
+                    "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SESSION_REMINDER playmate", "SNIPPET_VOTED prolific",
+                    "SNIPPET_WON prolific",
                 ])
             await #expect {
                 try await server.sql("INSERT INTO notifications (user_id, kind) SELECT id, 'SESSION_UPDATED' FROM users LIMIT 1")

@@ -28,7 +28,7 @@ import Testing
         #expect(
             schema.schema.type(named: "NotificationKind")?.enumValues.map(\.name) == [
                 "FRIEND_REQUEST_RECEIVED", "FRIEND_REQUEST_ACCEPTED", "INVITATION_RECEIVED", "INVITATION_ACCEPTED", "INVITATION_DECLINED",
-                "SESSION_DELETED",
+                "SESSION_DELETED", "SESSION_REMINDER",
             ])
         #expect(
             Set(([Shared.self, Playmate.self] as [any App.Type]).flatMap { $0.nodeTypes.map(\.typename) }) == [
