@@ -5,10 +5,10 @@ import HuddleRuntime
 /// Habit Buddies' demo data: every user's profile and one to three habits
 /// of the catalogue (some with one of their own, paused), check-ins from
 /// each habit's start with each user's own consistency (the demo account
-/// on a current streak), buddy pairs (at most three per user), weekly
+/// on a current streak), buddy pairs (as many as users, at most three each), weekly
 /// meetings (past ones scored, the next one proposed or accepted) and the
 /// milestones the streaks reached. `bench` is 20,000 users (the shared
-/// 10,000 and as many more), 50,000 habits, about 3,000,000 check-ins,
+/// 10,000 and as many more), 51,000 habits, about 3,400,000 check-ins,
 /// 20,000 buddy pairs and 50,000 meetings.
 enum HabitBuddiesDemoData {
     struct Shape {
@@ -113,19 +113,22 @@ enum HabitBuddiesDemoData {
     }
 
     /// Pairs (i, i+1) for odd i, (i, i+2) for i ≡ 1, 2 (mod 8) and (i, i+4)
-    /// for i ≡ 5, 6 (mod 8): a user count's worth, at most three buddies
-    /// each, every pair of a kind at an hour of its own so that nobody's
-    /// meetings overlap; two or three weekly meetings a pair at the bench
-    /// scale (the last one to come), three at the demo's.
+    /// for i ≡ 5, 6 (mod 8), the last two wrapping round to users 3 and 4
+    /// (the demo account keeps room for one more buddy): exactly a user
+    /// count's worth (users a multiple of 8), at most three each, every pair of a
+    /// kind at an hour of its own so that nobody's meetings overlap; two or
+    /// three weekly meetings a pair (the last one to come).
     private static func seedBuddies(_ shape: Shape, on connection: PostgresConnection) async throws {
+        precondition(shape.users % 8 == 0, "the pairs wrap round a multiple of 8 users")
         _ = try await connection.query(
             """
             INSERT INTO buddy_pairs (first_id, second_id, matched_at)
-            SELECT a, b, now() - interval '90 days' + (a % 60) * interval '1 day' FROM (
+            SELECT least(a, b), greatest(a, b), now() - interval '90 days' + (least(a, b) % 60) * interval '1 day' FROM (
                 SELECT i AS a, i + 1 AS b FROM generate_series(1, $1::int - 1) AS i WHERE i % 2 = 1
                 UNION ALL SELECT i, i + 2 FROM generate_series(1, $1::int - 2) AS i WHERE i % 8 IN (1, 2)
-                UNION ALL SELECT i, i + 4 FROM generate_series(1, $1::int - 4) AS i WHERE i % 8 IN (5, 6)
-            ) pairs ORDER BY a, b
+                UNION ALL SELECT i, CASE WHEN i + 4 <= $1::int THEN i + 4 ELSE i + 6 - $1::int END
+                    FROM generate_series(1, $1::int) AS i WHERE i % 8 IN (5, 6)
+            ) pairs ORDER BY 1, 2
             """, [shape.users])
         _ = try await connection.query(
             """
