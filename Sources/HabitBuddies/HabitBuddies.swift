@@ -53,10 +53,15 @@ final class HabitBuddiesLoaders: RequestLoaders {
     let progress: DataLoader<Int64, HabitProgress>
     let milestones: DataLoader<Int64, [HabitMilestone]>
     let profiles: DataLoader<Int64, HabitProfileRecord?>
-    /// Users' active and paused habits, as the viewer may see them (empty for others).
+    /// Users' active and paused habits with their progress, as the viewer
+    /// may see them (empty for others); `userHabits(for:)` picks one.
     let userHabits: DataLoader<Int64, [HabitRecord]>
+    /// The same, with each habit's 30-day completion and milestones read in the same statement.
+    let userHabitsInFull: DataLoader<Int64, [HabitRecord]>
     /// Users' buddies (the viewer's, keyed by the viewer: `isBuddy` reads them too).
     let buddies: DataLoader<Int64, [BuddyRecord]>
+    /// The same, with the buddies' habits and progress read in the same statement (`buddies(for:)` picks one).
+    let buddiesWithHabits: DataLoader<Int64, [BuddyRecord]>
     let meetings: DataLoader<Int64, MeetingRecord?>
     let checklists: DataLoader<Int64, [ChecklistItemRecord]>
     let meetingScores: DataLoader<Int64, [BuddyScoreRecord]>
@@ -71,7 +76,10 @@ final class HabitBuddiesLoaders: RequestLoaders {
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
         let progress = DataLoader<Int64, HabitProgress> { ids in
             var found: [Int64: HabitProgress] = [:]
-            for row in try await database.query("SELECT \(HabitProgress.columns) FROM habit_streaks($1::bigint[]) s", [ids]) {
+            for row in try await database.query(
+                "SELECT \(HabitProgress.columns) FROM habits h JOIN habit_profiles p ON p.user_id = h.user_id WHERE h.id = ANY($1::bigint[])",
+                [ids])
+            {
                 let progress = try HabitProgress(row: row)
                 found[progress.habitID] = progress
             }
@@ -84,24 +92,7 @@ final class HabitBuddiesLoaders: RequestLoaders {
                 [ids, viewerID])
             return try Loaders.byID(ids, rows) { try HabitRecord(row: $0) }
         }
-        // With their progress, which every screen that lists habits shows.
-        userHabits = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                WITH h AS (
-                    SELECT \(HabitRecord.columns) \(HabitRecord.from)
-                    WHERE h.user_id = ANY($1::bigint[]) AND h.status <> 'ARCHIVED' AND \(HabitRecord.visible(toViewerAt: 2))
-                )
-                SELECT h.*, \(HabitProgress.columns) FROM h LEFT JOIN habit_streaks(ARRAY(SELECT id FROM h)) s ON s.habit_id = h.id
-                ORDER BY h.user_id, h.status, h.created_at, h.id
-                """, [ids, viewerID])
-            return try Loaders.grouped(ids, rows) { row in
-                let habit = try HabitRecord(row: row)
-                progress.prime(habit.id, try HabitProgress(row: row, offset: HabitRecord.columnCount))
-                return (habit.userID, habit)
-            }
-        }
-        milestones = DataLoader { ids in
+        let milestones = DataLoader<Int64, [HabitMilestone]> { ids in
             let rows = try await database.query(
                 "SELECT habit_id, days, reached_on::text FROM habit_milestones WHERE habit_id = ANY($1::bigint[]) ORDER BY habit_id, days",
                 [ids])
@@ -109,32 +100,25 @@ final class HabitBuddiesLoaders: RequestLoaders {
                 (try row.decode(Int64.self, at: 0), HabitMilestone(days: try row.decode(at: 1), reachedOn: try row.decode(at: 2)))
             }
         }
+        // With the profile's user, primed into the shared loaders: a screen
+        // that shows a profile (the dashboard) names its owner too, in its
+        // next meeting, say, and would read them again.
         profiles = DataLoader { ids in
             var found: [Int64: HabitProfileRecord] = [:]
             for row in try await database.query(
-                "SELECT \(HabitProfileRecord.columns) FROM habit_profiles p WHERE p.user_id = ANY($1::bigint[])", [ids])
+                """
+                SELECT \(HabitProfileRecord.columns), \(UserRecord.columns)
+                FROM habit_profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ANY($1::bigint[])
+                """, [ids])
             {
                 let profile = try HabitProfileRecord(row: row)
+                shared.prime(try UserRecord(row: row, offset: HabitProfileRecord.columnCount))
                 found[profile.userID] = profile
             }
             return ids.map { .success(found[$0]) }
         }
-        buddies = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT b.id, b.matched_at, o.viewer, \(UserRecord.columns)
-                FROM unnest($1::bigint[]) AS o(viewer)
-                JOIN buddy_pairs b ON o.viewer IN (b.first_id, b.second_id)
-                JOIN users u ON u.id = CASE WHEN b.first_id = o.viewer THEN b.second_id ELSE b.first_id END
-                ORDER BY o.viewer, b.matched_at, b.id
-                """, [ids])
-            return try Loaders.grouped(ids, rows) { row in
-                let user = try UserRecord(row: row, offset: 3)
-                shared.prime(user)
-                let owner = try row.decode(Int64.self, at: 2)
-                return (owner, BuddyRecord(pairID: try row.decode(at: 0), viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
-            }
-        }
+        let buddies = Self.buddies(database, viewerID: viewerID, shared: shared)
+        self.buddies = buddies
         meetings = DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success(nil) } }
             let rows = try await database.query(
@@ -190,7 +174,7 @@ final class HabitBuddiesLoaders: RequestLoaders {
                 return (score.meetingID, score)
             }
         }
-        completionRates = DataLoader { keys in
+        let completionRates = DataLoader<HabitRange, Double> { keys in
             let rows = try await database.query(
                 """
                 SELECT k.i, count(c.day)::int, greatest(0, k.last - k.first + 1)::int
@@ -207,10 +191,17 @@ final class HabitBuddiesLoaders: RequestLoaders {
             var rates: [Int: Double] = [:]
             for row in rows {
                 let done = try row.decode(Int.self, at: 1), days = try row.decode(Int.self, at: 2)
-                rates[try row.decode(Int.self, at: 0) - 1] = days == 0 ? 0 : Double(done) / Double(days)
+                rates[try row.decode(Int.self, at: 0) - 1] = HabitRange.rate(done: done, days: days)
             }
             return keys.indices.map { .success(rates[$0] ?? 0) }
         }
+        self.milestones = milestones
+        self.completionRates = completionRates
+        userHabits = Self.userHabits(database, viewerID: viewerID, progress: progress)
+        userHabitsInFull = Self.userHabits(
+            database, viewerID: viewerID, progress: progress, inFull: (completionRates: completionRates, milestones: milestones))
+        buddiesWithHabits = Self.buddies(
+            database, viewerID: viewerID, shared: shared, habits: (userHabits: userHabits, progress: progress, buddies: buddies))
         calendars = DataLoader { keys in
             let rows = try await database.query(
                 """

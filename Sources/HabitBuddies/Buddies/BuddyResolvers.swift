@@ -35,7 +35,7 @@ enum BuddyResolvers {
     static func bind(_ binder: inout SchemaBinder) {
         binder.root("Query", "buddies") { input in
             let viewer = try input.request.signedIn()
-            return input.request.habitBuddies.buddies.load(viewer) { .list($0.map { .object($0) }) }
+            return input.request.habitBuddies.buddies(for: input.info).load(viewer) { .list($0.map { .object($0) }) }
         }
         binder.field("User", "isBuddy") { (user: UserRecord, input) in
             guard let viewer = input.request.viewer?.userID else { return .scalar(.boolean(false)) }
@@ -47,7 +47,7 @@ enum BuddyResolvers {
         }
         binder.field("Buddy", "since") { (buddy: BuddyRecord) in Instant.value(buddy.since) }
         binder.field("Buddy", "habits") { (buddy: BuddyRecord, input) in
-            input.request.habitBuddies.userHabits.load(buddy.userID) { .list($0.map { .object($0) }) }
+            input.request.habitBuddies.userHabits(for: input.info).load(buddy.userID) { .list($0.map { .object($0) }) }
         }
         func scores(_ field: String, byBuddy: Bool) {
             binder.field("Buddy", field) { (buddy: BuddyRecord, input) in

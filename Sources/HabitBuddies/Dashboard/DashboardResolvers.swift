@@ -18,10 +18,10 @@ enum DashboardResolvers {
             input.request.habitBuddies.profiles.load(dashboard.userID) { $0.map { .object($0) } ?? .null }
         }
         binder.field("HabitDashboard", "habits") { (dashboard: DashboardRecord, input) in
-            input.request.habitBuddies.userHabits.load(dashboard.userID) { .list($0.map { .object($0) }) }
+            input.request.habitBuddies.userHabits(for: input.info).load(dashboard.userID) { .list($0.map { .object($0) }) }
         }
         binder.field("HabitDashboard", "buddies") { (dashboard: DashboardRecord, input) in
-            input.request.habitBuddies.buddies.load(dashboard.userID) { .list($0.map { .object($0) }) }
+            input.request.habitBuddies.buddies(for: input.info).load(dashboard.userID) { .list($0.map { .object($0) }) }
         }
         binder.field("HabitDashboard", "nextMeeting") { (dashboard: DashboardRecord, input) in
             input.request.habitBuddies.nextMeetings.load(dashboard.userID) { $0.map { .object($0) } ?? .null }

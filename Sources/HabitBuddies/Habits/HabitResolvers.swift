@@ -57,7 +57,7 @@ enum HabitResolvers {
         }
 
         binder.field("User", "habits") { (user: UserRecord, input) in
-            input.request.habitBuddies.userHabits.load(user.id) { .list($0.map { .object($0) }) }
+            input.request.habitBuddies.userHabits(for: input.info).load(user.id) { .list($0.map { .object($0) }) }
         }
     }
 }

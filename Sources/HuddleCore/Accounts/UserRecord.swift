@@ -42,6 +42,8 @@ package final class UserRecord: Identified {
         return try row.decode(at: offset + index)
     }
 
+    /// How many of them there are.
+    package static let columnCount = 12
     /// The columns `init(row:offset:)` reads, from `users u`.
     package static let columns = """
         u.id, u.username, u.email, u.first_name, u.last_name, u.birthday, u.gender, u.biography, \

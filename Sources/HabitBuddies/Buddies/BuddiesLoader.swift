@@ -1,0 +1,75 @@
+import GraphQL
+import HuddleCore
+import HuddlePostgres
+
+extension HabitBuddiesLoaders {
+    /// The buddies loader that answers what `info` selects: the one that
+    /// also reads the buddies' habits and progress when the selection asks
+    /// for them, so that a list of buddies with their habits (the
+    /// dashboard) costs one statement, not two.
+    func buddies(for info: ResolveInfo) -> DataLoader<Int64, [BuddyRecord]> {
+        info.selectedFieldNames.contains("habits") ? buddiesWithHabits : buddies
+    }
+
+    /// Users' buddies, oldest pair first, each buddy's user primed into the
+    /// shared loaders. With `habits`, the statement also reads each buddy's
+    /// active and paused habits with their progress (a LEFT JOIN: a row a
+    /// habit, one for a buddy without) and primes those loaders; only the
+    /// viewer's own buddies' habits, which are theirs to see.
+    static func buddies(
+        _ database: PostgresPool, viewerID: Int64?, shared: Loaders,
+        habits: (
+            userHabits: DataLoader<Int64, [HabitRecord]>, progress: DataLoader<Int64, HabitProgress>,
+            buddies: DataLoader<Int64, [BuddyRecord]>
+        )? =
+            nil
+    ) -> DataLoader<Int64, [BuddyRecord]> {
+        let pairColumns = 3 + UserRecord.columnCount
+        let (habitColumns, habitJoin, habitOrder) =
+            habits == nil
+            ? ("", "", "")
+            : (
+                ", \(HabitRecord.columns), \(HabitProgress.columns)",
+                """
+                LEFT JOIN (habits h JOIN habit_profiles p ON p.user_id = h.user_id LEFT JOIN habit_catalogue c ON c.id = h.catalogue_id)
+                    ON h.user_id = u.id AND h.status <> 'ARCHIVED'
+                """,
+                ", h.status, h.created_at, h.id"
+            )
+        let sql = """
+            SELECT b.id, b.matched_at, o.viewer, \(UserRecord.columns)\(habitColumns)
+            FROM unnest($1::bigint[]) AS o(viewer)
+            JOIN buddy_pairs b ON o.viewer IN (b.first_id, b.second_id)
+            JOIN users u ON u.id = CASE WHEN b.first_id = o.viewer THEN b.second_id ELSE b.first_id END
+            \(habitJoin)
+            ORDER BY o.viewer, b.matched_at, b.id\(habitOrder)
+            """
+        return DataLoader { ids in
+            let rows = try await database.query(sql, [ids])
+            var found: [Int64: [BuddyRecord]] = [:]
+            var buddyHabits: [Int64: [HabitRecord]] = [:]
+            var last: (owner: Int64, pair: Int64)?
+            for row in rows {
+                let owner = try row.decode(Int64.self, at: 2)
+                let pair = try row.decode(Int64.self, at: 0)
+                if last?.owner != owner || last?.pair != pair {
+                    let user = try UserRecord(row: row, offset: 3)
+                    shared.prime(user)
+                    found[owner, default: []].append(
+                        BuddyRecord(pairID: pair, viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
+                    if owner == viewerID { buddyHabits[user.id] = buddyHabits[user.id] ?? [] }
+                    last = (owner, pair)
+                }
+                guard let habits, owner == viewerID, try row.decode(Int64?.self, at: pairColumns) != nil else { continue }
+                let habit = try HabitRecord(row: row, offset: pairColumns)
+                habits.progress.prime(habit.id, try HabitProgress(row: row, offset: pairColumns + HabitRecord.columnCount))
+                buddyHabits[habit.userID, default: []].append(habit)
+            }
+            if let habits {
+                for (buddy, list) in buddyHabits { habits.userHabits.prime(buddy, list) }
+                for id in ids { habits.buddies.prime(id, found[id] ?? []) }
+            }
+            return ids.map { .success(found[$0] ?? []) }
+        }
+    }
+}
