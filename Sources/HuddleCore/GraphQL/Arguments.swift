@@ -47,10 +47,20 @@ package enum Instant {
 
     /// RFC 3339 in UTC, as the API writes instants.
     package static func text(_ date: Date) -> String {
-        DateTimeScalar.format(milliseconds: Int((date.timeIntervalSince1970 * 1000).rounded()))
+        DateTimeScalar.format(milliseconds: milliseconds(date))
     }
 
     package static func value(_ date: Date) -> Resolved {
-        .scalar(.int(Int((date.timeIntervalSince1970 * 1000).rounded())))
+        .scalar(.int(milliseconds(date)))
+    }
+
+    /// Whole milliseconds since 1970, cut as PostgreSQL's `to_char(…, 'MS')`
+    /// cuts them, so an instant is never written later than it is (a
+    /// session's end rounded up into the next second, say); counted from
+    /// the date's microseconds, PostgreSQL's precision, so that a binary
+    /// fraction just under a millisecond does not lose it.
+    package static func milliseconds(_ date: Date) -> Int {
+        let microseconds = Int((date.timeIntervalSince1970 * 1_000_000).rounded())
+        return microseconds >= 0 ? microseconds / 1000 : -((999 - microseconds) / 1000)
     }
 }

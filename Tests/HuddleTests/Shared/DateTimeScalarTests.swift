@@ -1,3 +1,4 @@
+import Foundation
 import GraphQL
 import HuddleCore
 import Testing
@@ -82,5 +83,18 @@ import Testing
             #expect(DateTimeScalar.parse(text) == milliseconds, "\(milliseconds) -> \(text)")
         }
         #expect(DateTimeScalar.format(milliseconds: 1_795_285_800_123) == "2026-11-21T18:30:00.123Z")
+    }
+
+    /// Stored instants have microseconds; the API cuts them to milliseconds
+    /// as PostgreSQL's to_char does, never later than the instant.
+    @Test func instantsFromTheDatabaseAreCutToMilliseconds() {
+        let base = 1_764_000_000.0
+        #expect(Instant.milliseconds(Date(timeIntervalSince1970: base + 0.123_789)) == 1_764_000_000_123)
+        #expect(Instant.milliseconds(Date(timeIntervalSince1970: base + 0.999_999)) == 1_764_000_000_999)
+        // 0.123 has no exact binary form: its microseconds still say 123.
+        #expect(Instant.milliseconds(Date(timeIntervalSince1970: base + 0.123)) == 1_764_000_000_123)
+        #expect(Instant.milliseconds(Date(timeIntervalSince1970: -0.0015)) == -2)
+        #expect(Instant.milliseconds(Date(timeIntervalSince1970: -0.001)) == -1)
+        #expect(Instant.text(Date(timeIntervalSince1970: base + 0.123_789)) == "2025-11-24T16:00:00.123Z")
     }
 }
