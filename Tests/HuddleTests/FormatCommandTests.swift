@@ -76,4 +76,59 @@ import Testing
         #expect(first.status == 0)
         #expect(second.standardOutput == first.standardOutput)
     }
+
+    /// A front-end tree: a file in canonical form, one not, one that does
+    /// not parse, one in node_modules and one in a hidden folder (both left out).
+    func tree() throws -> String {
+        let root = scratch.path("app")
+        for folder in ["app", "app/src/queries", "app/node_modules/lib", "app/.cache"] {
+            try FileManager.default.createDirectory(atPath: scratch.path(folder), withIntermediateDirectories: true)
+        }
+        _ = try file("app/src/queries/me.graphql", "query Me {\n  me {\n    id\n  }\n}\n")
+        _ = try file("app/src/queries/feed.gql", "query Feed{feed(first:10){id}}")
+        _ = try file("app/src/broken.graphql", "query { me { id }")
+        _ = try file("app/node_modules/lib/x.graphql", "query{x}")
+        _ = try file("app/.cache/y.graphql", "query{y}")
+        return root
+    }
+
+    @Test func checkNamesTheFilesToFormatAndChangesNothing() throws {
+        let root = try tree()
+        let outcome = try HuddleCommand.run(["format", "--check", root])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardOutput == "\(root)/src/queries/feed.gql: not in canonical form\n3 files, 1 to format\n",
+            "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardError == "\(root)/src/broken.graphql:1:18: Syntax Error: Expected Name, found <EOF>.\n",
+            "\(outcome.standardError)")
+        #expect(try String(contentsOfFile: root + "/src/queries/feed.gql", encoding: .utf8) == "query Feed{feed(first:10){id}}")
+    }
+
+    @Test func writeRewritesThoseFilesAndLeavesOneThatDoesNotParse() throws {
+        let root = try tree()
+        let written = try HuddleCommand.run(["format", "--write", root])
+        #expect(written.status == 1, "\(written.standardError)")
+        #expect(written.standardOutput == "formatted \(root)/src/queries/feed.gql\n3 files, 1 formatted\n", "\(written.standardOutput)")
+        #expect(
+            try String(contentsOfFile: root + "/src/queries/feed.gql", encoding: .utf8)
+                == "query Feed {\n  feed(first: 10) {\n    id\n  }\n}\n")
+        #expect(try String(contentsOfFile: root + "/src/broken.graphql", encoding: .utf8) == "query { me { id }")
+        // Once the broken file is mended, everything is in canonical form; globs name files too.
+        _ = try file("app/src/broken.graphql", "query Mended {\n  me {\n    id\n  }\n}\n")
+        let checked = try HuddleCommand.run(["format", "--check", root])
+        #expect(checked.status == 0 && checked.standardOutput == "3 files, 0 to format\n", "\(checked.standardOutput)")
+        let globbed = try HuddleCommand.run(["format", "--check", root + "/src/queries/*.g*ql", root + "/src/queries/me.graphql"])
+        #expect(globbed.status == 0 && globbed.standardOutput == "2 files, 0 to format\n", "\(globbed.standardOutput)")
+    }
+
+    @Test func badPathsAndFlagsAreRefused() throws {
+        let root = try tree()
+        let missing = try HuddleCommand.run(["format", "--check", root + "/nothing/*.graphql"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError == "huddle format: no such file, folder or match: \(root)/nothing/*.graphql\n")
+        #expect(try HuddleCommand.run(["format", "--check", "--write", root]).status == 2)
+        #expect(try HuddleCommand.run(["format", "--check"]).status == 2)
+        #expect(try HuddleCommand.run(["format", root + "/src/queries/me.graphql", root + "/src/broken.graphql"]).status == 2)
+    }
 }

@@ -4,32 +4,102 @@ import GraphQL
 
 struct Format: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print a GraphQL document in canonical form.",
+        abstract: "Print a GraphQL document in canonical form, or check or rewrite files in place.",
         discussion: """
             Reads FILE, or standard input when FILE is absent or '-', and prints it \
             as graphql-js's print() would. On a syntax error prints \
             FILE:LINE:COLUMN: MESSAGE on standard error and exits 1.
+
+            With --check or --write, takes any number of files, folders (searched \
+            for .graphql and .gql files) and glob patterns: --check names each file \
+            not in canonical form and exits 1 if there is one; --write rewrites \
+            those files and names them. A file with a syntax error is reported \
+            and left as it is (exit 1). A path that matches nothing exits 2.
             """
     )
 
-    @ArgumentParser.Argument(help: "The document to format; '-' or nothing for standard input.")
-    var file: String?
+    @ArgumentParser.Argument(
+        help: "The document to format ('-' or nothing for standard input); with --check or --write, files, folders and globs.")
+    var paths: [String] = []
+
+    @Flag(help: "Exit 1, naming them, if some files are not in canonical form; change nothing.")
+    var check = false
+
+    @Flag(help: "Rewrite the files not in canonical form, naming them.")
+    var write = false
+
+    func validate() throws {
+        if check && write { throw ValidationError("--check and --write do not go together.") }
+        if !check && !write && paths.count > 1 {
+            throw ValidationError("Give --check or --write to format more than one file.")
+        }
+        if (check || write) && paths.isEmpty { throw ValidationError("--check and --write need files, folders or globs.") }
+    }
 
     func run() throws {
-        let (name, data) = try readInput()
-        let source = Source(body: String(decoding: data, as: UTF8.self), name: name)
+        guard check || write else { return try printOne() }
+        let files: [String]
+        do {
+            files = try DocumentFiles.collect(paths)
+        } catch {
+            FileHandle.standardError.write(Data("huddle format: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        var failed = false
+        var changed = 0
+        for file in files {
+            let text: String
+            do {
+                text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+            } catch {
+                FileHandle.standardError.write(Data("huddle format: cannot read \(file): \(error.localizedDescription)\n".utf8))
+                throw ExitCode(2)
+            }
+            guard let canonical = Self.canonical(text, name: file) else {
+                failed = true
+                continue
+            }
+            guard canonical != text else { continue }
+            changed += 1
+            if write {
+                do {
+                    try Data(canonical.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+                } catch {
+                    FileHandle.standardError.write(Data("huddle format: cannot write \(file): \(error.localizedDescription)\n".utf8))
+                    throw ExitCode(2)
+                }
+                print("formatted \(file)")
+            } else {
+                print("\(file): not in canonical form")
+                failed = true
+            }
+        }
+        let verb = write ? "formatted" : "to format"
+        print("\(files.count) file\(files.count == 1 ? "" : "s"), \(changed) \(verb)")
+        if failed { throw ExitCode(1) }
+    }
+
+    /// The document as print() writes it, with a final newline; nil (and the
+    /// error on standard error) when it does not parse.
+    static func canonical(_ text: String, name: String) -> String? {
         do throws(GraphQLError) {
-            let document = try GraphQL.parse(source, options: .trusted)
-            FileHandle.standardOutput.write(Data((Printer.print(document) + "\n").utf8))
+            let document = try GraphQL.parse(Source(body: text, name: name), options: .trusted)
+            return Printer.print(document) + "\n"
         } catch {
             let location = error.locations.first.map { "\($0.line):\($0.column)" } ?? "1:1"
             FileHandle.standardError.write(Data("\(name):\(location): \(error.message)\n".utf8))
-            throw ExitCode(1)
+            return nil
         }
     }
 
+    private func printOne() throws {
+        let (name, data) = try readInput()
+        guard let canonical = Self.canonical(String(decoding: data, as: UTF8.self), name: name) else { throw ExitCode(1) }
+        FileHandle.standardOutput.write(Data(canonical.utf8))
+    }
+
     private func readInput() throws -> (String, Data) {
-        guard let file, file != "-" else {
+        guard let file = paths.first, file != "-" else {
             return ("<stdin>", FileHandle.standardInput.readDataToEndOfFile())
         }
         do {

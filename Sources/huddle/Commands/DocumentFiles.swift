@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The GraphQL files a command is given: files as named, folders searched
+/// for `.graphql` and `.gql` files (hidden folders and `node_modules` left
+/// out), and glob patterns (`src/*.graphql`, for a shell that passes them
+/// on quoted). Sorted, each once.
+enum DocumentFiles {
+    static let extensions: Set<String> = ["graphql", "gql"]
+
+    /// What cannot be collected: a path that is no file, folder or match.
+    struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "no such file, folder or match: \(path)" }
+    }
+
+    static func collect(_ paths: [String]) throws(Missing) -> [String] {
+        var found: Set<String> = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+                if isFolder.boolValue { found.formUnion(search(path)) } else { found.insert(path) }
+                continue
+            }
+            let matches = glob(path)
+            guard !matches.isEmpty else { throw Missing(path: path) }
+            for match in matches {
+                var isMatchFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: match, isDirectory: &isMatchFolder)
+                if isMatchFolder.boolValue { found.formUnion(search(match)) } else { found.insert(match) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The GraphQL files under `folder`.
+    private static func search(_ folder: String) -> [String] {
+        let root = URL(fileURLWithPath: folder)
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var files: [String] = []
+        for case let url as URL in walker {
+            if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                if url.lastPathComponent == "node_modules" { walker.skipDescendants() }
+                continue
+            }
+            if extensions.contains(url.pathExtension.lowercased()) {
+                // As the user named the folder, not as the system resolves it.
+                files.append(folder + String(url.path.dropFirst(root.path.count)))
+            }
+        }
+        return files
+    }
+
+    private static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard Glibc.glob(pattern, 0, nil, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { index in result.gl_pathv[index].map { String(cString: $0) } }
+    }
+}
