@@ -7,12 +7,12 @@ Prints one line per check; the Swift test compares them.
 
 usage: habitbuddies_client.py PORT TOKEN
 """
-import asyncio
 import sys
 
 from gql import Client, gql
 from gql.transport.requests import RequestsHTTPTransport
-from gql.transport.websockets import WebsocketsTransport
+
+from both_subprotocols import print_first_events
 
 port, token = sys.argv[1:3]
 http = Client(transport=RequestsHTTPTransport(
@@ -46,22 +46,10 @@ print("dashboard", board["profile"]["timeZone"], board["profile"]["buddyCount"],
 subscription = gql("subscription { meetingUpdated { kind meeting { status localStart organizer { username } } } }")
 
 
-async def first_update(subprotocol):
-    transport = WebsocketsTransport(
-        url=f"ws://127.0.0.1:{port}/graphql", init_payload={"token": token}, subprotocols=[subprotocol])
-    async with Client(transport=transport) as session:
-        async for event in session.subscribe(subscription):
-            update = event["meetingUpdated"]
-            meeting = update["meeting"]
-            return f'{update["kind"]} {meeting["status"]} by {meeting["organizer"]["username"]} at {meeting["localStart"]}'
+def describe(event):
+    update = event["meetingUpdated"]
+    meeting = update["meeting"]
+    return f'{update["kind"]} {meeting["status"]} by {meeting["organizer"]["username"]} at {meeting["localStart"]}'
 
 
-async def main():
-    modern, legacy = await asyncio.wait_for(asyncio.gather(
-        first_update(WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL),
-        first_update(WebsocketsTransport.APOLLO_SUBPROTOCOL)), 30)
-    print("graphql-transport-ws", modern)
-    print("graphql-ws", legacy)
-
-
-asyncio.run(main())
+print_first_events(port, token, subscription, describe)

@@ -6,12 +6,12 @@ the Swift test compares them.
 
 usage: petmatch_client.py PORT TOKEN
 """
-import asyncio
 import sys
 
 from gql import Client, gql
 from gql.transport.requests import RequestsHTTPTransport
-from gql.transport.websockets import WebsocketsTransport
+
+from both_subprotocols import print_first_events
 
 port, token = sys.argv[1:3]
 http = Client(transport=RequestsHTTPTransport(
@@ -32,21 +32,9 @@ print("feed after", ", ".join(edge["node"]["name"] for edge in after["petMatches
 subscription = gql("subscription { favoritePetUpdated { kind pet { name status } notification { message } } }")
 
 
-async def first_update(subprotocol):
-    transport = WebsocketsTransport(
-        url=f"ws://127.0.0.1:{port}/graphql", init_payload={"token": token}, subprotocols=[subprotocol])
-    async with Client(transport=transport) as session:
-        async for event in session.subscribe(subscription):
-            update = event["favoritePetUpdated"]
-            return f'{update["kind"]} {update["pet"]["name"]} {update["pet"]["status"]}: {update["notification"]["message"]}'
+def describe(event):
+    update = event["favoritePetUpdated"]
+    return f'{update["kind"]} {update["pet"]["name"]} {update["pet"]["status"]}: {update["notification"]["message"]}'
 
 
-async def main():
-    modern, legacy = await asyncio.wait_for(asyncio.gather(
-        first_update(WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL),
-        first_update(WebsocketsTransport.APOLLO_SUBPROTOCOL)), 30)
-    print("graphql-transport-ws", modern)
-    print("graphql-ws", legacy)
-
-
-asyncio.run(main())
+print_first_events(port, token, subscription, describe)

@@ -4,11 +4,11 @@ listen. Prints one line per subscription; the Swift test compares them.
 
 usage: prolific_client.py PORT TOKEN PROJECT_ID
 """
-import asyncio
 import sys
 
-from gql import Client, gql
-from gql.transport.websockets import WebsocketsTransport
+from gql import gql
+
+from both_subprotocols import print_first_events
 
 port, token, project_id = sys.argv[1:4]
 subscription = gql(
@@ -16,22 +16,9 @@ subscription = gql(
 )
 
 
-async def first_round_end(subprotocol):
-    transport = WebsocketsTransport(
-        url=f"ws://127.0.0.1:{port}/graphql", init_payload={"token": token}, subprotocols=[subprotocol]
-    )
-    async with Client(transport=transport) as session:
-        async for event in session.subscribe(subscription, variable_values={"id": project_id}):
-            ended = event["roundEnded"]
-            return f'{ended["round"]["number"]} "{ended["winner"]["text"]}" by {ended["winner"]["author"]["username"]}, next {ended["nextRound"]["number"]}'
+def describe(event):
+    ended = event["roundEnded"]
+    return f'{ended["round"]["number"]} "{ended["winner"]["text"]}" by {ended["winner"]["author"]["username"]}, next {ended["nextRound"]["number"]}'
 
 
-async def main():
-    modern, legacy = await asyncio.wait_for(asyncio.gather(
-        first_round_end(WebsocketsTransport.GRAPHQLWS_SUBPROTOCOL),
-        first_round_end(WebsocketsTransport.APOLLO_SUBPROTOCOL)), 30)
-    print("graphql-transport-ws", modern)
-    print("graphql-ws", legacy)
-
-
-asyncio.run(main())
+print_first_events(port, token, subscription, describe, variable_values={"id": project_id})
