@@ -31,8 +31,7 @@ extension HabitBuddiesLoaders {
             : (
                 ", \(HabitRecord.columns), \(HabitProgress.columns)",
                 """
-                LEFT JOIN (habits h JOIN habit_profiles p ON p.user_id = h.user_id LEFT JOIN habit_catalogue c ON c.id = h.catalogue_id)
-                    ON h.user_id = u.id AND h.status <> 'ARCHIVED'
+                LEFT JOIN (\(HabitRecord.tables)) ON h.user_id = u.id AND h.status <> 'ARCHIVED'
                 """,
                 ", h.status, h.created_at, h.id"
             )
@@ -57,7 +56,8 @@ extension HabitBuddiesLoaders {
                     shared.prime(user)
                     found[owner, default: []].append(
                         BuddyRecord(pairID: pair, viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
-                    if owner == viewerID { buddyHabits[user.id] = buddyHabits[user.id] ?? [] }
+                    // A buddy without habits has none, not unknown ones.
+                    if habits != nil, owner == viewerID { buddyHabits[user.id] = buddyHabits[user.id] ?? [] }
                     last = (owner, pair)
                 }
                 guard let habits, owner == viewerID, try row.decode(Int64?.self, at: pairColumns) != nil else { continue }

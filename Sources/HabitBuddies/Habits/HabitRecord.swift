@@ -25,9 +25,9 @@ final class HabitRecord: Identified {
         to_char(h.reminder_time, 'HH24:MI'), h.created_at, ((now() AT TIME ZONE p.time_zone)::date)::text
         """
 
-    static let from = """
-        FROM habits h JOIN habit_profiles p ON p.user_id = h.user_id LEFT JOIN habit_catalogue c ON c.id = h.catalogue_id
-        """
+    /// The tables `columns` reads (`h`, `p`, `c`), to put in a FROM clause or a join.
+    static let tables = "habits h JOIN habit_profiles p ON p.user_id = h.user_id LEFT JOIN habit_catalogue c ON c.id = h.catalogue_id"
+    static let from = "FROM \(tables)"
 
     /// Habit `h` is the viewer's (`$index`) or their buddy's.
     static func visible(toViewerAt index: Int) -> String {

@@ -28,14 +28,14 @@ extension HabitBuddiesLoaders {
             ? ("", "")
             : (
                 """
-                , (SELECT count(*) FROM habit_check_ins c WHERE c.habit_id = h.id AND c.day BETWEEN r.first AND r.today)::int,
-                  greatest(0, r.today - r.first + 1)::int,
+                , (SELECT count(*) FROM habit_check_ins c WHERE c.habit_id = h.id AND c.day BETWEEN r.first AND t.today)::int,
+                  greatest(0, t.today - r.first + 1)::int,
                   ARRAY(SELECT m.days FROM habit_milestones m WHERE m.habit_id = h.id ORDER BY m.days),
                   ARRAY(SELECT m.reached_on::text FROM habit_milestones m WHERE m.habit_id = h.id ORDER BY m.days)
                 """,
                 """
                 CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
-                CROSS JOIN LATERAL (SELECT t.today, greatest(t.today - 29, h.started_on) AS first) r
+                CROSS JOIN LATERAL (SELECT greatest(t.today - 29, h.started_on) AS first) r
                 """
             )
         let sql = """

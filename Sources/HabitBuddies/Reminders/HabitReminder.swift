@@ -41,7 +41,7 @@ enum HabitReminder {
                    h.last_reminded_on IS NOT DISTINCT FROM t.today,
                    EXISTS (SELECT 1 FROM habit_check_ins ci WHERE ci.habit_id = h.id AND ci.day = t.today),
                    habit_reminder_due(p.time_zone, h.reminder_time, clock_timestamp()), t.today::text
-            FROM habits h JOIN habit_profiles p ON p.user_id = h.user_id LEFT JOIN habit_catalogue c ON c.id = h.catalogue_id,
+            FROM \(HabitRecord.tables),
             LATERAL (SELECT (clock_timestamp() AT TIME ZONE p.time_zone)::date AS today) t
             WHERE h.id = $1 FOR UPDATE OF h
             """, [habit])

@@ -20,17 +20,12 @@ enum DocumentFiles {
     static func collect(_ paths: [String]) throws(Missing) -> [String] {
         var found: Set<String> = []
         for path in paths {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-                if isFolder.boolValue { found.formUnion(search(path)) } else { found.insert(path) }
-                continue
-            }
-            let matches = glob(path)
-            guard !matches.isEmpty else { throw Missing(path: path) }
-            for match in matches {
-                var isMatchFolder: ObjCBool = false
-                _ = FileManager.default.fileExists(atPath: match, isDirectory: &isMatchFolder)
-                if isMatchFolder.boolValue { found.formUnion(search(match)) } else { found.insert(match) }
+            let named = FileManager.default.fileExists(atPath: path) ? [path] : glob(path)
+            guard !named.isEmpty else { throw Missing(path: path) }
+            for name in named {
+                var isFolder: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: name, isDirectory: &isFolder)
+                if isFolder.boolValue { found.formUnion(search(name)) } else { found.insert(name) }
             }
         }
         return found.sorted()
