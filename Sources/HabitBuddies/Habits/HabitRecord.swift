@@ -63,11 +63,11 @@ struct HabitProgress: Sendable {
     var checkInCount = 0
     var lastCheckIn: String?
 
-    /// The habit's id, its days checked in (days since 2000-01-01, in
+    /// The habit's id, its days checked in (days since 1970-01-01, in
     /// order) and its owner's today (likewise); habit `h`, profile `p`.
     static let columns = """
-        h.id, ARRAY(SELECT c.day - DATE '2000-01-01' FROM habit_check_ins c WHERE c.habit_id = h.id ORDER BY c.day),
-        (now() AT TIME ZONE p.time_zone)::date - DATE '2000-01-01'
+        h.id, ARRAY(SELECT c.day - DATE '1970-01-01' FROM habit_check_ins c WHERE c.habit_id = h.id ORDER BY c.day),
+        (now() AT TIME ZONE p.time_zone)::date - DATE '1970-01-01'
         """
     static let columnCount = 3
 
@@ -81,7 +81,7 @@ struct HabitProgress: Sendable {
             today: try row.decode(at: offset + 2))
     }
 
-    /// From `days`, ascending and distinct, and `today`, all counted from 2000-01-01.
+    /// From `days`, ascending and distinct, and `today`, all counted from 1970-01-01.
     init(habitID: Int64, days: [Int64], today: Int64) {
         self.habitID = habitID
         var run = 0
@@ -94,23 +94,8 @@ struct HabitProgress: Sendable {
         checkInCount = days.count
         if let last = days.last {
             currentStreak = last >= today - 1 ? run : 0
-            lastCheckIn = Self.date(last)
+            lastCheckIn = PostgresDate(daysSinceEpoch: Int(last)).description
         }
-    }
-
-    /// `YYYY-MM-DD` of a day counted from 2000-01-01 (the proleptic
-    /// Gregorian calendar's civil-from-days, with 2000-03-01 as day 0 of its era).
-    static func date(_ day: Int64) -> String {
-        let shifted = day - 60  // 2000-03-01
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = 2000 + yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(dayOfMonth < 10 ? "0" : "")\(dayOfMonth)"
     }
 }
 

@@ -23,22 +23,24 @@ struct ProgressTests {
         #expect(gaps.currentStreak == 2 && gaps.longestStreak == 4 && gaps.checkInCount == 8)
     }
 
-    @Test func daysCountedFrom2000AreTheCalendarsDates() {
+    /// A habit's last check-in, a day counted from 1970, is written as the calendar's date.
+    @Test func theLastCheckInIsTheCalendarsDate() {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let epoch = calendar.date(from: DateComponents(year: 2000, month: 1, day: 1))!
+        let epoch = calendar.date(from: DateComponents(year: 1970, month: 1, day: 1))!
         let formatter = DateFormatter()
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd"
+        func lastCheckIn(_ day: Int64) -> String? { HabitProgress(habitID: 1, days: [day], today: day).lastCheckIn }
         // Back to 1973 and on to 2136, through every kind of leap year (2000, 2100).
-        for day in stride(from: Int64(-9_999), through: 50_000, by: 7) {
+        for day in stride(from: Int64(958), through: 60_957, by: 7) {
             let expected = formatter.string(from: calendar.date(byAdding: .day, value: Int(day), to: epoch)!)
-            #expect(HabitProgress.date(day) == expected, "day \(day)")
+            #expect(lastCheckIn(day) == expected, "day \(day)")
         }
-        #expect(HabitProgress.date(59) == "2000-02-29" && HabitProgress.date(60) == "2000-03-01")
-        #expect(HabitProgress.date(36_583) == "2100-02-28" && HabitProgress.date(36_584) == "2100-03-01")
+        #expect(lastCheckIn(11_016) == "2000-02-29" && lastCheckIn(11_017) == "2000-03-01")
+        #expect(lastCheckIn(47_540) == "2100-02-28" && lastCheckIn(47_541) == "2100-03-01")
     }
 
     /// Habits with check-ins at random densities, some ending today, some
