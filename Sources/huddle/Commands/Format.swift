@@ -11,10 +11,15 @@ struct Format: ParsableCommand {
             FILE:LINE:COLUMN: MESSAGE on standard error and exits 1.
 
             With --check or --write, takes any number of files, folders (searched \
-            for .graphql and .gql files) and glob patterns: --check names each file \
-            not in canonical form and exits 1 if there is one; --write rewrites \
-            those files and names them. A file with a syntax error is reported \
-            and left as it is (exit 1). A path that matches nothing exits 2.
+            for .graphql and .gql files, and for .js, .jsx, .ts, .tsx and .vue \
+            files with embedded documents) and glob patterns: --check names each \
+            file not in canonical form and exits 1 if there is one; --write \
+            rewrites those files and names them. Documents embedded in tagged \
+            templates are only checked, never rewritten: each is compared, \
+            without its common indentation and its blank first and last lines, \
+            with its canonical form, and named at its place when it differs. A \
+            file with a syntax error is reported and left as it is (exit 1). A \
+            path that matches nothing exits 2.
             """
     )
 
@@ -40,14 +45,21 @@ struct Format: ParsableCommand {
         guard check || write else { return try printOne() }
         let files: [String]
         do {
-            files = try DocumentFiles.collect(paths)
+            files = try DocumentFiles.collect(paths, extensions: DocumentFiles.graphQLExtensions.union(EmbeddedDocuments.extensions))
         } catch {
             FileHandle.standardError.write(Data("huddle format: \(error)\n".utf8))
             throw ExitCode(2)
         }
         var failed = false
         var changed = 0
-        for file in files {
+        var embedded = 0
+        for file in files where EmbeddedDocuments.extensions.contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
+            let (checked, differing, broken) = try checkEmbedded(in: file)
+            embedded += checked
+            changed += differing
+            failed = failed || differing > 0 || broken
+        }
+        for file in files where !EmbeddedDocuments.extensions.contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
             let text: String
             do {
                 text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
@@ -75,18 +87,51 @@ struct Format: ParsableCommand {
             }
         }
         let verb = write ? "formatted" : "to format"
-        print("\(files.count) file\(files.count == 1 ? "" : "s"), \(changed) \(verb)")
+        let documents = embedded == 0 ? "" : " (\(embedded) embedded document\(embedded == 1 ? "" : "s"))"
+        print("\(files.count) file\(files.count == 1 ? "" : "s")\(documents), \(changed) \(verb)")
         if failed { throw ExitCode(1) }
+    }
+
+    /// Checks the documents embedded in a host file: how many there were,
+    /// how many are not in canonical form, and whether one did not parse.
+    private func checkEmbedded(in file: String) throws -> (checked: Int, differing: Int, broken: Bool) {
+        let documents: [ProjectDocument]
+        do {
+            documents = try ProjectDocuments.read(files: [file]).documents
+        } catch {
+            FileHandle.standardError.write(Data("huddle format: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        var differing = 0
+        var broken = false
+        for document in documents {
+            let body = EmbeddedLayout(document.text)
+            guard let canonical = Self.canonical(document.text, name: file, place: document) else {
+                broken = true
+                continue
+            }
+            if !body.matches(canonical, ignoringBlankLines: document.hasSubstitutions) {
+                differing += 1
+                let place = document.place(of: SourceLocation(line: body.firstLine, column: body.indentation + 1))
+                print("\(place): embedded document not in canonical form\(write ? " (not rewritten)" : "")")
+            }
+        }
+        return (documents.count, differing, broken)
     }
 
     /// The document as print() writes it, with a final newline; nil (and the
     /// error on standard error) when it does not parse.
-    static func canonical(_ text: String, name: String) -> String? {
+    /// `place`, for an embedded document, maps the error back to its host file.
+    static func canonical(_ text: String, name: String, place: ProjectDocument? = nil) -> String? {
         do throws(GraphQLError) {
             let document = try GraphQL.parse(Source(body: text, name: name), options: .trusted)
             return Printer.print(document) + "\n"
         } catch {
-            let location = error.locations.first.map { "\($0.line):\($0.column)" } ?? "1:1"
+            var location = error.locations.first.map { "\($0.line):\($0.column)" } ?? "1:1"
+            if let place, let first = error.locations.first {
+                let spot = place.place(of: first)
+                location = "\(spot.line):\(spot.column)"
+            }
             FileHandle.standardError.write(Data("\(name):\(location): \(error.message)\n".utf8))
             return nil
         }

@@ -20,10 +20,15 @@ struct SchemaFolderOption: ParsableArguments {
     }
 }
 
-/// Options that choose the schema: SDL files, or Huddle's own.
+/// Options that choose the schema: SDL files, a live endpoint, or Huddle's own.
 struct SchemaOptions: ParsableArguments {
-    @Option(name: .customLong("schema"), help: "An SDL file; repeat for several. Default: Huddle's own schema.")
+    @Option(
+        name: .customLong("schema"),
+        help: "An SDL file (repeat for several), or an http(s) URL to introspect. Default: Huddle's own schema.")
     var files: [String] = []
+
+    @Option(name: .customLong("header"), help: "With a --schema URL: a header to send ('Authorization: Bearer …'); repeat for several.")
+    var headers: [String] = []
 
     @OptionGroup var folder: SchemaFolderOption
 
@@ -48,12 +53,18 @@ struct SchemaOptions: ParsableArguments {
 
     /// The built and validated schema, or exit 2 listing every problem.
     func schema() throws -> GraphQLSchema {
-        let sources = try sources()
         let schema: GraphQLSchema
-        do throws(SchemaBuildError) {
-            schema = try buildSchema(sources)
-        } catch {
-            throw CommandFailure.schema(error.errors)
+        if let url = files.first(where: RemoteSchema.isURL) {
+            guard files.count == 1 else { throw CommandFailure.usage("a --schema URL goes alone, without SDL files") }
+            schema = try RemoteSchema.fetch(url, headers: headers)
+        } else {
+            if !headers.isEmpty { throw CommandFailure.usage("--header goes with a --schema URL") }
+            let sources = try sources()
+            do throws(SchemaBuildError) {
+                schema = try buildSchema(sources)
+            } catch {
+                throw CommandFailure.schema(error.errors)
+            }
         }
         let problems = validateSchema(schema)
         if !problems.isEmpty { throw CommandFailure.schema(problems) }

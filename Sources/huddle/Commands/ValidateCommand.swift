@@ -5,67 +5,145 @@ import GraphQL
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Validate a GraphQL document against the schema.",
+        abstract: "Validate a project's GraphQL operations against the schema.",
         discussion: """
-            Prints {"errors":[...]} on standard output, with graphql-js's messages and \
-            locations (an empty list when the document is valid). Exits 0 when valid, \
-            1 when not (a syntax error counts as one error), 2 for usage, I/O or schema errors.
+            Reads files, folders and glob patterns ('-' for standard input): \
+            .graphql and .gql files, and the documents in gql and graphql \
+            tagged templates (and graphql(`…`) calls, and templates after \
+            /* GraphQL */) in .js, .jsx, .ts, .tsx and .vue files. Folders are \
+            searched, leaving out hidden folders and node_modules. All the \
+            documents are validated together, as one: a fragment defined in one \
+            file serves operations in every other, and operation and fragment \
+            names must be unique across the project. Each error is reported at \
+            its place in its file, templates' lines and columns mapped back to \
+            the host file.
+
+            The schema is Huddle's own, SDL files (--schema, repeatable; those \
+            files are left out of the documents), or a live endpoint's \
+            introspection (--schema URL, with --header for its credentials).
+
+            Prints FILE:LINE:COLUMN: MESSAGE for each error, then a summary \
+            line; --format json prints {"errors":[{"message","locations":[{"file",\
+            "line","column"}]}],"files","operations","fragments"} instead. Exits \
+            0 when every document is valid, 1 when not (a syntax error is an \
+            error), 2 for usage, I/O or schema problems.
             """
     )
 
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+    }
+
     @OptionGroup var schemaOptions: SchemaOptions
 
-    @ArgumentParser.Argument(help: "The document to validate; '-' for standard input.")
-    var document: String
+    @Option(help: "text: FILE:LINE:COLUMN: MESSAGE lines and a summary; json: one JSON object.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Stop validating after this many errors, as graphql-js's validate() does.")
+    var maxErrors = 100
+
+    @ArgumentParser.Argument(help: "Files, folders and glob patterns; '-' for standard input.")
+    var paths: [String]
+
+    func validate() throws {
+        if maxErrors < 1 { throw ValidationError("--max-errors must be at least 1.") }
+    }
 
     func run() throws {
         let schema: GraphQLSchema
-        let source: Source
+        let project: ProjectDocuments
         do {
             schema = try schemaOptions.schema()
-            source = try readDocument()
+            project = try readProject()
         } catch let failure as CommandFailure {
             throw failure.report(command: "validate")
         }
-        var errors: [GraphQLError]
-        do throws(GraphQLError) {
-            let parsed = try GraphQL.parse(source)
-            errors = GraphQL.validate(schema: schema, document: parsed, source: source)
-        } catch {
-            errors = [error]
+        let report = project.validate(schema: schema, maxErrors: maxErrors)
+        switch format {
+        case .text: print(text(report, files: project.fileCount), terminator: "")
+        case .json: print(json(report, files: project.fileCount))
         }
-        FileHandle.standardOutput.write(Data((errorsJSON(errors) + "\n").utf8))
-        if !errors.isEmpty { throw ExitCode(1) }
+        if !report.errors.isEmpty { throw ExitCode(1) }
     }
 
-    private func readDocument() throws -> Source {
-        if document == "-" {
-            return Source(body: String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self), name: "<stdin>")
-        }
-        guard let data = FileManager.default.contents(atPath: document) else {
-            throw CommandFailure.usage("cannot read \(document)")
-        }
-        return Source(body: String(decoding: data, as: UTF8.self), name: document)
-    }
-
-    /// `{"errors":[{"message":"...","locations":[{"line":1,"column":2}]}]}`
-    private func errorsJSON(_ errors: [GraphQLError]) -> String {
-        let items = errors.map { error in
-            var item = "{\"message\":" + jsonString(error.message)
-            if !error.locations.isEmpty {
-                item +=
-                    ",\"locations\":["
-                    + error.locations.map { "{\"line\":\($0.line),\"column\":\($0.column)}" }
-                    .joined(separator: ",") + "]"
+    private func readProject() throws(CommandFailure) -> ProjectDocuments {
+        let named = paths.filter { $0 != "-" }
+        var files: [String] = []
+        if !named.isEmpty {
+            do {
+                files = try DocumentFiles.collect(
+                    named, extensions: DocumentFiles.graphQLExtensions.union(EmbeddedDocuments.extensions))
+            } catch {
+                throw .usage("\(error)")
             }
-            return item + "}"
+            // The schema's own files, when they sit among the documents.
+            let schemaFiles = Set(schemaOptions.files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            files.removeAll { schemaFiles.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+            if files.isEmpty {
+                throw .usage("no .graphql, .gql, .js, .jsx, .ts, .tsx or .vue files in \(named.joined(separator: " "))")
+            }
         }
-        return "{\"errors\":[" + items.joined(separator: ",") + "]}"
+        if paths.contains("-") { files.insert("-", at: 0) }
+        do {
+            return try ProjectDocuments.read(files: files)
+        } catch {
+            throw .usage("\(error)")
+        }
     }
 
-    private func jsonString(_ text: String) -> String {
-        var writer = JSONWriter(capacity: text.utf8.count + 2)
-        writer.string(text)
+    /// Compiler-style lines, then `2 errors in 1 file (3 files, 4 operations, 2 fragments)`.
+    private func text(_ report: ProjectDocuments.Report, files: Int) -> String {
+        var output = ""
+        for error in report.errors {
+            if let first = error.places.first {
+                output += "\(first): \(error.message)\n"
+                for other in error.places.dropFirst() { output += "  \(other): also here\n" }
+            } else {
+                output += "\(error.message)\n"
+            }
+        }
+        let counts =
+            "\(files) \(plural(files, "file")), \(report.operations) \(plural(report.operations, "operation")), "
+            + "\(report.fragments) \(plural(report.fragments, "fragment"))"
+        if report.errors.isEmpty {
+            output += "no errors (\(counts))\n"
+        } else {
+            let erring = Set(report.errors.compactMap { $0.places.first?.file }).count
+            output +=
+                "\(report.errors.count) \(plural(report.errors.count, "error")) in \(erring) \(plural(erring, "file")) (\(counts))\n"
+        }
+        return output
+    }
+
+    private func json(_ report: ProjectDocuments.Report, files: Int) -> String {
+        var writer = JSONWriter(capacity: 1024)
+        writer.value(
+            .object([
+                .init(
+                    "errors",
+                    .list(
+                        report.errors.map { error in
+                            var members: [GraphQLValue.Member] = [.init("message", .string(error.message))]
+                            if !error.places.isEmpty {
+                                members.append(
+                                    .init(
+                                        "locations",
+                                        .list(
+                                            error.places.map { place in
+                                                .object([
+                                                    .init("file", .string(place.file)), .init("line", .int(place.line)),
+                                                    .init("column", .int(place.column)),
+                                                ])
+                                            })))
+                            }
+                            return .object(members)
+                        })),
+                .init("files", .int(files)), .init("operations", .int(report.operations)),
+                .init("fragments", .int(report.fragments)),
+            ]))
         return writer.text
     }
+
+    private func plural(_ count: Int, _ noun: String) -> String { count == 1 ? noun : noun + "s" }
 }

@@ -4,12 +4,13 @@ import Foundation
     import Glibc
 #endif
 
-/// The GraphQL files a command is given: files as named, folders searched
-/// for `.graphql` and `.gql` files (hidden folders and `node_modules` left
-/// out), and glob patterns (`src/*.graphql`, for a shell that passes them
-/// on quoted). Sorted, each once.
+/// The files a command is given: files as named, folders searched for the
+/// extensions it reads (`.graphql` and `.gql`; `validate` adds JavaScript,
+/// TypeScript and Vue), hidden folders and `node_modules` left out, and
+/// glob patterns (`src/*.graphql`, for a shell that passes them on quoted).
+/// Sorted, each once.
 enum DocumentFiles {
-    static let extensions: Set<String> = ["graphql", "gql"]
+    static let graphQLExtensions: Set<String> = ["graphql", "gql"]
 
     /// What cannot be collected: a path that is no file, folder or match.
     struct Missing: Error, CustomStringConvertible {
@@ -17,7 +18,7 @@ enum DocumentFiles {
         var description: String { "no such file, folder or match: \(path)" }
     }
 
-    static func collect(_ paths: [String]) throws(Missing) -> [String] {
+    static func collect(_ paths: [String], extensions: Set<String> = graphQLExtensions) throws(Missing) -> [String] {
         var found: Set<String> = []
         for path in paths {
             let named = FileManager.default.fileExists(atPath: path) ? [path] : glob(path)
@@ -25,14 +26,14 @@ enum DocumentFiles {
             for name in named {
                 var isFolder: ObjCBool = false
                 _ = FileManager.default.fileExists(atPath: name, isDirectory: &isFolder)
-                if isFolder.boolValue { found.formUnion(search(name)) } else { found.insert(name) }
+                if isFolder.boolValue { found.formUnion(search(name, extensions: extensions)) } else { found.insert(name) }
             }
         }
         return found.sorted()
     }
 
-    /// The GraphQL files under `folder`.
-    private static func search(_ folder: String) -> [String] {
+    /// The files under `folder` with one of `extensions`.
+    private static func search(_ folder: String, extensions: Set<String>) -> [String] {
         let root = URL(fileURLWithPath: folder)
         guard
             let walker = FileManager.default.enumerator(
