@@ -55,7 +55,7 @@ struct ValidateCommand: ParsableCommand {
         let project: ProjectDocuments
         do {
             schema = try schemaOptions.schema()
-            project = try readProject()
+            project = try Self.readProject(paths, leavingOut: schemaOptions.files)
         } catch let failure as CommandFailure {
             throw failure.report(command: "validate")
         }
@@ -67,7 +67,9 @@ struct ValidateCommand: ParsableCommand {
         if !report.errors.isEmpty { throw ExitCode(1) }
     }
 
-    private func readProject() throws(CommandFailure) -> ProjectDocuments {
+    /// The documents of `paths` ('-' for standard input), without the
+    /// schema's own files when they sit among them.
+    static func readProject(_ paths: [String], leavingOut schemaFiles: [String]) throws(CommandFailure) -> ProjectDocuments {
         let named = paths.filter { $0 != "-" }
         var files: [String] = []
         if !named.isEmpty {
@@ -77,9 +79,8 @@ struct ValidateCommand: ParsableCommand {
             } catch {
                 throw .usage("\(error)")
             }
-            // The schema's own files, when they sit among the documents.
-            let schemaFiles = Set(schemaOptions.files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-            files.removeAll { schemaFiles.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+            let left = Set(schemaFiles.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            files.removeAll { left.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
             if files.isEmpty {
                 throw .usage("no .graphql, .gql, .js, .jsx, .ts, .tsx or .vue files in \(named.joined(separator: " "))")
             }
@@ -95,14 +96,7 @@ struct ValidateCommand: ParsableCommand {
     /// Compiler-style lines, then `2 errors in 1 file (3 files, 4 operations, 2 fragments)`.
     private func text(_ report: ProjectDocuments.Report, files: Int) -> String {
         var output = ""
-        for error in report.errors {
-            if let first = error.places.first {
-                output += "\(first): \(error.message)\n"
-                for other in error.places.dropFirst() { output += "  \(other): also here\n" }
-            } else {
-                output += "\(error.message)\n"
-            }
-        }
+        for error in report.errors { output += error.compilerText() }
         let counts =
             "\(files) \(plural(files, "file")), \(report.operations) \(plural(report.operations, "operation")), "
             + "\(report.fragments) \(plural(report.fragments, "fragment"))"
@@ -123,22 +117,7 @@ struct ValidateCommand: ParsableCommand {
                 .init(
                     "errors",
                     .list(
-                        report.errors.map { error in
-                            var members: [GraphQLValue.Member] = [.init("message", .string(error.message))]
-                            if !error.places.isEmpty {
-                                members.append(
-                                    .init(
-                                        "locations",
-                                        .list(
-                                            error.places.map { place in
-                                                .object([
-                                                    .init("file", .string(place.file)), .init("line", .int(place.line)),
-                                                    .init("column", .int(place.column)),
-                                                ])
-                                            })))
-                            }
-                            return .object(members)
-                        })),
+                        report.errors.map { $0.json() })),
                 .init("files", .int(files)), .init("operations", .int(report.operations)),
                 .init("fragments", .int(report.fragments)),
             ]))

@@ -35,9 +35,37 @@ struct ProjectDocument {
 }
 
 /// An error found in a project, with the places it concerns.
-struct ProjectError {
+struct ProjectError: Hashable {
     var message: String
     var places: [FilePlace]
+    /// The operation or fragment its first place is in: `query Feed`,
+    /// `fragment UserBits`, `an anonymous query`.
+    var definition: String?
+}
+
+extension ProjectError {
+    /// `{"message", ["definition",] "locations":[{"file","line","column"}]}`.
+    func json(naming definition: Bool = false) -> GraphQLValue {
+        var members: [GraphQLValue.Member] = [.init("message", .string(message))]
+        if definition { members.append(.init("definition", self.definition.map(GraphQLValue.string) ?? .null)) }
+        if !places.isEmpty {
+            members.append(
+                .init(
+                    "locations",
+                    .list(
+                        places.map {
+                            .object([.init("file", .string($0.file)), .init("line", .int($0.line)), .init("column", .int($0.column))])
+                        })))
+        }
+        return .object(members)
+    }
+
+    /// `FILE:LINE:COLUMN: MESSAGE`, and an `also here` line for each other place.
+    func compilerText(naming definition: Bool = false) -> String {
+        let suffix = definition ? self.definition.map { " (in \($0))" } ?? "" : ""
+        guard let first = places.first else { return message + suffix + "\n" }
+        return "\(first): \(message)\(suffix)\n" + places.dropFirst().map { "  \($0): also here\n" }.joined()
+    }
 }
 
 /// The documents of a front-end project's files, read together: fragments
@@ -127,13 +155,32 @@ struct ProjectDocuments {
                     default: break
                     }
                 }
+                let definitions = whole.definitions.compactMap {
+                    definition -> (start: SourceLocation, end: SourceLocation, name: String)? in
+                    let name: String
+                    switch definition {
+                    case .operation(let operation):
+                        name =
+                            operation.name.map { "\(operation.operation.rawValue) \($0.value)" }
+                            ?? "an anonymous \(operation.operation.rawValue)"
+                    case .fragment(let fragment): name = "fragment \(fragment.name.value)"
+                    default: return nil
+                    }
+                    return (source.location(at: definition.location.start), source.location(at: definition.location.end), name)
+                }
                 for error in GraphQL.validate(schema: schema, document: whole, source: source, maxErrors: maxErrors) {
                     let places = error.locations.map { location in
                         let index = Self.lastIndex(in: startLines, notAbove: location.line)
                         return parsed[index].place(
                             of: SourceLocation(line: location.line - startLines[index] + 1, column: location.column))
                     }
-                    errors.append(ProjectError(message: error.message, places: places))
+                    let enclosing = error.locations.first.flatMap { location in
+                        definitions.first {
+                            ($0.start.line, $0.start.column) <= (location.line, location.column)
+                                && (location.line, location.column) < ($0.end.line, $0.end.column)
+                        }?.name
+                    }
+                    errors.append(ProjectError(message: error.message, places: places, definition: enclosing))
                 }
             } catch {
                 // Each part parsed alone; together they can only fail where one

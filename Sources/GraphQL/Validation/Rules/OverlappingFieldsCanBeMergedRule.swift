@@ -123,7 +123,11 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 
     /// The most conflicts worth collecting: past the error limit nothing more is reported.
-    private var conflictCap: Int { max(0, context.maxErrors - context.errors.count) + 1 }
+    private var conflictCap: Int {
+        let remaining = max(0, context.maxErrors - context.errors.count)
+        // A limit of Int.max means none; one more would overflow.
+        return remaining == .max ? remaining : remaining + 1
+    }
 
     // MARK: - Finding conflicts
 
@@ -341,22 +345,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             fields: field.arguments.map { ObjectField(name: $0.name, value: $0.value, location: .none) },
             location: .none
         )
-        return Printer.print(sorted(.object(object)))
-    }
-
-    private func sorted(_ value: Value) -> Value {
-        switch value {
-        case .object(var object):
-            object.fields = object.fields
-                .map { ObjectField(name: $0.name, value: sorted($0.value), location: $0.location) }
-                .sorted { Suggestions.naturalOrder($0.name.value, $1.name.value) < 0 }
-            return .object(object)
-        case .list(var list):
-            list.values = list.values.map(sorted)
-            return .list(list)
-        default:
-            return value
-        }
+        return Printer.print(sortValueNode(.object(object)))
     }
 
     /// Whether two types cannot be merged: lists against non-lists, non-null

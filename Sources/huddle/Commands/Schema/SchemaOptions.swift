@@ -32,6 +32,14 @@ struct SchemaOptions: ParsableArguments {
 
     @OptionGroup var folder: SchemaFolderOption
 
+    init() {}
+
+    init(files: [String], headers: [String], folder: SchemaFolderOption) {
+        self.files = files
+        self.headers = headers
+        self.folder = folder
+    }
+
     /// The SDL sources, or exit 2 with the reason on standard error.
     func sources() throws -> [Source] {
         if files.isEmpty {
@@ -49,6 +57,25 @@ struct SchemaOptions: ParsableArguments {
             }
             return Source(body: String(decoding: data, as: UTF8.self), name: file)
         }
+    }
+
+    /// The schema one argument names: `builtin` (Huddle's own, or
+    /// --schema-dir's), an http(s) URL to introspect, an SDL file, or a
+    /// folder of SDL files (.graphql and .gql, searched).
+    func schema(named spec: String) throws -> GraphQLSchema {
+        if spec == "builtin" {
+            return try SchemaOptions(files: [], headers: headers, folder: folder).schema()
+        }
+        if RemoteSchema.isURL(spec) {
+            return try SchemaOptions(files: [spec], headers: headers, folder: folder).schema()
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: spec, isDirectory: &isFolder) else {
+            throw CommandFailure.usage("no such schema: \(spec) (an SDL file or folder, a URL, or builtin)")
+        }
+        let files = isFolder.boolValue ? ((try? DocumentFiles.collect([spec])) ?? []) : [spec]
+        if files.isEmpty { throw CommandFailure.usage("no .graphql or .gql files in \(spec)") }
+        return try SchemaOptions(files: files, headers: [], folder: folder).schema()
     }
 
     /// The built and validated schema, or exit 2 listing every problem.
@@ -89,24 +116,5 @@ enum CommandFailure: Error {
             }
         }
         return ExitCode(2)
-    }
-}
-
-struct SchemaCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "schema",
-        abstract: "Print the schema as SDL, as graphql-js's printSchema would.",
-        discussion: "Exits 2, listing every problem on standard error, when the SDL does not make a valid schema."
-    )
-
-    @OptionGroup var options: SchemaOptions
-
-    func run() throws {
-        do {
-            let schema = try options.schema()
-            FileHandle.standardOutput.write(Data((printSchema(schema) + "\n").utf8))
-        } catch let failure as CommandFailure {
-            throw failure.report(command: "schema")
-        }
     }
 }

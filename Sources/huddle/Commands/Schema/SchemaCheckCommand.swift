@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import GraphQL
+
+struct SchemaCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Which of a project's operations a new schema would break, and where.",
+        discussion: """
+            Validates the project's documents (files, folders and globs, read as \
+            'huddle validate' reads them) against the current schema (--schema: \
+            SDL files, a URL, or Huddle's own by default) and against NEW (an SDL \
+            file or folder, a URL, or 'builtin'). Each error NEW brings that the \
+            current schema does not is printed at its place with the operation or \
+            fragment it is in, then the schema's breaking and dangerous changes, \
+            then a summary; errors already there are counted, not listed. \
+            --format json prints one object. Exits 1 when NEW breaks an \
+            operation, 0 otherwise, 2 for usage, I/O or schema problems.
+            """
+    )
+
+    @OptionGroup var options: SchemaOptions
+
+    @Option(help: "The schema as it would be: an SDL file or folder, an http(s) URL, or builtin.")
+    var against: String
+
+    @Option(help: "text: lines and a summary; json: one JSON object.")
+    var format: ValidateCommand.OutputFormat = .text
+
+    @ArgumentParser.Argument(help: "The project's files, folders and glob patterns.")
+    var paths: [String]
+
+    func run() throws {
+        let current: GraphQLSchema
+        let proposed: GraphQLSchema
+        let project: ProjectDocuments
+        do {
+            current = try options.schema()
+            proposed = try options.schema(named: against)
+            project = try ValidateCommand.readProject(paths, leavingOut: options.files)
+        } catch let failure as CommandFailure {
+            throw failure.report(command: "schema check")
+        }
+        let before = project.validate(schema: current, maxErrors: .max)
+        let after = project.validate(schema: proposed, maxErrors: .max)
+        // The same error at the same places is not new, even when its
+        // suggestions ("Did you mean …?") changed with the schema.
+        func key(_ error: ProjectError) -> [String] {
+            let message = error.message.range(of: " Did you mean ").map { String(error.message[..<$0.lowerBound]) } ?? error.message
+            return [message] + error.places.map(\.description)
+        }
+        let known = Set(before.errors.map(key))
+        let broken = after.errors.filter { !known.contains(key($0)) }
+        let changes = findSchemaChanges(old: current, new: proposed).filter { $0.severity != .safe }
+        let definitions = Set(broken.compactMap(\.definition))
+        let operations = definitions.filter { !$0.hasPrefix("fragment ") }.count
+        let fragments = definitions.count - operations
+        switch format {
+        case .text:
+            var output = broken.map { $0.compilerText(naming: true) }.joined()
+            output +=
+                changes.isEmpty
+                ? "" : SchemaDiffCommand.render(changes, format: .text).split(separator: "\n").dropLast().map { $0 + "\n" }.joined()
+            output += "\(plural(operations, "operation")) and \(plural(fragments, "fragment")) broken"
+            output +=
+                " (\(plural(project.fileCount, "file")), \(plural(after.operations, "operation")), \(plural(after.fragments, "fragment"))"
+            output += before.errors.isEmpty ? ")" : "; \(plural(before.errors.count, "error")) already there, not counted)"
+            print(output)
+        case .json:
+            var writer = JSONWriter(capacity: 1024)
+            writer.value(
+                .object([
+                    .init(
+                        "errors",
+                        .list(
+                            broken.map { $0.json(naming: true) })),
+                    .init(
+                        "changes",
+                        .list(
+                            changes.map(SchemaDiffCommand.json))),
+                    .init("brokenOperations", .int(operations)), .init("brokenFragments", .int(fragments)),
+                    .init("errorsAlreadyThere", .int(before.errors.count)),
+                ]))
+            print(writer.text)
+        }
+        if !broken.isEmpty { throw ExitCode(1) }
+    }
+
+    private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}
