@@ -18,6 +18,9 @@ public struct GraphQLOperationSettings: Sendable {
     /// Where waiting work runs, so that the time budget can abandon it:
     /// the server's event loop (nil: the global executor).
     public var workExecutor: (any TaskExecutor)?
+    /// The manifest of trusted documents, when the server has one
+    /// (`--trusted-documents`), and whether only those run.
+    public var trustedDocuments: TrustedDocuments?
 
     public init() {}
 

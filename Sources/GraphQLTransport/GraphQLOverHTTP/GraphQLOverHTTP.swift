@@ -196,6 +196,9 @@ public final class GraphQLOverHTTP: Sendable {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
+        if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&parameters) {
+            return .success((requestErrorStatus, Self.errorBody(refusal.message, code: refusal.code), nil))
+        }
         switch resolvePersistedQuery(&parameters) {
         case .failure(let failure):
             return .success((failure.status, Self.errorBody(failure.message, code: failure.code), nil))

@@ -5,6 +5,8 @@ import HuddleRuntime
 /// "Request Parameters"), from a JSON body or a URL's query string.
 public struct GraphQLRequest: Sendable {
     public var query: String?
+    /// A trusted document's id (`sha256:<hex>`), sent instead of `query`.
+    public var documentId: String?
     public var operationName: String?
     public var variables: [GraphQLValue.Member] = []
     public var extensions: [GraphQLValue.Member] = []
@@ -25,6 +27,9 @@ public struct GraphQLRequest: Sendable {
             case ("query", .string(let query)): request.query = query
             case ("query", .null): break
             case ("query", _): return .failure(.badRequest("The \"query\" parameter must be a string."))
+            case ("documentId", .string(let id)): request.documentId = id
+            case ("documentId", .null): break
+            case ("documentId", _): return .failure(.badRequest("The \"documentId\" parameter must be a string."))
             case ("operationName", .string(let name)): request.operationName = name
             case ("operationName", .null): break
             case ("operationName", _): return .failure(.badRequest("The \"operationName\" parameter must be a string."))
@@ -49,7 +54,7 @@ public struct GraphQLRequest: Sendable {
                 return .failure(.badRequest("The query string is not valid percent-encoded UTF-8."))
             }
             switch name {
-            case "query", "operationName":
+            case "query", "operationName", "documentId":
                 members.append(.init(name, .string(value)))
             case "variables", "extensions":
                 do {

@@ -79,6 +79,10 @@ public final class GraphQLOverWebSocket: Sendable {
     /// Request errors carry codes as GraphQL over HTTP's do (parse and
     /// validation codes come from the document cache).
     private func startOperation(_ request: GraphQLRequest, context: any Sendable) async -> Start {
+        var request = request
+        if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&request) {
+            return .failed([.coded(refusal.message, code: refusal.code)])
+        }
         guard let query = request.query else { return .failed([.coded("Must provide query string.", code: "BAD_REQUEST")]) }
         let document: Document
         let source: Source

@@ -95,6 +95,21 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("no-suggestions"), help: "Leave \"Did you mean\" suggestions out of error messages (HUDDLE_NO_SUGGESTIONS=1).")
     var noSuggestions = ProcessInfo.processInfo.environment["HUDDLE_NO_SUGGESTIONS"] == "1"
 
+    @Option(
+        name: .customLong("trusted-documents"),
+        help: ArgumentHelp(
+            "A manifest of trusted documents (sha256:<hex> → document, as huddle persist writes it) that clients may name by documentId; read again on SIGHUP (HUDDLE_TRUSTED_DOCUMENTS).",
+            valueName: "manifest.json"))
+    var trustedDocumentsOption: String?
+
+    /// The manifest's path, from the option or the environment.
+    var trustedDocuments: String? { trustedDocumentsOption ?? ProcessInfo.processInfo.environment["HUDDLE_TRUSTED_DOCUMENTS"] }
+
+    @Flag(
+        name: .customLong("only-trusted"),
+        help: "Run only the documents of the --trusted-documents manifest; refuse any other (HUDDLE_ONLY_TRUSTED=1).")
+    var onlyTrusted = ProcessInfo.processInfo.environment["HUDDLE_ONLY_TRUSTED"] == "1"
+
     @Flag(
         name: .customLong("no-playground"),
         help: "Do not serve the Playground at /playground (HUDDLE_NO_PLAYGROUND=1); --no-introspection also turns it off.")
@@ -152,6 +167,7 @@ struct Serve: AsyncParsableCommand {
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard (1...64).contains(schedulerConcurrency) else { throw ValidationError("--scheduler-concurrency must be between 1 and 64") }
         _ = try appSettings
+        if onlyTrusted && trustedDocuments == nil { throw ValidationError("--only-trusted needs --trusted-documents") }
     }
 
     func run() async throws {
@@ -200,6 +216,19 @@ struct Serve: AsyncParsableCommand {
         operationSettings.executionLimits = executionLimits
         operationSettings.allowsIntrospection = !noIntrospection
         operationSettings.hidesSuggestions = noSuggestions
+        if let trustedDocuments {
+            do {
+                let manifest = try TrustedDocuments(manifest: trustedDocuments, onlyTrusted: onlyTrusted)
+                operationSettings.trustedDocuments = manifest
+                FileHandle.standardError.write(
+                    Data(
+                        "huddle: \(manifest.count) trusted documents\(onlyTrusted ? ", and only those" : "") from \(trustedDocuments)\n"
+                            .utf8))
+            } catch {
+                FileHandle.standardError.write(Data("huddle: --trusted-documents: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let location = try DatabaseLocation.resolveForCommand()
         clusterGuard.guardCluster(of: location)
@@ -297,6 +326,20 @@ struct Serve: AsyncParsableCommand {
             for worker in workers { worker.stop() }
         }
         if !noScheduler { scheduler.start() }
+        if let manifest = operationSettings.trustedDocuments {
+            // SIGHUP reads the manifest again: a deploy adds documents without a restart.
+            let logger = configuration.logger
+            Task(executorPreference: listenerLoop) {
+                listenerLoop.onSignal(SIGHUP) {
+                    do {
+                        let count = try manifest.reload()
+                        logger.log(.info, "trusted documents reloaded", ["documents": .int(count)])
+                    } catch {
+                        logger.log(.error, "trusted documents not reloaded; the old ones stay", ["reason": .string("\(error)")])
+                    }
+                }
+            }
+        }
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
         if let playgroundAssets, playgroundAssets.missing == nil {
             FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(port)/playground\n".utf8))

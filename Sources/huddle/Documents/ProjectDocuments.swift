@@ -112,6 +112,13 @@ struct ProjectDocuments {
         return ProjectDocuments(documents: documents, fileCount: files.count)
     }
 
+    /// Every definition of every document that parses, in order.
+    func definitions() -> [Definition] {
+        documents.flatMap { document in
+            (try? GraphQL.parse(Source(body: document.text, name: document.file), options: .trusted))?.definitions ?? []
+        }
+    }
+
     /// What validating a project found.
     struct Report {
         var errors: [ProjectError]

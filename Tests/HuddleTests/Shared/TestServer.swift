@@ -147,6 +147,22 @@ final class TestServer: Sendable {
         return JSON(try JSONReader().read(String(decoding: data, as: UTF8.self)))
     }
 
+    /// POSTs a request body as it is; the response body as JSON.
+    func post(body: String) async throws -> JSON {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/graphql")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/graphql-response+json", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(body.utf8)
+        let (data, _) = try await Self.session.data(for: request)
+        return JSON(try JSONReader().read(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// Sends the server process `signal` (SIGHUP, …).
+    func signal(_ signal: Int32) {
+        Foundation.kill(process.processIdentifier, signal)
+    }
+
     /// The statements the server has run so far (from /metrics).
     func statementCount() async throws -> Int {
         let metrics = try await get("/metrics")
