@@ -85,7 +85,7 @@ public final class TrustedDocuments: Sendable {
     }
 
     private static func persistedQueryHash(_ request: GraphQLRequest) -> String? {
-        guard case .string(let hash)? = request.extensions.first(where: { $0.name == "persistedQuery" })?.value["sha256Hash"]
+        guard case .string(let hash)? = request.persistedQuery?["sha256Hash"]
         else { return nil }
         return hash
     }

@@ -74,6 +74,21 @@ import Testing
         #expect(try HuddleCommand.run(["schema", "diff", old]).status == 2)
     }
 
+    /// `--header` is for whichever schema is named by URL: `builtin` or the
+    /// current schema beside it does not refuse it.
+    @Test func headersGoToTheSchemaNamedByURL() throws {
+        let closed = "http://127.0.0.1:\(ServeCommandTests.freePort())/graphql"
+        let diff = try HuddleCommand.run(["schema", "diff", "--header", "Authorization: Bearer x", "builtin", closed])
+        #expect(diff.status == 2)
+        #expect(diff.standardError.contains("cannot connect to 127.0.0.1"), "\(diff.standardError)")
+        let check = try HuddleCommand.run(["schema", "check", "--header", "Authorization: Bearer x", "--against", closed, old])
+        #expect(check.status == 2)
+        #expect(check.standardError.contains("cannot connect to 127.0.0.1"), "\(check.standardError)")
+        // With no URL anywhere, a header is still a mistake.
+        let validate = try HuddleCommand.run(["validate", "--header", "A: b", "--schema", old, "-"], input: "{ me { id } }")
+        #expect(validate.standardError == "huddle validate: --header goes with a --schema URL\n")
+    }
+
     /// A front-end tree whose operations a new schema breaks in two places,
     /// and one error already there that the check does not count.
     @Test func checkNamesTheOperationsANewSchemaBreaks() throws {

@@ -115,7 +115,7 @@ struct IntrospectionSDL {
         let head = description(type["description"], indent: "")
         switch type["kind"]?.text {
         case "SCALAR":
-            let url = type["specifiedByURL"]?.text.map { " @specifiedBy(url: \(quoted($0)))" } ?? ""
+            let url = type["specifiedByURL"]?.text.map { " @specifiedBy(url: \(JSONText.quoted($0)))" } ?? ""
             return head + "scalar \(name)\(url)"
         case "OBJECT", "INTERFACE":
             let keyword = type["kind"]?.text == "OBJECT" ? "type" : "interface"
@@ -174,24 +174,18 @@ struct IntrospectionSDL {
 
     private func deprecation(_ element: GraphQLValue) -> String {
         guard let reason = element["deprecationReason"]?.text else { return "" }
-        return " @deprecated(reason: \(quoted(reason)))"
+        return " @deprecated(reason: \(JSONText.quoted(reason)))"
     }
 
+    /// A description as a GraphQL string literal (JSON's escapes are GraphQL's).
     private func description(_ value: GraphQLValue?, indent: String) -> String {
         guard let text = value?.text else { return "" }
-        return indent + quoted(text) + "\n"
+        return indent + JSONText.quoted(text) + "\n"
     }
 
     private func list(_ value: GraphQLValue?) -> [GraphQLValue] {
         if case .list(let items)? = value { return items }
         return []
-    }
-
-    /// A GraphQL string literal; JSON's escapes are GraphQL's.
-    private func quoted(_ text: String) -> String {
-        var writer = JSONWriter(capacity: text.utf8.count + 2)
-        writer.string(text)
-        return writer.text
     }
 
     private static func brief(_ value: GraphQLValue) -> String {

@@ -266,7 +266,7 @@ public final class GraphQLOverHTTP: Sendable {
 
     /// Fills in the query from `extensions.persistedQuery`, or stores it.
     private func resolvePersistedQuery(_ parameters: inout GraphQLRequest) -> Result<Void, GraphQLOverHTTPFailure> {
-        guard let persisted = parameters.extensions.first(where: { $0.name == "persistedQuery" })?.value else {
+        guard let persisted = parameters.persistedQuery else {
             return .success(())
         }
         guard case .string(let hash)? = persisted["sha256Hash"], persisted["version"] == .int(1) else {

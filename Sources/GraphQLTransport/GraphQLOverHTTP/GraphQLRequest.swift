@@ -11,6 +11,13 @@ public struct GraphQLRequest: Sendable {
     public var variables: [GraphQLValue.Member] = []
     public var extensions: [GraphQLValue.Member] = []
 
+    /// Apollo's `extensions.persistedQuery`, when sent.
+    var persistedQuery: GraphQLValue? { extensions.first { $0.name == "persistedQuery" }?.value }
+
+    /// Whether the request names its document: by text, by a trusted
+    /// document's id, or by a persisted query's hash.
+    var namesADocument: Bool { query != nil || documentId != nil || persistedQuery != nil }
+
     public init(query: String?, operationName: String? = nil) {
         self.query = query
         self.operationName = operationName

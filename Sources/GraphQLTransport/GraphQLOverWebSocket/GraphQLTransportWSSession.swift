@@ -55,8 +55,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
         case "subscribe":
             guard case .string(let id)? = message["id"], !id.isEmpty,
                 let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload),
-                parameters.query != nil || parameters.documentId != nil
-                    || parameters.extensions.contains(where: { $0.name == "persistedQuery" })
+                parameters.namesADocument
             else {
                 return close(4400, "Invalid message received")
             }

@@ -44,8 +44,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
         case "start":
             guard case .string(let id)? = message["id"] else { return sendConnectionError("Invalid message type!") }
             guard let payload = message["payload"], case .success(let parameters) = GraphQLRequest.from(json: payload),
-                parameters.query != nil || parameters.documentId != nil
-                    || parameters.extensions.contains(where: { $0.name == "persistedQuery" })
+                parameters.namesADocument
             else {
                 return send(id: id, type: "error", payload: Self.errorObject("Must provide query string."))
             }

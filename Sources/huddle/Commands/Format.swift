@@ -45,7 +45,7 @@ struct Format: ParsableCommand {
         guard check || write else { return try printOne() }
         let files: [String]
         do {
-            files = try DocumentFiles.collect(paths, extensions: DocumentFiles.graphQLExtensions.union(EmbeddedDocuments.extensions))
+            files = try DocumentFiles.collect(paths, extensions: DocumentFiles.projectExtensions)
         } catch {
             FileHandle.standardError.write(Data("huddle format: \(error)\n".utf8))
             throw ExitCode(2)
@@ -53,13 +53,14 @@ struct Format: ParsableCommand {
         var failed = false
         var changed = 0
         var embedded = 0
-        for file in files where EmbeddedDocuments.extensions.contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
+        let hosts = files.filter { EmbeddedDocuments.extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+        for file in hosts {
             let (checked, differing, broken) = try checkEmbedded(in: file)
             embedded += checked
             changed += differing
             failed = failed || differing > 0 || broken
         }
-        for file in files where !EmbeddedDocuments.extensions.contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
+        for file in files where !hosts.contains(file) {
             let text: String
             do {
                 text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
@@ -87,8 +88,8 @@ struct Format: ParsableCommand {
             }
         }
         let verb = write ? "formatted" : "to format"
-        let documents = embedded == 0 ? "" : " (\(embedded) embedded document\(embedded == 1 ? "" : "s"))"
-        print("\(files.count) file\(files.count == 1 ? "" : "s")\(documents), \(changed) \(verb)")
+        let documents = embedded == 0 ? "" : " (\(counted(embedded, "embedded document")))"
+        print("\(counted(files.count, "file"))\(documents), \(changed) \(verb)")
         if failed { throw ExitCode(1) }
     }
 
@@ -127,12 +128,9 @@ struct Format: ParsableCommand {
             let document = try GraphQL.parse(Source(body: text, name: name), options: .trusted)
             return Printer.print(document) + "\n"
         } catch {
-            var location = error.locations.first.map { "\($0.line):\($0.column)" } ?? "1:1"
-            if let place, let first = error.locations.first {
-                let spot = place.place(of: first)
-                location = "\(spot.line):\(spot.column)"
-            }
-            FileHandle.standardError.write(Data("\(name):\(location): \(error.message)\n".utf8))
+            let first = error.locations.first ?? SourceLocation(line: 1, column: 1)
+            let spot = place?.place(of: first).description ?? "\(name):\(first)"
+            FileHandle.standardError.write(Data("\(spot): \(error.message)\n".utf8))
             return nil
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Formats
 import Foundation
 import GraphQL
 import HuddleRuntime
@@ -43,9 +44,9 @@ struct PersistCommand: ParsableCommand {
             FileHandle.standardError.write(Data("huddle persist: \(report.errors.count) errors; nothing written\n".utf8))
             throw ExitCode(1)
         }
-        let documents = Self.trustedDocuments(project.definitions())
+        let documents = Self.trustedDocuments(report.definitions)
         var manifest = "{\n"
-        manifest += documents.map { id, text in "  \(Self.quoted(id)): \(Self.quoted(text))" }.joined(separator: ",\n")
+        manifest += documents.map { id, text in "  \(JSONText.quoted(id)): \(JSONText.quoted(text))" }.joined(separator: ",\n")
         manifest += documents.isEmpty ? "}\n" : "\n}\n"
         if out == "-" {
             FileHandle.standardOutput.write(Data(manifest.utf8))
@@ -57,7 +58,7 @@ struct PersistCommand: ParsableCommand {
             FileHandle.standardError.write(Data("huddle persist: cannot write \(out): \(error.localizedDescription)\n".utf8))
             throw ExitCode(2)
         }
-        print("wrote \(documents.count) document\(documents.count == 1 ? "" : "s") to \(out)")
+        print("wrote \(counted(documents.count, "document")) to \(out)")
     }
 
     /// Each operation with the fragments it uses, at any depth, in the
@@ -90,11 +91,5 @@ struct PersistCommand: ParsableCommand {
             documents["sha256:" + Digest.sha256Hex(Array(text.utf8))] = text
         }
         return documents.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var writer = JSONWriter(capacity: text.utf8.count + 2)
-        writer.string(text)
-        return writer.text
     }
 }

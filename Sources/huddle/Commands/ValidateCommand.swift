@@ -74,8 +74,7 @@ struct ValidateCommand: ParsableCommand {
         var files: [String] = []
         if !named.isEmpty {
             do {
-                files = try DocumentFiles.collect(
-                    named, extensions: DocumentFiles.graphQLExtensions.union(EmbeddedDocuments.extensions))
+                files = try DocumentFiles.collect(named, extensions: DocumentFiles.projectExtensions)
             } catch {
                 throw .usage("\(error)")
             }
@@ -98,14 +97,12 @@ struct ValidateCommand: ParsableCommand {
         var output = ""
         for error in report.errors { output += error.compilerText() }
         let counts =
-            "\(files) \(plural(files, "file")), \(report.operations) \(plural(report.operations, "operation")), "
-            + "\(report.fragments) \(plural(report.fragments, "fragment"))"
+            "\(counted(files, "file")), \(counted(report.operations, "operation")), \(counted(report.fragments, "fragment"))"
         if report.errors.isEmpty {
             output += "no errors (\(counts))\n"
         } else {
             let erring = Set(report.errors.compactMap { $0.places.first?.file }).count
-            output +=
-                "\(report.errors.count) \(plural(report.errors.count, "error")) in \(erring) \(plural(erring, "file")) (\(counts))\n"
+            output += "\(counted(report.errors.count, "error")) in \(counted(erring, "file")) (\(counts))\n"
         }
         return output
     }
@@ -123,6 +120,4 @@ struct ValidateCommand: ParsableCommand {
             ]))
         return writer.text
     }
-
-    private func plural(_ count: Int, _ noun: String) -> String { count == 1 ? noun : noun + "s" }
 }

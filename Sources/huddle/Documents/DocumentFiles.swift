@@ -11,6 +11,8 @@ import Foundation
 /// Sorted, each once.
 enum DocumentFiles {
     static let graphQLExtensions: Set<String> = ["graphql", "gql"]
+    /// A front-end project's: GraphQL files and the hosts of embedded documents.
+    static let projectExtensions = graphQLExtensions.union(EmbeddedDocuments.extensions)
 
     /// What cannot be collected: a path that is no file, folder or match.
     struct Missing: Error, CustomStringConvertible {

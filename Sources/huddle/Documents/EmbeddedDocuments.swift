@@ -38,29 +38,19 @@ enum EmbeddedDocuments {
     static func scriptBlocks(in bytes: [UInt8]) -> [Range<Int>] {
         var blocks: [Range<Int>] = []
         var position = 0
-        while let open = find(Array("<script".utf8), in: bytes, from: position) {
+        while let open = bytes[position...].firstRange(of: "<script".utf8)?.lowerBound {
             let afterName = open + 7
             guard afterName < bytes.count, [0x3E, 0x20, 0x09, 0x0A, 0x0D, 0x2F].contains(bytes[afterName]),
-                let close = find([0x3E], in: bytes, from: afterName)
+                let close = bytes[afterName...].firstIndex(of: 0x3E)
             else {
                 position = afterName
                 continue
             }
-            let end = find(Array("</script".utf8), in: bytes, from: close + 1) ?? bytes.count
+            let end = bytes[(close + 1)...].firstRange(of: "</script".utf8)?.lowerBound ?? bytes.count
             blocks.append((close + 1)..<end)
             position = end
         }
         return blocks
-    }
-
-    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= bytes.count else { return nil }
-        var index = start
-        while index + needle.count <= bytes.count {
-            if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 
     private struct Scanner {

@@ -22,7 +22,6 @@ struct ProjectDocument {
     /// Where the text's first character sits in its file (1:1 for a
     /// `.graphql` file; just after the backtick for a template).
     var start: SourceLocation
-    var embedded: Bool
     /// Whether the template spliced values in (`${Fragment}`).
     var hasSubstitutions = false
 
@@ -102,26 +101,21 @@ struct ProjectDocuments {
                 for template in EmbeddedDocuments.templates(in: text, vue: fileExtension == "vue") {
                     documents.append(
                         ProjectDocument(
-                            file: name, text: template.text, start: host.location(at: template.offset), embedded: true,
+                            file: name, text: template.text, start: host.location(at: template.offset),
                             hasSubstitutions: template.hasSubstitutions))
                 }
             } else {
-                documents.append(ProjectDocument(file: name, text: text, start: SourceLocation(line: 1, column: 1), embedded: false))
+                documents.append(ProjectDocument(file: name, text: text, start: SourceLocation(line: 1, column: 1)))
             }
         }
         return ProjectDocuments(documents: documents, fileCount: files.count)
     }
 
-    /// Every definition of every document that parses, in order.
-    func definitions() -> [Definition] {
-        documents.flatMap { document in
-            (try? GraphQL.parse(Source(body: document.text, name: document.file), options: .trusted))?.definitions ?? []
-        }
-    }
-
     /// What validating a project found.
     struct Report {
         var errors: [ProjectError]
+        /// The definitions of the documents that parse, in order.
+        var definitions: [Definition] = []
         var operations = 0
         var fragments = 0
     }
@@ -155,25 +149,23 @@ struct ProjectDocuments {
             let startLines = offsets.map { source.location(at: $0).line }
             do throws(GraphQLError) {
                 let whole = try GraphQL.parse(source, options: .trusted)
+                report.definitions = whole.definitions
+                var definitions: [(start: SourceLocation, end: SourceLocation, name: String)] = []
                 for definition in whole.definitions {
-                    switch definition {
-                    case .operation: report.operations += 1
-                    case .fragment: report.fragments += 1
-                    default: break
-                    }
-                }
-                let definitions = whole.definitions.compactMap {
-                    definition -> (start: SourceLocation, end: SourceLocation, name: String)? in
                     let name: String
                     switch definition {
                     case .operation(let operation):
+                        report.operations += 1
                         name =
                             operation.name.map { "\(operation.operation.rawValue) \($0.value)" }
                             ?? "an anonymous \(operation.operation.rawValue)"
-                    case .fragment(let fragment): name = "fragment \(fragment.name.value)"
-                    default: return nil
+                    case .fragment(let fragment):
+                        report.fragments += 1
+                        name = "fragment \(fragment.name.value)"
+                    default: continue
                     }
-                    return (source.location(at: definition.location.start), source.location(at: definition.location.end), name)
+                    definitions.append(
+                        (source.location(at: definition.location.start), source.location(at: definition.location.end), name))
                 }
                 for error in GraphQL.validate(schema: schema, document: whole, source: source, maxErrors: maxErrors) {
                     let places = error.locations.map { location in

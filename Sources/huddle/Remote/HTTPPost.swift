@@ -90,7 +90,7 @@ struct HTTPPost {
     /// The status line, the headers and the body, whole, by length or in chunks.
     private func parse(_ data: Data) throws(Failure) -> Response {
         let bytes = [UInt8](data)
-        guard let headEnd = find([13, 10, 13, 10], in: bytes, from: 0) else {
+        guard let headEnd = bytes.firstRange(of: [13, 10, 13, 10])?.lowerBound else {
             throw Failure(description: "\(url.absoluteString) sent no complete HTTP response")
         }
         let head = String(decoding: bytes[0..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
@@ -121,7 +121,7 @@ struct HTTPPost {
         var result: [UInt8] = []
         var position = 0
         while true {
-            guard let lineEnd = find([13, 10], in: bytes, from: position) else { break }
+            guard position <= bytes.count, let lineEnd = bytes[position...].firstRange(of: [13, 10])?.lowerBound else { break }
             let sizeText = String(decoding: bytes[position..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else {
                 throw Failure(description: "\(url.absoluteString) sent a malformed chunk")
@@ -133,15 +133,6 @@ struct HTTPPost {
             position = start + size + 2
         }
         throw Failure(description: "\(url.absoluteString) closed before its last chunk")
-    }
-
-    private func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        var index = start
-        while index + needle.count <= bytes.count {
-            if bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }
 

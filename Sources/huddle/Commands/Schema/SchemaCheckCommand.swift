@@ -35,7 +35,7 @@ struct SchemaCheckCommand: ParsableCommand {
         let proposed: GraphQLSchema
         let project: ProjectDocuments
         do {
-            current = try options.schema()
+            current = try options.schema(headersServeAnother: RemoteSchema.isURL(against))
             proposed = try options.schema(named: against)
             project = try ValidateCommand.readProject(paths, leavingOut: options.files)
         } catch let failure as CommandFailure {
@@ -58,13 +58,11 @@ struct SchemaCheckCommand: ParsableCommand {
         switch format {
         case .text:
             var output = broken.map { $0.compilerText(naming: true) }.joined()
+            output += SchemaDiffCommand.lines(changes)
+            output += "\(counted(operations, "operation")) and \(counted(fragments, "fragment")) broken"
             output +=
-                changes.isEmpty
-                ? "" : SchemaDiffCommand.render(changes, format: .text).split(separator: "\n").dropLast().map { $0 + "\n" }.joined()
-            output += "\(plural(operations, "operation")) and \(plural(fragments, "fragment")) broken"
-            output +=
-                " (\(plural(project.fileCount, "file")), \(plural(after.operations, "operation")), \(plural(after.fragments, "fragment"))"
-            output += before.errors.isEmpty ? ")" : "; \(plural(before.errors.count, "error")) already there, not counted)"
+                " (\(counted(project.fileCount, "file")), \(counted(after.operations, "operation")), \(counted(after.fragments, "fragment"))"
+            output += before.errors.isEmpty ? ")" : "; \(counted(before.errors.count, "error")) already there, not counted)"
             print(output)
         case .json:
             var writer = JSONWriter(capacity: 1024)
@@ -85,6 +83,4 @@ struct SchemaCheckCommand: ParsableCommand {
         }
         if !broken.isEmpty { throw ExitCode(1) }
     }
-
-    private func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 }

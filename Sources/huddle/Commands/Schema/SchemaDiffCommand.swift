@@ -64,17 +64,18 @@ struct SchemaDiffCommand: ParsableCommand {
             writer.value(.object(members))
             return writer.text + "\n"
         case .text:
-            let width = changes.map(\.type.count).max() ?? 0
-            var output = ""
-            for change in changes {
-                let severity = change.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                output +=
-                    severity + " " + change.type.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + change.description + "\n"
-            }
             if changes.isEmpty { return "no changes\n" }
-            return output
-                + "\(changes.count) change\(changes.count == 1 ? "" : "s"): "
+            return lines(changes) + counted(changes.count, "change") + ": "
                 + counts.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ") + "\n"
         }
+    }
+
+    /// A line per change, its severity and type in columns.
+    static func lines(_ changes: [SchemaChange]) -> String {
+        let width = changes.map(\.type.count).max() ?? 0
+        return changes.map { change in
+            change.severity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + " "
+                + change.type.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + change.description + "\n"
+        }.joined()
     }
 }

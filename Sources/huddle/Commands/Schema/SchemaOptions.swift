@@ -64,7 +64,7 @@ struct SchemaOptions: ParsableArguments {
     /// folder of SDL files (.graphql and .gql, searched).
     func schema(named spec: String) throws -> GraphQLSchema {
         if spec == "builtin" {
-            return try SchemaOptions(files: [], headers: headers, folder: folder).schema()
+            return try SchemaOptions(files: [], headers: [], folder: folder).schema()
         }
         if RemoteSchema.isURL(spec) {
             return try SchemaOptions(files: [spec], headers: headers, folder: folder).schema()
@@ -79,13 +79,15 @@ struct SchemaOptions: ParsableArguments {
     }
 
     /// The built and validated schema, or exit 2 listing every problem.
-    func schema() throws -> GraphQLSchema {
+    /// `headersServeAnother`: the command names another schema by URL, and
+    /// the headers are for that one.
+    func schema(headersServeAnother: Bool = false) throws -> GraphQLSchema {
         let schema: GraphQLSchema
         if let url = files.first(where: RemoteSchema.isURL) {
             guard files.count == 1 else { throw CommandFailure.usage("a --schema URL goes alone, without SDL files") }
             schema = try RemoteSchema.fetch(url, headers: headers)
         } else {
-            if !headers.isEmpty { throw CommandFailure.usage("--header goes with a --schema URL") }
+            if !headers.isEmpty && !headersServeAnother { throw CommandFailure.usage("--header goes with a --schema URL") }
             let sources = try sources()
             do throws(SchemaBuildError) {
                 schema = try buildSchema(sources)
