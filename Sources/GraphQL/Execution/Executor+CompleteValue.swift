@@ -21,6 +21,37 @@ extension Executor {
                 return completeNonNull(complete(resolved, depth: depth + 1, field), field)
             case .list:
                 let isNonNull = field.isNonNull(at: depth - 1)
+                if incremental != nil, !field.wrappers[..<depth].contains(.list) {
+                    let stream: StreamUsage?
+                    do {
+                        stream = try streamUsage(field)
+                    } catch {
+                        fail(error, field.nodes)
+                        return .failed
+                    }
+                    if let stream {
+                        switch consume resolved {
+                        case .null, .value(.null):
+                            writer.null()
+                            return .null
+                        case .list(let items):
+                            return completeStreamedList(items.count, depth: depth + 1, field, isNonNull: isNonNull, stream: stream) {
+                                items[$0]
+                            }
+                        case .value(.list(let values)):
+                            return completeStreamedList(values.count, depth: depth + 1, field, isNonNull: isNonNull, stream: stream) {
+                                .value(values[$0])
+                            }
+                        default:
+                            fail(
+                                GraphQLError(
+                                    message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
+                                field.nodes
+                            )
+                            return .failed
+                        }
+                    }
+                }
                 switch consume resolved {
                 case .null, .value(.null):
                     writer.null()
@@ -173,6 +204,18 @@ extension Executor {
     func completeObject(_ objectType: GraphQLNamedType, _ parent: Parent, _ field: PlannedField, isNonNull: Bool) -> Completion {
         guard let fields = plannedSubfields(objectType, of: field) else { return .failed }
         openFrame(isList: false, isNonNull: isNonNull)
+        if let incremental, let deferral = incremental.deferrals[field.subplan] {
+            let saved = beginDeferral(deferral, objectType, parent)
+            defer { incremental.deferMap = saved }
+            return executeFields(objectType, parent, fields)
+        }
+        return executeFields(objectType, parent, fields)
+    }
+
+    /// ExecuteFields on the object whose frame is open: each field in turn,
+    /// then the frame closed, or unwound when a field fails the object.
+    @inline(__always)
+    func executeFields(_ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField]) -> Completion {
         var instance = ParentInstance()
         var first = true
         // A JSON object's members, taken out once and lent to each field.

@@ -50,13 +50,21 @@ extension Executor {
     /// region around it does, and so on up to the data.
     func propagateNull(into region: Region) {
         var current: Region? = region
+        var top = region
         while let candidate = current {
             if !candidate.isNonNull {
                 candidate.isNull = true
                 candidate.segment.nulled.append(candidate)
                 return
             }
+            top = candidate
             current = candidate.parent
+        }
+        // A deferred part's root cannot be null: the part fails instead.
+        if let output = incremental?.output, output.kind != .initial {
+            output.failed = true
+            top.isNull = true
+            return
         }
         dataIsNull = true
     }

@@ -55,7 +55,14 @@ extension Executor {
     func subfields(_ type: GraphQLNamedType, of field: PlannedField) throws(GraphQLError) -> [PlannedField] {
         let identity = ObjectIdentifier(type)
         if field.subplanType == identity { return subplans[field.subplan] }
-        let planned = try subfields(type, field.nodes)
+        let planned: [PlannedField]
+        if let incremental {
+            let deferral: Deferral?
+            (planned, deferral) = try incrementalSubfields(type, of: field)
+            if let deferral { incremental.deferrals[subplans.count] = deferral }
+        } else {
+            planned = try subfields(type, field.nodes)
+        }
         field.subplanType = identity
         field.subplan = subplans.count
         subplans.append(planned)

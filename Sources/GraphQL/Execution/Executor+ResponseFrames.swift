@@ -34,7 +34,7 @@ extension Executor {
     /// The position of an open object or list.
     func path(ofFrame index: Int) -> PathNode? {
         if frames[index].hasPath { return frames[index].path }
-        let made = index == 0 ? hole?.path : PathNode(component(ofFrame: index - 1), parent: path(ofFrame: index - 1))
+        let made = index == 0 ? hole?.path ?? rootPath : PathNode(component(ofFrame: index - 1), parent: path(ofFrame: index - 1))
         frames[index].path = made
         frames[index].hasPath = true
         return made
@@ -66,6 +66,10 @@ extension Executor {
         }
         let made = Hole(offset: writer.count, parent: parent, component: component, depth: depth, field: field)
         segment.holes.append(made)
+        if let incremental {
+            made.output = incremental.output
+            made.deferMap = incremental.deferMap
+        }
         pending.append(PendingField(waiting: waiting, hole: made))
         guard maxHeldBytes != .max else { return }
         // A page of a hundred friends for each of a thousand users is

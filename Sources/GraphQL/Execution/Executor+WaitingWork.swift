@@ -118,6 +118,10 @@ extension Executor {
         swap(&writer, &segment.writer)
         self.hole = hole
         frames = []
+        if let incremental, let output = hole.output {
+            enter(output)
+            incremental.deferMap = hole.deferMap
+        }
         let completion: Completion
         switch outcome {
         case .success(let resolved):

@@ -20,41 +20,71 @@ public func execute(
     limits: ExecutionLimits = .default,
     workExecutor: (any TaskExecutor)? = nil
 ) async -> ExecutionResult {
+    switch prepareExecution(
+        schema: schema, document: document, source: source, operationName: operationName, variables: variables, context: context,
+        limits: limits, workExecutor: workExecutor, incremental: false)
+    {
+    case .refused(let result):
+        return result
+    case .ready(let executor, let operation, let rootType, let cost):
+        var result = await executor.run(operation, rootType: rootType, rootValue: rootValue)
+        result.cost = cost
+        return result
+    }
+}
+
+/// An execution ready to run, or the request error that refused it.
+enum PreparedExecution {
+    case refused(ExecutionResult)
+    case ready(Executor, OperationDefinition, rootType: GraphQLNamedType, cost: OperationCost?)
+}
+
+/// GetOperation, CoerceVariableValues, the root type and the limits'
+/// measure: everything before the operation runs.
+func prepareExecution(
+    schema: ExecutableSchema, document: Document, source: Source, operationName: String?, variables: [GraphQLValue.Member],
+    context: any Sendable, limits: ExecutionLimits, workExecutor: (any TaskExecutor)?, incremental: Bool
+) -> PreparedExecution {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
     case .success(let selected): operation = selected
-    case .failure(let error): return ExecutionResult(data: nil, errors: [error])
+    case .failure(let error): return .refused(ExecutionResult(data: nil, errors: [error]))
     }
     let variableValues: [String: GraphQLValue]
     switch VariableValues.coerce(
         schema: schema.schema, definitions: operation.variableDefinitions, inputs: variables, source: source
     ) {
     case .success(let values): variableValues = values
-    case .failure(let failure): return ExecutionResult(data: nil, errors: failure.errors)
+    case .failure(let failure): return .refused(ExecutionResult(data: nil, errors: failure.errors))
     }
     guard let rootType = schema.schema.rootType(for: operation.operation) else {
-        return ExecutionResult(
+        return .refused(ExecutionResult(
             data: nil,
             errors: [
                 GraphQLError(
                     message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
                     locations: [source.location(at: operation.location.start)]
                 )
-            ])
+            ]))
     }
     let (cost, refusal) = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues)
     if let refusal {
         var refused = ExecutionResult(data: nil, errors: [refusal])
         refused.cost = cost
-        return refused
+        return .refused(refused)
     }
     let executor = Executor(
         schema: schema, document: document, source: source, variableValues: variableValues, context: context,
         limits: limits, workExecutor: workExecutor
     )
-    var result = await executor.run(operation, rootType: rootType, rootValue: rootValue)
-    result.cost = cost
-    return result
+    // Subscriptions execute each event in full: `@defer` and `@stream` are
+    // validated away there, and ignored where their `if` is a variable.
+    if incremental && operation.operation != .subscription
+        && (schema.schema.directive(named: "defer") != nil || schema.schema.directive(named: "stream") != nil)
+    {
+        executor.incremental = IncrementalState()
+    }
+    return .ready(executor, operation, rootType: rootType, cost: cost)
 }
 
 /// GetOperation: the named operation, or the only one.
@@ -147,6 +177,11 @@ final class Executor {
     /// (a server's event loop); nil for the global executor.
     let workExecutor: (any TaskExecutor)?
     var pending: [PendingField] = []
+    /// Set when the execution delivers incrementally (`@defer`, `@stream`).
+    var incremental: IncrementalState?
+    /// The position of the part being written, when it is a deferred
+    /// group's object or a stream's list rather than the root or a hole.
+    var rootPath: PathNode?
 
     /// The segment being written: the root's, or the value of `hole`.
     var segment = ResponseSegment()
@@ -234,7 +269,12 @@ final class Executor {
     func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
         let fields: [PlannedField]
         do {
-            fields = try plan(rootType, collector.collectFields(rootType, operation.selectionSet))
+            if let incremental {
+                let collected = try collector.collectIncrementalFields(rootType, [(operation.selectionSet, nil)])
+                (fields, incremental.rootDeferral) = planIncrementally(rootType, collected, context: [])
+            } else {
+                fields = try plan(rootType, collector.collectFields(rootType, operation.selectionSet))
+            }
         } catch {
             // As in graphql-js, an error collecting the root fields nulls the data.
             return ExecutionResult(json: nil, errors: [error])
@@ -243,6 +283,7 @@ final class Executor {
         rootFields = fields
         let root = segment
         openFrame(isList: false, isNonNull: true)
+        if let deferral = incremental?.rootDeferral { _ = beginDeferral(deferral, rootType, rootValue) }
         var instance = ParentInstance()
         var first = true
         for field in fields {

@@ -52,6 +52,13 @@ extension Executor {
         /// page size, for a list or connection), worked out when it first
         /// waits; 0 until then.
         var expectedObjects = 0
+        /// With incremental delivery: the deferred fragment each node was met
+        /// in (nil outside any), the fragments of the part it executes in,
+        /// and its `@stream`, once looked for.
+        var deferUsages: [DeferUsage?] = []
+        var deferContext: [DeferUsage] = []
+        var stream: StreamUsage?
+        var streamChecked = false
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.

@@ -8,6 +8,12 @@ public struct ExecutionResult: Sendable {
     public var cost: OperationCost?
     /// The response's `extensions`, written after `data` when not empty.
     public var extensions: [GraphQLValue.Member] = []
+    /// For the initial result of an incremental delivery: the deferred
+    /// fragments and streams to come, and `hasNext` (true); nil otherwise.
+    public var pending: [PendingResult]?
+
+    /// Whether results follow this one (it is an incremental delivery's initial result).
+    public var hasNext: Bool { pending != nil }
 
     private enum Storage: Sendable {
         case none
@@ -75,6 +81,14 @@ public struct ExecutionResult: Sendable {
         case .json(let bytes):
             writer.raw("\"data\":")
             if let bytes { bytes.writer.withBytes { writer.append($0) } } else { writer.null() }
+        }
+        if let pending {
+            writer.raw(",\"pending\":[")
+            for (index, entry) in pending.enumerated() {
+                if index > 0 { writer.raw(",") }
+                entry.write(to: &writer)
+            }
+            writer.raw("],\"hasNext\":true")
         }
         if !extensions.isEmpty {
             if hasData || !errors.isEmpty { writer.raw(",") }

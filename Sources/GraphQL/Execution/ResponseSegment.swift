@@ -16,6 +16,8 @@ final class ResponseSegment {
     var holes: [Hole] = []
     /// The regions of this segment nulled after they were written.
     var nulled: [Region] = []
+    /// Where deferred fragments and streams were met in this segment.
+    var anchors: [IncrementalAnchor] = []
 
     init(capacity: Int = 16) {
         writer = JSONWriter(capacity: capacity)
@@ -26,6 +28,10 @@ final class ResponseSegment {
         while let last = holes.last, last.offset >= offset {
             last.isAbandoned = true
             holes.removeLast()
+        }
+        while let last = anchors.last, last.offset >= offset {
+            last.isCut = true
+            anchors.removeLast()
         }
     }
 
@@ -112,6 +118,10 @@ final class Hole {
     var segment: ResponseSegment?
     /// Cut away with the value around it: its value is not wanted.
     var isAbandoned = false
+    /// With incremental delivery: the part it belongs to, and the deferred
+    /// fragments in scope where it was left.
+    var output: IncrementalOutput?
+    var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
 
     init(offset: Int, parent: Region, component: PathComponent, depth: Int, field: Executor.PlannedField) {
         self.offset = offset

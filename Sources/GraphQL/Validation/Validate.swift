@@ -14,7 +14,9 @@ public func validate(
     return context.errors
 }
 
-/// The rules of spec §5 in graphql-js's order, then the September 2025 additions.
+/// The rules of spec §5 in graphql-js's order (with graphql-js 17's rules
+/// of incremental delivery, which act only where the schema has `@defer`
+/// and `@stream`), then the September 2025 additions.
 public let specifiedRules: [ValidationRule.Type] = [
     ExecutableDefinitionsRule.self,
     UniqueOperationNamesRule.self,
@@ -35,6 +37,10 @@ public let specifiedRules: [ValidationRule.Type] = [
     NoUnusedVariablesRule.self,
     KnownDirectivesRule.self,
     UniqueDirectivesPerLocationRule.self,
+    DeferStreamDirectiveOnRootFieldRule.self,
+    DeferStreamDirectiveOnValidOperationsRule.self,
+    DeferStreamDirectiveLabelRule.self,
+    StreamDirectiveOnListFieldRule.self,
     KnownArgumentNamesRule.self,
     UniqueArgumentNamesRule.self,
     ValuesOfCorrectTypeRule.self,

@@ -309,9 +309,17 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
                     fields1: [node1], fields2: [node2]
                 )
             }
-            if stringifyArguments(node1) != stringifyArguments(node2) {
+            if stringifyArguments(node1.arguments) != stringifyArguments(node2.arguments) {
                 return Conflict(
                     responseName: responseName, reason: .message("they have differing arguments"),
+                    fields1: [node1], fields2: [node2]
+                )
+            }
+            // With incremental delivery (graphql-js 17): one list cannot be
+            // streamed one way and delivered whole, or streamed another way.
+            if hasStream, !sameStreams(node1, node2) {
+                return Conflict(
+                    responseName: responseName, reason: .message("they have differing stream directives"),
                     fields1: [node1], fields2: [node2]
                 )
             }
@@ -340,9 +348,21 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 
     /// Arguments as one printed object with fields sorted by name, so order does not matter.
-    private func stringifyArguments(_ field: Field) -> String {
+    private lazy var hasStream = context.schema.directive(named: "stream") != nil
+
+    private func sameStreams(_ node1: Field, _ node2: Field) -> Bool {
+        let stream1 = node1.directives.first { $0.name.value == "stream" }
+        let stream2 = node2.directives.first { $0.name.value == "stream" }
+        switch (stream1, stream2) {
+        case (nil, nil): return true
+        case (let stream1?, let stream2?): return stringifyArguments(stream1.arguments) == stringifyArguments(stream2.arguments)
+        default: return false
+        }
+    }
+
+    private func stringifyArguments(_ arguments: [Argument]) -> String {
         let object = ObjectValue(
-            fields: field.arguments.map { ObjectField(name: $0.name, value: $0.value, location: .none) },
+            fields: arguments.map { ObjectField(name: $0.name, value: $0.value, location: .none) },
             location: .none
         )
         return Printer.print(sortValueNode(.object(object)))
