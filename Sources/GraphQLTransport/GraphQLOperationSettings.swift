@@ -21,6 +21,10 @@ public struct GraphQLOperationSettings: Sendable {
     /// The manifest of trusted documents, when the server has one
     /// (`--trusted-documents`), and whether only those run.
     public var trustedDocuments: TrustedDocuments?
+    /// Whether `@defer` and `@stream` deliver incrementally (multipart/mixed
+    /// over HTTP, successive `next` messages over WebSocket); when off, they
+    /// are not in the schema at all (`--no-incremental-delivery`).
+    public var incrementalDelivery = true
 
     public init() {}
 

@@ -99,15 +99,14 @@ public final class GraphQLOverHTTP: Sendable {
             switch GraphQLRequest.from(queryString: queryString, reader: reader) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
-                let (status, body, operationType): (Int?, [UInt8], String?)
+                let answer: Answer
                 switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: true) {
-                case .success(let answer): (status, body, operationType) = answer
+                case .success(let answered): answer = answered
                 case .failure(let refusal): return .failure(refusal)
                 }
-                return status.map {
-                    var response = HTTPResponse(status: $0, headers: [("Content-Type", mediaType.contentType)], body: body)
+                return answer.status.map {
+                    var response = answer.response(status: $0, mediaType: mediaType)
                     response.loggedOperation = parameters.operationName
-                    response.countedAs = operationType
                     return .success(response)
                 }
                     ?? .failure(
@@ -142,7 +141,7 @@ public final class GraphQLOverHTTP: Sendable {
                     switch GraphQLRequest.from(json: item) {
                     case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
                     case .success(let parameters):
-                        switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false) {
+                        switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, inBatch: true) {
                         case .success(let answer): parts.append(answer.body)
                         case .failure(let refusal): return .failure(refusal)
                         }
@@ -159,14 +158,13 @@ public final class GraphQLOverHTTP: Sendable {
             switch GraphQLRequest.from(json: body) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
-                let (status, body, operationType): (Int?, [UInt8], String?)
+                let answer: Answer
                 switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false) {
-                case .success(let answer): (status, body, operationType) = answer
+                case .success(let answered): answer = answered
                 case .failure(let refusal): return .failure(refusal)
                 }
-                var response = HTTPResponse(status: status ?? 200, headers: [("Content-Type", mediaType.contentType)], body: body)
+                var response = answer.response(status: answer.status ?? 200, mediaType: mediaType)
                 response.loggedOperation = parameters.operationName
-                response.countedAs = operationType
                 return .success(response)
             }
         default:
@@ -179,39 +177,74 @@ public final class GraphQLOverHTTP: Sendable {
     /// got as far as selecting one; or the refusal of the whole request
     /// (503) when a service it needs is unavailable.
     private func runOrRefuse(
-        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool
-    ) async -> Result<(status: Int?, body: [UInt8], operationType: String?), GraphQLOverHTTPFailure> {
-        await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
-            await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet)
+        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, inBatch: Bool = false
+    ) async -> Result<Answer, GraphQLOverHTTPFailure> {
+        // An incremental delivery needs a client that reads multipart/mixed,
+        // and a response of its own (not a batch's part).
+        let incrementally =
+            configuration.operations.incrementalDelivery && !inBatch
+            && ResponseMediaType.acceptsMultipart(accept: request.head.header("accept"))
+        return await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
+            await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet, incrementally: incrementally)
         }.mapError(GraphQLOverHTTPFailure.unavailable)
+    }
+
+    /// What running one operation gave: its status (nil for a mutation
+    /// over GET, which must be refused), its JSON response or the stream of
+    /// its incremental results, and its operation type when it got as far
+    /// as selecting one.
+    struct Answer {
+        var status: Int?
+        var body: [UInt8]
+        var operationType: String?
+        var stream: HTTPBodyStream?
+
+        init(_ status: Int?, _ body: [UInt8], _ operationType: String?, stream: HTTPBodyStream? = nil) {
+            self.status = status
+            self.body = body
+            self.operationType = operationType
+            self.stream = stream
+        }
+
+        func response(status: Int, mediaType: ResponseMediaType) -> HTTPResponse {
+            var response: HTTPResponse
+            if let stream {
+                response = HTTPResponse(status: status, headers: [("Content-Type", MultipartResults.contentType)])
+                response.stream = stream
+            } else {
+                response = HTTPResponse(status: status, headers: [("Content-Type", mediaType.contentType)], body: body)
+            }
+            response.countedAs = operationType
+            return response
+        }
     }
 
     /// Every request error carries a code: Apollo's `GRAPHQL_PARSE_FAILED`
     /// and `GRAPHQL_VALIDATION_FAILED` (from the document cache),
     /// `OPERATION_RESOLUTION_FAILURE`, `BAD_USER_INPUT` for variables, the
     /// limits' own, `BAD_REQUEST` for what is not a GraphQL request at all.
-    private func runOperation(_ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool) async
-        -> Result<(status: Int?, body: [UInt8], operationType: String?), ServiceUnavailable>
-    {
+    private func runOperation(
+        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, incrementally: Bool
+    ) async -> Result<Answer, ServiceUnavailable> {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
         if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&parameters) {
-            return .success((requestErrorStatus, Self.errorBody(refusal.message, code: refusal.code), nil))
+            return .success(Answer(requestErrorStatus, Self.errorBody(refusal.message, code: refusal.code), nil))
         }
         switch resolvePersistedQuery(&parameters) {
         case .failure(let failure):
-            return .success((failure.status, Self.errorBody(failure.message, code: failure.code), nil))
+            return .success(Answer(failure.status, Self.errorBody(failure.message, code: failure.code), nil))
         case .success: break
         }
         guard let query = parameters.query else {
-            return .success((requestErrorStatus, Self.errorBody("Must provide query string.", code: "BAD_REQUEST"), nil))
+            return .success(Answer(requestErrorStatus, Self.errorBody("Must provide query string.", code: "BAD_REQUEST"), nil))
         }
         let document: Document
         let source: Source
         switch documents.entry(for: query) {
         case .invalid(let errors):
-            return .success((requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil))
+            return .success(Answer(requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil))
         case .valid(let validDocument, let validSource):
             document = validDocument
             source = validSource
@@ -220,10 +253,10 @@ public final class GraphQLOverHTTP: Sendable {
         switch selectOperation(document, parameters.operationName) {
         case .failure(let error):
             let coded = error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")
-            return .success((requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [coded])), nil))
+            return .success(Answer(requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [coded])), nil))
         case .success(let operation):
             operationType = operation.operation.rawValue
-            if viaGet && operation.operation != .query { return .success((nil, [], operationType)) }
+            if viaGet && operation.operation != .query { return .success(Answer(nil, [], operationType)) }
         }
         let context: any Sendable
         do {
@@ -231,11 +264,25 @@ public final class GraphQLOverHTTP: Sendable {
         } catch {
             return .failure(error)
         }
-        var result = await execute(
-            schema: schema, document: document, source: source,
-            operationName: parameters.operationName, variables: parameters.variables, context: context,
-            limits: configuration.operations.executionLimits, workExecutor: LoopLane.current ?? configuration.operations.workExecutor
-        )
+        let workExecutor = LoopLane.current ?? configuration.operations.workExecutor
+        var result: ExecutionResult
+        var execution: IncrementalExecution?
+        if incrementally {
+            switch await executeIncrementally(
+                schema: schema, document: document, source: source,
+                operationName: parameters.operationName, variables: parameters.variables, context: context,
+                limits: configuration.operations.executionLimits, workExecutor: workExecutor)
+            {
+            case .complete(let complete): result = complete
+            case .incremental(let initial, let incremental): (result, execution) = (initial, incremental)
+            }
+        } else {
+            result = await execute(
+                schema: schema, document: document, source: source,
+                operationName: parameters.operationName, variables: parameters.variables, context: context,
+                limits: configuration.operations.executionLimits, workExecutor: workExecutor
+            )
+        }
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
         if let cost = result.cost, Self.asksForCost(parameters) {
             result.extensions = [
@@ -248,11 +295,14 @@ public final class GraphQLOverHTTP: Sendable {
                     ]))
             ]
         }
+        if let execution {
+            return .success(Answer(200, [], operationType, stream: MultipartResults.stream(initial: result, execution)))
+        }
         let body = responseBody(result)
         // What a large execution freed goes back to the system, not to the allocator's arenas.
         MemoryTrim.afterResponse(
             bytes: body.count, stoppedByLimit: result.errors.first.map { Self.stopCodes.contains($0.code ?? "") } ?? false)
-        return .success((result.hasData ? 200 : requestErrorStatus, body, operationType))
+        return .success(Answer(result.hasData ? 200 : requestErrorStatus, body, operationType))
     }
 
     /// The codes of executions a limit stopped after they had grown large.

@@ -48,9 +48,26 @@ public enum ResponseMediaType: Sendable, Equatable {
             case "application/json": consider(.json, quality)
             case "application/*", "*/*":
                 consider(.json, quality)
+            case "multipart/mixed":
+                // A client reading incremental results takes a result that
+                // is not incremental as JSON.
+                consider(.json, quality / 2)
             default: continue
             }
         }
         return best?.type
+    }
+
+    /// Whether the client reads incremental results as `multipart/mixed`
+    /// (whatever its parameters: `deferSpec`, `incrementalSpec`).
+    static func acceptsMultipart(accept: String?) -> Bool {
+        guard let accept else { return false }
+        for range in accept.split(separator: ",") {
+            let parameters = range.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
+            guard parameters.first == "multipart/mixed" else { continue }
+            let quality = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if quality > 0 { return true }
+        }
+        return false
     }
 }

@@ -67,6 +67,8 @@ public final class GraphQLOverWebSocket: Sendable {
         case failed([GraphQLError])
         /// A query or mutation's single result.
         case single(ExecutionResult)
+        /// A query or mutation that defers: its initial result, then the rest.
+        case incremental(ExecutionResult, IncrementalExecution)
         case stream(AsyncStream<ExecutionResult>)
     }
 
@@ -115,11 +117,24 @@ public final class GraphQLOverWebSocket: Sendable {
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
             }
         }
-        let result = await execute(
-            schema: schema, document: document, source: source, operationName: request.operationName,
-            variables: request.variables, context: (context as? OperationContextMaking)?.makeOperationContext() ?? context,
-            limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor
-        )
+        let operationContext = (context as? OperationContextMaking)?.makeOperationContext() ?? context
+        let result: ExecutionResult
+        if configuration.operations.incrementalDelivery {
+            switch await executeIncrementally(
+                schema: schema, document: document, source: source, operationName: request.operationName,
+                variables: request.variables, context: operationContext, limits: configuration.operations.executionLimits,
+                workExecutor: configuration.operations.workExecutor)
+            {
+            case .complete(let complete): result = complete
+            case .incremental(let initial, let execution): return .incremental(initial, execution)
+            }
+        } else {
+            result = await execute(
+                schema: schema, document: document, source: source, operationName: request.operationName,
+                variables: request.variables, context: operationContext,
+                limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor
+            )
+        }
         return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
     }
 
@@ -146,6 +161,12 @@ public final class GraphQLOverWebSocket: Sendable {
     }
 
     static func json(_ result: ExecutionResult) -> [UInt8] {
+        var writer = JSONWriter()
+        result.write(to: &writer)
+        return writer.bytes
+    }
+
+    static func json(_ result: SubsequentResult) -> [UInt8] {
         var writer = JSONWriter()
         result.write(to: &writer)
         return writer.bytes

@@ -112,6 +112,16 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                 guard !Task.isCancelled else { return }
                 send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
                 send(id: id, type: "complete", payload: nil)
+            case .incremental(let initial, let execution):
+                // Each result of the incremental delivery is a `next` message.
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "next", payload: GraphQLOverWebSocket.json(initial))
+                while let result = await execution.next() {
+                    guard !Task.isCancelled else { return }
+                    send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
+                }
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "complete", payload: nil)
             case .stream(let stream):
                 for await result in stream {
                     guard !Task.isCancelled else { return }

@@ -113,6 +113,14 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             case .single(let result):
                 guard !Task.isCancelled else { return }
                 send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+            case .incremental(let initial, let execution):
+                guard !Task.isCancelled else { return }
+                send(id: id, type: "data", payload: GraphQLOverWebSocket.json(initial))
+                while let result = await execution.next() {
+                    guard !Task.isCancelled else { return }
+                    send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                }
+                guard !Task.isCancelled else { return }
             case .stream(let stream):
                 for await result in stream {
                     guard !Task.isCancelled else { return }

@@ -11,11 +11,12 @@ public enum HuddleAPI {
     /// listing every SDL problem or every field left without a resolver.
     /// Errors the resolvers did not mean for clients (the database's own
     /// text) go to `logger`; clients read a generic message with a code.
+    /// With `incrementalDelivery`, the schema has `@defer` and `@stream`.
     package static func executableSchema(
-        _ directory: SchemaDirectory, apps: [any App.Type], logger: Logger = Logger()
+        _ directory: SchemaDirectory, apps: [any App.Type], incrementalDelivery: Bool = true, logger: Logger = Logger()
     ) throws -> ExecutableSchema {
         let mounted: [any App.Type] = [Shared.self] + apps
-        let schema = try buildSchema(directory.sources(mounting: apps))
+        let schema = try buildSchema(directory.sources(mounting: apps) + (incrementalDelivery ? [incrementalDeliveryDirectives] : []))
         try checkNotificationKinds(schema, Notifications.kinds(mounting: apps).map(\.kind))
         var binder = SchemaBinder(schema: schema)
         binder.builder.unexpectedError = { error in APIError.masked(error, logger: logger) }

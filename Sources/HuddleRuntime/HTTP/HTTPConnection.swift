@@ -231,13 +231,29 @@ final class HTTPConnection: @unchecked Sendable {
         var next: (request: HTTPRequest, started: ContinuousClock.Instant)? = first
         while let (request, started) = next {
             let response = await server.respond(to: request)
-            state.processing = false
-            guard !state.isClosed else { break }
+            guard !state.isClosed else {
+                state.processing = false
+                break
+            }
             // After a request to upgrade that is answered as HTTP, the
-            // parser has stopped; the connection cannot go on.
+            // parser has stopped; the connection cannot go on. A streamed
+            // body under HTTP/1.0 ends when the connection does.
+            let isHead = request.head.method == "HEAD"
+            let chunked = request.head.version == .http11
+            let streams = response.stream != nil && !isHead
             let closesAfter =
                 !request.head.keepAlive || state.lifecycle >= .finishing || server.isShuttingDown || request.head.asksToUpgrade
-            write(response.serialized(forHead: request.head.method == "HEAD", closing: closesAfter))
+                || (streams && !chunked)
+            write(response.serialized(forHead: isHead, closing: closesAfter, chunked: chunked))
+            if streams, let stream = response.stream {
+                // Still processing: a client that leaves cancels the producer.
+                await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked))
+                // A client too slow to read what was sent loses the connection,
+                // not a body that looks whole.
+                if !canStream { close() } else if chunked { write(Array("0\r\n\r\n".utf8)) }
+            }
+            state.processing = false
+            guard !state.isClosed else { break }
             logExchange(request.head, response, started: started)
             if closesAfter {
                 pending.removeAll()
@@ -328,6 +344,12 @@ final class HTTPConnection: @unchecked Sendable {
                 "duration_ms": milliseconds.map { .double($0) },
                 "bytes": .int(response.body.count),
             ])
+    }
+
+    /// Whether a streamed body may go on: the connection is open and the
+    /// client is reading what it was sent.
+    var canStream: Bool {
+        !state.isClosed && uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes
     }
 
     func write(_ bytes: [UInt8]) {

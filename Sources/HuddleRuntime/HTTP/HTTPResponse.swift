@@ -13,6 +13,8 @@ public struct HTTPResponse: Sendable {
     /// request ran (GraphQL over HTTP gives `query`, `mutation` or
     /// `subscription`); `none` when nil.
     public var countedAs: String?
+    /// A body written as it is produced, instead of `body`.
+    public var stream: HTTPBodyStream?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -31,7 +33,7 @@ public struct HTTPResponse: Sendable {
 
     /// The bytes on the wire. A response to HEAD carries the length of the
     /// body it would have had, but not the body (RFC 9110 §9.3.2).
-    func serialized(forHead: Bool, closing: Bool) -> [UInt8] {
+    func serialized(forHead: Bool, closing: Bool, chunked: Bool = false) -> [UInt8] {
         // Appended piece by piece into one buffer of the right size: a
         // response is written for every request, and building it through
         // String interpolation cost more than the rest of `{ __typename }`.
@@ -52,8 +54,10 @@ public struct HTTPResponse: Sendable {
             append(value)
             append("\r\n")
         }
-        // RFC 9110 §8.6: never in a 1xx or 204 response.
-        if status >= 200 && status != 204 {
+        if stream != nil {
+            if chunked { append("Transfer-Encoding: chunked\r\n") }
+        } else if status >= 200 && status != 204 {
+            // RFC 9110 §8.6: never in a 1xx or 204 response.
             append("Content-Length: ")
             append(String(body.count))
             append("\r\n")

@@ -111,6 +111,11 @@ struct Serve: AsyncParsableCommand {
     var onlyTrusted = ProcessInfo.processInfo.environment["HUDDLE_ONLY_TRUSTED"] == "1"
 
     @Flag(
+        name: .customLong("no-incremental-delivery"),
+        help: "Leave @defer and @stream out of the schema: clients get every result whole (HUDDLE_NO_INCREMENTAL_DELIVERY=1).")
+    var noIncrementalDelivery = ProcessInfo.processInfo.environment["HUDDLE_NO_INCREMENTAL_DELIVERY"] == "1"
+
+    @Flag(
         name: .customLong("no-playground"),
         help: "Do not serve the Playground at /playground (HUDDLE_NO_PLAYGROUND=1); --no-introspection also turns it off.")
     var noPlayground = ProcessInfo.processInfo.environment["HUDDLE_NO_PLAYGROUND"] == "1"
@@ -200,7 +205,8 @@ struct Serve: AsyncParsableCommand {
         do {
             directory = try SchemaDirectory.resolve(schemaDir)
             schemas = try (0..<workers).map { _ in
-                try HuddleAPI.executableSchema(directory, apps: mountedApps, logger: configuration.logger)
+                try HuddleAPI.executableSchema(
+                    directory, apps: mountedApps, incrementalDelivery: !noIncrementalDelivery, logger: configuration.logger)
             }
         } catch {
             FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
@@ -216,6 +222,7 @@ struct Serve: AsyncParsableCommand {
         operationSettings.executionLimits = executionLimits
         operationSettings.allowsIntrospection = !noIntrospection
         operationSettings.hidesSuggestions = noSuggestions
+        operationSettings.incrementalDelivery = !noIncrementalDelivery
         if let trustedDocuments {
             do {
                 let manifest = try TrustedDocuments(manifest: trustedDocuments, onlyTrusted: onlyTrusted)

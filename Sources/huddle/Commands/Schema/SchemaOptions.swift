@@ -40,11 +40,12 @@ struct SchemaOptions: ParsableArguments {
         self.folder = folder
     }
 
-    /// The SDL sources, or exit 2 with the reason on standard error.
+    /// The SDL sources, or exit 2 with the reason on standard error. The
+    /// built-in schema is the one `huddle serve` serves, `@defer` and `@stream` included.
     func sources() throws -> [Source] {
         if files.isEmpty {
             do {
-                return try folder.directory().sources()
+                return try folder.directory().sources() + [incrementalDeliveryDirectives]
             } catch let failure as CommandFailure {
                 throw failure
             } catch {

@@ -1,0 +1,40 @@
+/// A response body written while it is produced (multipart incremental
+/// results, server-sent events): chunked under HTTP/1.1, and under
+/// HTTP/1.0 as it comes, the connection closing to end it.
+public struct HTTPBodyStream: Sendable {
+    /// Writes the body, a part at a time, through the writer it is given.
+    public typealias Producer = @Sendable (HTTPBodyWriter) async -> Void
+
+    public let produce: Producer
+
+    public init(_ produce: @escaping Producer) {
+        self.produce = produce
+    }
+}
+
+/// Writes the parts of a streamed body to the client.
+public struct HTTPBodyWriter: Sendable {
+    let connection: HTTPConnection
+    let chunked: Bool
+
+    /// Sends `bytes`; false once the client is gone or reads too slowly
+    /// (more than the server's unsent-bytes limit waits for it), and the
+    /// producer should stop.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        guard connection.canStream else { return false }
+        guard !bytes.isEmpty else { return true }
+        if chunked {
+            var chunk = Array(String(bytes.count, radix: 16).utf8) + [0x0D, 0x0A]
+            chunk += bytes
+            chunk += [0x0D, 0x0A]
+            connection.write(chunk)
+        } else {
+            connection.write(bytes)
+        }
+        return connection.canStream
+    }
+
+    /// Whether the client is still there to write to.
+    public var isOpen: Bool { connection.canStream }
+}
