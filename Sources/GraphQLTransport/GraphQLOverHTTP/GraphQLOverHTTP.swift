@@ -16,6 +16,9 @@ public final class GraphQLOverHTTP: Sendable {
         public var allowedOrigins: [String] = []
         /// Query texts remembered for persisted-query hashes.
         public var maxPersistedQueries = 10_000
+        /// How often an idle subscription's event stream gets a comment, so
+        /// that proxies keep it open.
+        public var eventStreamKeepAlive = Duration.seconds(12)
         /// The document cache, the limits, introspection, suggestions, where waiting work runs.
         public var operations = GraphQLOperationSettings()
 
@@ -56,7 +59,10 @@ public final class GraphQLOverHTTP: Sendable {
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")] + cors, body: sdl)
         }
-        guard path == configuration.path else { return nil }
+        // GraphQL over SSE: an `Accept: text/event-stream` request to the
+        // endpoint, or any request to its /stream (graphql-sse's clients').
+        let isStreamPath = path == configuration.path + "/stream"
+        guard path == configuration.path || isStreamPath else { return nil }
         if request.head.method == "OPTIONS" {
             guard request.head.header("origin") != nil else {
                 return HTTPResponse(status: 204, headers: [("Allow", "GET, POST, OPTIONS")])
@@ -73,12 +79,23 @@ public final class GraphQLOverHTTP: Sendable {
                     ("Access-Control-Max-Age", "600"),
                 ])
         }
-        guard let mediaType = ResponseMediaType.negotiate(accept: request.head.header("accept")) else {
+        let eventStream = isStreamPath || EventStreamResults.isAccepted(accept: request.head.header("accept"))
+        let mediaType: ResponseMediaType
+        if eventStream {
+            mediaType = .json
+        } else if let negotiated = ResponseMediaType.negotiate(accept: request.head.header("accept")) {
+            mediaType = negotiated
+        } else {
             return plain(406, "Accept must allow application/graphql-response+json or application/json", headers: cors)
         }
         var response: HTTPResponse
-        switch await answer(request, mediaType: mediaType) {
+        switch await answer(request, mediaType: mediaType, eventStream: eventStream) {
         case .success(let answered): response = answered
+        case .failure(let failure) where eventStream && failure.status != 405 && failure.status != 503:
+            // The protocol's way: a request error is a `next` event an EventSource can read.
+            response = HTTPResponse(status: 200, headers: [("Content-Type", EventStreamResults.contentType)] + failure.headers)
+            response.stream = EventStreamResults.single(
+                Self.errorBody(failure.message, code: failure.code, extensions: failure.extensions))
         case .failure(let failure):
             response = HTTPResponse(
                 status: failure.status,
@@ -90,22 +107,31 @@ public final class GraphQLOverHTTP: Sendable {
         return response
     }
 
-    private func answer(_ request: HTTPRequest, mediaType: ResponseMediaType) async -> Result<HTTPResponse, GraphQLOverHTTPFailure> {
+    private func answer(_ request: HTTPRequest, mediaType: ResponseMediaType, eventStream: Bool) async -> Result<
+        HTTPResponse, GraphQLOverHTTPFailure
+    > {
         let reader = JSONReader()
+        let delivery: Delivery =
+            eventStream
+            ? .eventStream
+            : configuration.operations.incrementalDelivery
+                && ResponseMediaType.acceptsMultipart(accept: request.head.header("accept")) ? .multipart : .whole
         switch request.head.method {
         case "GET", "HEAD":
-            if let refusal = csrfRefusal(request) { return .failure(refusal) }
+            // An EventSource cannot set a header; a GET runs no mutation, so
+            // an event stream needs no preflight to be safe.
+            if !eventStream, let refusal = csrfRefusal(request) { return .failure(refusal) }
             let queryString = request.head.target.drop { $0 != "?" }.dropFirst()
             switch GraphQLRequest.from(queryString: queryString, reader: reader) {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
                 let answer: Answer
-                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: true) {
+                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: true, delivery: delivery) {
                 case .success(let answered): answer = answered
                 case .failure(let refusal): return .failure(refusal)
                 }
                 return answer.status.map {
-                    var response = answer.response(status: $0, mediaType: mediaType)
+                    var response = answer.response(status: $0, mediaType: mediaType, delivery: delivery)
                     response.loggedOperation = parameters.operationName
                     return .success(response)
                 }
@@ -131,6 +157,7 @@ public final class GraphQLOverHTTP: Sendable {
                 return .failure(.badRequest("The request body is not valid JSON: \(error)."))
             }
             if case .list(let items) = body {
+                if eventStream { return .failure(.badRequest("An event stream runs one operation; send a batch as application/json.")) }
                 guard !items.isEmpty else { return .failure(.badRequest("A batch must hold at least one operation.")) }
                 guard items.count <= configuration.maxBatchSize else {
                     return .failure(
@@ -141,7 +168,7 @@ public final class GraphQLOverHTTP: Sendable {
                     switch GraphQLRequest.from(json: item) {
                     case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
                     case .success(let parameters):
-                        switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, inBatch: true) {
+                        switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, delivery: .whole) {
                         case .success(let answer): parts.append(answer.body)
                         case .failure(let refusal): return .failure(refusal)
                         }
@@ -159,11 +186,11 @@ public final class GraphQLOverHTTP: Sendable {
             case .failure(let failure): return .failure(failure)
             case .success(let parameters):
                 let answer: Answer
-                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false) {
+                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, delivery: delivery) {
                 case .success(let answered): answer = answered
                 case .failure(let refusal): return .failure(refusal)
                 }
-                var response = answer.response(status: answer.status ?? 200, mediaType: mediaType)
+                var response = answer.response(status: answer.status ?? 200, mediaType: mediaType, delivery: delivery)
                 response.loggedOperation = parameters.operationName
                 return .success(response)
             }
@@ -177,16 +204,18 @@ public final class GraphQLOverHTTP: Sendable {
     /// got as far as selecting one; or the refusal of the whole request
     /// (503) when a service it needs is unavailable.
     private func runOrRefuse(
-        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, inBatch: Bool = false
+        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, delivery: Delivery
     ) async -> Result<Answer, GraphQLOverHTTPFailure> {
-        // An incremental delivery needs a client that reads multipart/mixed,
-        // and a response of its own (not a batch's part).
-        let incrementally =
-            configuration.operations.incrementalDelivery && !inBatch
-            && ResponseMediaType.acceptsMultipart(accept: request.head.header("accept"))
-        return await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
-            await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet, incrementally: incrementally)
+        await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
+            await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet, delivery: delivery)
         }.mapError(GraphQLOverHTTPFailure.unavailable)
+    }
+
+    /// How a response goes: one JSON body; multipart/mixed, for a client
+    /// that reads incremental results that way (a batch's parts never do);
+    /// or an event stream (GraphQL over SSE), where a subscription runs too.
+    enum Delivery {
+        case whole, multipart, eventStream
     }
 
     /// What running one operation gave: its status (nil for a mutation
@@ -206,9 +235,12 @@ public final class GraphQLOverHTTP: Sendable {
             self.stream = stream
         }
 
-        func response(status: Int, mediaType: ResponseMediaType) -> HTTPResponse {
+        func response(status: Int, mediaType: ResponseMediaType, delivery: Delivery) -> HTTPResponse {
             var response: HTTPResponse
-            if let stream {
+            if delivery == .eventStream {
+                response = HTTPResponse(status: 200, headers: [("Content-Type", EventStreamResults.contentType)])
+                response.stream = stream ?? EventStreamResults.single(body)
+            } else if let stream {
                 response = HTTPResponse(status: status, headers: [("Content-Type", MultipartResults.contentType)])
                 response.stream = stream
             } else {
@@ -224,7 +256,7 @@ public final class GraphQLOverHTTP: Sendable {
     /// `OPERATION_RESOLUTION_FAILURE`, `BAD_USER_INPUT` for variables, the
     /// limits' own, `BAD_REQUEST` for what is not a GraphQL request at all.
     private func runOperation(
-        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, incrementally: Bool
+        _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, delivery: Delivery
     ) async -> Result<Answer, ServiceUnavailable> {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
@@ -265,9 +297,12 @@ public final class GraphQLOverHTTP: Sendable {
             return .failure(error)
         }
         let workExecutor = LoopLane.current ?? configuration.operations.workExecutor
+        if delivery == .eventStream && operationType == "subscription" {
+            return .success(await subscribe(document, source, parameters, context: context, requestErrorStatus: requestErrorStatus))
+        }
         var result: ExecutionResult
         var execution: IncrementalExecution?
-        if incrementally {
+        if delivery != .whole && configuration.operations.incrementalDelivery {
             switch await executeIncrementally(
                 schema: schema, document: document, source: source,
                 operationName: parameters.operationName, variables: parameters.variables, context: context,
@@ -296,13 +331,42 @@ public final class GraphQLOverHTTP: Sendable {
             ]
         }
         if let execution {
-            return .success(Answer(200, [], operationType, stream: MultipartResults.stream(initial: result, execution)))
+            let stream =
+                delivery == .eventStream
+                ? EventStreamResults.stream(initial: result, execution) : MultipartResults.stream(initial: result, execution)
+            return .success(Answer(200, [], operationType, stream: stream))
         }
         let body = responseBody(result)
         // What a large execution freed goes back to the system, not to the allocator's arenas.
         MemoryTrim.afterResponse(
             bytes: body.count, stoppedByLimit: result.errors.first.map { Self.stopCodes.contains($0.code ?? "") } ?? false)
         return .success(Answer(result.hasData ? 200 : requestErrorStatus, body, operationType))
+    }
+
+    /// A subscription over an event stream: each event's result, run with a
+    /// context of its own when the request's context makes them.
+    private func subscribe(
+        _ document: Document, _ source: Source, _ parameters: GraphQLRequest, context: any Sendable, requestErrorStatus: Int
+    ) async -> Answer {
+        let makeContext: @Sendable () -> any Sendable
+        if let maker = context as? OperationContextMaking {
+            makeContext = { maker.makeOperationContext() }
+        } else {
+            makeContext = { context }
+        }
+        switch await GraphQL.subscribe(
+            schema: schema, document: document, source: source, operationName: parameters.operationName,
+            variables: parameters.variables, context: makeContext, limits: configuration.operations.executionLimits,
+            workExecutor: configuration.operations.workExecutor)
+        {
+        case .stream(let events):
+            return Answer(
+                200, [], "subscription",
+                stream: EventStreamResults.stream(subscription: events, keepAliveInterval: configuration.eventStreamKeepAlive))
+        case .failure(var result):
+            result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") }
+            return Answer(requestErrorStatus, Self.body(result), "subscription")
+        }
     }
 
     /// The codes of executions a limit stopped after they had grown large.

@@ -1,0 +1,89 @@
+import GraphQL
+import HuddleRuntime
+
+/// GraphQL over Server-Sent Events (the graphql-sse protocol, distinct
+/// connections mode): one operation per request, its results as `next`
+/// events, then `complete`. Errors before execution are a `next` event too,
+/// so a browser's EventSource can read them.
+enum EventStreamResults {
+    static let contentType = "text/event-stream; charset=utf-8"
+
+    /// A comment: opens the stream at once, and keeps an idle one alive through proxies.
+    private static let keepAlive = Array(":\n\n".utf8)
+
+    static func event(_ name: StaticString, _ data: [UInt8]) -> [UInt8] {
+        var writer = JSONWriter(capacity: data.count + 24)
+        writer.raw("event: ")
+        writer.raw(name)
+        writer.raw("\ndata: ")
+        writer.append(data)
+        writer.raw("\n\n")
+        return writer.bytes
+    }
+
+    private static let complete = Array("event: complete\ndata:\n\n".utf8)
+
+    /// One result (or a request error) and `complete`.
+    static func single(_ json: [UInt8]) -> HTTPBodyStream {
+        HTTPBodyStream { writer in
+            guard writer.write(event("next", json)) else { return }
+            writer.write(complete)
+        }
+    }
+
+    /// An incremental delivery: the initial result and each subsequent one.
+    static func stream(initial: ExecutionResult, _ execution: IncrementalExecution) -> HTTPBodyStream {
+        HTTPBodyStream { writer in
+            var json = JSONWriter(capacity: 1_024)
+            initial.write(to: &json)
+            guard writer.write(event("next", json.bytes)) else { return }
+            while let next = await execution.next() {
+                var json = JSONWriter(capacity: 1_024)
+                next.write(to: &json)
+                guard writer.write(event("next", json.bytes)) else { return }
+            }
+            writer.write(complete)
+        }
+    }
+
+    /// A subscription: each event's result as it comes, a comment every
+    /// `keepAliveInterval` while none does; `complete` when the source ends.
+    /// A client that leaves cancels the task, which ends the source stream.
+    static func stream(subscription events: AsyncStream<ExecutionResult>, keepAliveInterval: Duration) -> HTTPBodyStream {
+        HTTPBodyStream { writer in
+            guard writer.write(keepAlive) else { return }
+            let (merged, continuation) = AsyncStream<ExecutionResult?>.makeStream()
+            let ended = await withTaskGroup(of: Void.self) { group -> Bool in
+                group.addTask {
+                    for await result in events { continuation.yield(result) }
+                    continuation.finish()
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: keepAliveInterval)
+                        if !Task.isCancelled { continuation.yield(nil) }
+                    }
+                }
+                var ended = false
+                for await item in merged {
+                    var json = JSONWriter(capacity: 512)
+                    item?.write(to: &json)
+                    guard writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
+                }
+                ended = !Task.isCancelled && writer.isOpen
+                group.cancelAll()
+                continuation.finish()
+                return ended
+            }
+            if ended { writer.write(complete) }
+        }
+    }
+
+    /// Whether the client asks for an event stream.
+    static func isAccepted(accept: String?) -> Bool {
+        guard let accept else { return false }
+        return accept.split(separator: ",").contains { range in
+            range.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } == "text/event-stream"
+        }
+    }
+}
