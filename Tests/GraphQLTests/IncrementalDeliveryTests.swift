@@ -226,7 +226,10 @@ import Testing
             ])
         let on = try await Self.results(query, variables: [.init("on", .boolean(true))])
         #expect(on.count == 2)
-        #expect(on[0] == #"{"data":{"person":{"films":[]}},"pending":[{"id":"0","path":["person"]},{"id":"1","path":["person","films"]}],"hasNext":true}"#)
+        #expect(
+            on[0]
+                == #"{"data":{"person":{"films":[]}},"pending":[{"id":"0","path":["person"]},{"id":"1","path":["person","films"]}],"hasNext":true}"#
+        )
     }
 
     /// A field error inside a deferred fragment goes with its data; a null

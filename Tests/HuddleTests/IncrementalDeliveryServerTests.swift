@@ -47,7 +47,10 @@ import Testing
                     """, "\(multipart)")
             // A client that does not read multipart gets everything at once.
             let whole = try await curl(server, accept: "application/json", Self.query)
-            #expect(whole.hasSuffix(#"{"data":{"petTypes":[{"type":"DOG"},{"type":"CAT"},{"type":"RABBIT"},{"type":"SMALL_AND_FURRY"},{"type":"HORSE"},{"type":"BIRD"},{"type":"SCALES_FINS_AND_OTHER"},{"type":"BARNYARD"}],"checkInTemplate":["What did you get done since we last spoke?","What got in the way?","Which day went best, and why?","What will you do differently this week?","How can I help you stay on track?"]}}"#), "\(whole)")
+            #expect(
+                whole.hasSuffix(
+                    #"{"data":{"petTypes":[{"type":"DOG"},{"type":"CAT"},{"type":"RABBIT"},{"type":"SMALL_AND_FURRY"},{"type":"HORSE"},{"type":"BIRD"},{"type":"SCALES_FINS_AND_OTHER"},{"type":"BARNYARD"}],"checkInTemplate":["What did you get done since we last spoke?","What got in the way?","Which day went best, and why?","What will you do differently this week?","How can I help you stay on track?"]}}"#
+                ), "\(whole)")
             // Nothing deferred: one JSON body even for a multipart client.
             let plain = try await curl(server, accept: "multipart/mixed, application/json", "{ petTypes { type } }")
             #expect(plain.contains("Content-Type: application/json; charset=utf-8") && plain.contains("Content-Length:"), "\(plain)")
@@ -98,7 +101,8 @@ import Testing
             let subscriber = try await server.signUp("sse_subscriber")
             let sender = try await server.signUp("sse_sender")
             let mutation = try await ClientProcess.python(
-                "incremental_clients.py", ["sse", port, "mutation { updateProfile(input: {firstName: \"Sam\"}) { firstName } }", sender.token]
+                "incremental_clients.py",
+                ["sse", port, "mutation { updateProfile(input: {firstName: \"Sam\"}) { firstName } }", sender.token]
             ).finished()
             #expect(mutation.output.contains(#"next {"data":{"updateProfile":{"firstName":"Sam"}}}"#), "\(mutation.output)")
             let subscription = try await ClientProcess.python(
@@ -119,7 +123,8 @@ import Testing
             let server = try await TestServer.start(databaseURL: url, arguments: ["--no-incremental-delivery"])
             defer { server.stop() }
             let refused = try await curl(server, accept: "multipart/mixed, application/json", Self.query)
-            #expect(refused.contains(#"Unknown directive \"@stream\"."#) && refused.contains(#"Unknown directive \"@defer\"."#), "\(refused)")
+            #expect(
+                refused.contains(#"Unknown directive \"@stream\"."#) && refused.contains(#"Unknown directive \"@defer\"."#), "\(refused)")
             let schema = try await server.get("/graphql/schema.graphql")
             #expect(!schema.contains("directive @defer"))
         }

@@ -45,7 +45,8 @@ extension Executor {
                         default:
                             fail(
                                 GraphQLError(
-                                    message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."),
+                                    message: "Expected Iterable, but did not find one for field \"\(field.parentType.name).\(field.name)\"."
+                                ),
                                 field.nodes
                             )
                             return .failed

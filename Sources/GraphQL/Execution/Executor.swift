@@ -58,14 +58,7 @@ func prepareExecution(
     case .failure(let failure): return .refused(ExecutionResult(data: nil, errors: failure.errors))
     }
     guard let rootType = schema.schema.rootType(for: operation.operation) else {
-        return .refused(ExecutionResult(
-            data: nil,
-            errors: [
-                GraphQLError(
-                    message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
-                    locations: [source.location(at: operation.location.start)]
-                )
-            ]))
+        return .refused(ExecutionResult(data: nil, errors: [notConfigured(operation, source)]))
     }
     let (cost, refusal) = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues)
     if let refusal {
@@ -85,6 +78,13 @@ func prepareExecution(
         executor.incremental = IncrementalState()
     }
     return .ready(executor, operation, rootType: rootType, cost: cost)
+}
+
+/// The request error for an operation whose root type the schema lacks.
+func notConfigured(_ operation: OperationDefinition, _ source: Source) -> GraphQLError {
+    GraphQLError(
+        message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
+        locations: [source.location(at: operation.location.start)])
 }
 
 /// GetOperation: the named operation, or the only one.

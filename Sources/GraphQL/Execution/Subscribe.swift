@@ -31,15 +31,7 @@ public func subscribe(
     case .failure(let failure): return .failure(ExecutionResult(data: nil, errors: failure.errors))
     }
     guard operation.operation == .subscription, let rootType = schema.schema.subscriptionType else {
-        return .failure(
-            ExecutionResult(
-                data: nil,
-                errors: [
-                    GraphQLError(
-                        message: "Schema is not configured to execute \(operation.operation.rawValue) operation.",
-                        locations: [source.location(at: operation.location.start)]
-                    )
-                ]))
+        return .failure(ExecutionResult(data: nil, errors: [notConfigured(operation, source)]))
     }
     if let refusal = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues).refusal {
         return .failure(ExecutionResult(data: nil, errors: [refusal]))

@@ -12,7 +12,9 @@ extension Executor {
         let contextSet = Set(context.map(\.identity))
         var now = FieldCollector.GroupedFields()
         var nowUsages: [[DeferUsage?]] = []
-        var later: [(usages: [DeferUsage], identities: Set<ObjectIdentifier>, grouped: FieldCollector.GroupedFields, fieldUsages: [[DeferUsage?]])] = []
+        var later:
+            [(usages: [DeferUsage], identities: Set<ObjectIdentifier>, grouped: FieldCollector.GroupedFields, fieldUsages: [[DeferUsage?]])] =
+                []
         for index in 0..<collected.grouped.count {
             let usages = Self.filteredUsages(collected.usages[index])
             let identities = Set(usages.map(\.identity))
