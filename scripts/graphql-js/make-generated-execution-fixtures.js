@@ -9,13 +9,21 @@
 // Swift tests run through parse, validate and execute and compare byte for
 // byte. The same seed always makes the same corpus.
 //
-// usage: node make-generated-execution-fixtures.js GRAPHQL_MODULE_PATH [CASES] [FIRST_SEED]
+// With `incremental`, the schema declares graphql-js 17's @defer and
+// @stream and the operations use them (on fragments, and on list fields
+// consistently per response key); graphql-js 16 takes them for directives
+// it ignores, so its response is everything inlined: what Huddle's
+// `execute` must give byte for byte, and what its incremental results must
+// add up to (Tests/GraphQLTests/Fixtures/generated-incremental-cases.json).
+//
+// usage: node make-generated-execution-fixtures.js GRAPHQL_MODULE_PATH [CASES] [FIRST_SEED] [incremental]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const graphql = require(process.argv[2]);
 const wanted = Number(process.argv[3] ?? 400);
 const firstSeed = Number(process.argv[4] ?? 1);
+const incremental = process.argv[5] === 'incremental';
 
 const schemaSDL = `
 type Query { me: User other: User users: [User!]! node: Node nodes: [Node] search: [Result!] pet: Pet }
@@ -24,7 +32,10 @@ type User implements Node { id: ID! name: String email: String age: Int nick: St
 type Pet implements Node { id: ID! name: String kind: Kind owner: User }
 union Result = User | Pet
 enum Kind { DOG CAT }
-`;
+` + (incremental ? `directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT
+directive @stream(if: Boolean! = true, label: String, initialCount: Int! = 0) on FIELD
+` : '');
+const listFields = new Set(['users', 'nodes', 'search', 'friends', 'pets']);
 
 // Five levels of `best` and `friends`, ending in null: a query that
 // recurses one level too far shows it in its answer.
@@ -83,6 +94,20 @@ function generate(seed) {
     if (value.startsWith('$')) used.add(value.slice(1));
     return ` @${name}(if: ${value})`;
   };
+  // @defer on a fragment: plain, labelled (labels are unique), or turned off.
+  let labels = 0;
+  const deferral = () => {
+    if (!incremental || !r.chance(0.4)) return '';
+    return r.pick([' @defer', ` @defer(label: "L${labels++}")`, ' @defer(if: false)', ' @defer']);
+  };
+  // @stream, decided once per response key: fields merged under one key
+  // must stream alike.
+  const streams = new Map();
+  const streaming = (key, name) => {
+    if (!incremental || !listFields.has(name)) return '';
+    if (!streams.has(key)) streams.set(key, r.chance(0.5) ? ` @stream(initialCount: ${r.int(3)})` : '');
+    return streams.get(key);
+  };
   const fragments = [];
   const selectionSet = (type, depth, spreadable) => {
     const parts = [];
@@ -91,15 +116,16 @@ function generate(seed) {
       const kind = r.int(10);
       const candidates = spreadable.filter((f) => conditionsOf[type].includes(f.on) || f.on === type);
       if (kind < 2 && candidates.length) {
-        parts.push(`...${r.pick(candidates).name}${directive()}`);
+        parts.push(`...${r.pick(candidates).name}${directive()}${deferral()}`);
       } else if (kind < 3 && conditionsOf[type].length && depth < 4) {
         const on = r.chance(0.3) ? null : r.pick(conditionsOf[type]);
-        parts.push(`...${on ? ` on ${on}` : ''}${directive()} ${selectionSet(on ?? type, depth + 1, spreadable)}`);
+        parts.push(`...${on ? ` on ${on}` : ''}${directive()}${deferral()} ${selectionSet(on ?? type, depth + 1, spreadable)}`);
       } else if (fieldsOf[type].length) {
         const [name, inner] = r.pick(fieldsOf[type]);
         if (inner && depth >= 4) { parts.push('__typename'); continue; }
-        const alias = r.chance(0.2) ? `${r.pick(aliases)}: ` : '';
-        parts.push(`${alias}${name}${directive()}${inner ? ' ' + selectionSet(inner, depth + 1, spreadable) : ''}`);
+        const alias = r.chance(0.2) ? r.pick(aliases) : '';
+        const stream = streaming(alias || name, name);
+        parts.push(`${alias ? alias + ': ' : ''}${name}${directive()}${stream}${inner ? ' ' + selectionSet(inner, depth + 1, spreadable) : ''}`);
       } else {
         parts.push('__typename');
       }
@@ -125,7 +151,11 @@ function generate(seed) {
   for (const v of ['d', 'e']) {
     const choice = r.int(4);
     if (!used.has(v) || choice === 0) continue;
-    variables[v] = [null, null, true, false][choice];
+    // Not null with @defer: graphql-js 16 passes over a spread of a fragment
+    // already collected before reading its @skip, but a deferred spread is
+    // collected again (graphql-js 17), so an `if` of null is an error there
+    // that graphql-js 16 never reads.
+    variables[v] = incremental && choice === 1 ? true : [null, null, true, false][choice];
   }
   return { query, variables };
 }
@@ -143,7 +173,8 @@ async function main() {
     const result = await graphql.execute({ schema, document, rootValue: data, variableValues: variables });
     cases.push({ seed: seed - 1, query, variables: JSON.stringify(variables), response: JSON.stringify(result) });
   }
-  const out = path.join(__dirname, '../../Tests/GraphQLTests/Fixtures/generated-execution-cases.json');
+  const out = path.join(
+    __dirname, '../../Tests/GraphQLTests/Fixtures/' + (incremental ? 'generated-incremental-cases.json' : 'generated-execution-cases.json'));
   const corpus = { schema: schemaSDL, data: JSON.stringify(data), cases };
   fs.writeFileSync(out, JSON.stringify(corpus, null, 0).replace(/\{"seed"/g, '\n{"seed"') + '\n');
   console.log(`wrote ${cases.length} cases from ${tried} seeds`);

@@ -206,9 +206,9 @@ extension Executor {
         guard let fields = plannedSubfields(objectType, of: field) else { return .failed }
         openFrame(isList: false, isNonNull: isNonNull)
         if let incremental, let deferral = incremental.deferrals[field.subplan] {
-            let saved = beginDeferral(deferral, objectType, parent)
+            let (saved, inline) = beginDeferral(deferral, objectType, parent)
             defer { incremental.deferMap = saved }
-            return executeFields(objectType, parent, fields)
+            return executeFields(objectType, parent, inline.isEmpty ? fields : fields + inline)
         }
         return executeFields(objectType, parent, fields)
     }

@@ -72,7 +72,10 @@ extension FieldCollector {
     /// CollectFields as the incremental delivery RFC extends it: each field
     /// with the deferred fragment it was met in (nil outside any), and the
     /// `@defer`s met, in order. A deferred spread of a fragment already
-    /// collected is collected again: its fields may be wanted sooner.
+    /// collected is collected again: its fields may be wanted sooner. Any
+    /// other spread of a fragment already collected is passed over before its
+    /// `@skip` and `@include` are read, as in graphql-js 16 (a condition that
+    /// cannot be coerced there is then no error).
     struct IncrementalFields {
         var grouped = GroupedFields()
         /// For each response key, the deferred fragment of each of its fields.
@@ -112,12 +115,10 @@ extension FieldCollector {
                 collected.append(field, usage)
             case .fragmentSpread(let spread):
                 let name = spread.name.value
-                guard try shouldInclude(spread.directives) else { continue }
                 let deferred = try deferUsage(spread.directives, parent: usage)
-                if deferred == nil {
-                    guard !visitedFragments.contains(name) else { continue }
-                    visitedFragments.insert(name)
-                }
+                if deferred == nil, visitedFragments.contains(name) { continue }
+                guard try shouldInclude(spread.directives) else { continue }
+                if deferred == nil { visitedFragments.insert(name) }
                 guard let fragment = fragments[name], doesFragmentTypeApply(objectType, fragment.typeCondition) else { continue }
                 if let deferred { collected.newUsages.append(deferred) }
                 try collectIncremental(objectType, fragment.selectionSet, deferred ?? usage, &collected, &visitedFragments)

@@ -8,8 +8,13 @@ extension Executor {
     /// The object now open (the top frame) defers: a record of each of its
     /// deferred fragments, and an execution group for each grouped field set
     /// left for later. Returns the deferred fragments in scope before, which
-    /// the caller puts back once the object is written.
-    func beginDeferral(_ deferral: Deferral, _ objectType: GraphQLNamedType, _ parent: Parent) -> DeferMap {
+    /// the caller puts back once the object is written, and the fields to
+    /// execute with the object's own after all: those of fragments that
+    /// completed already (met in the items of a stream they hold), which
+    /// have nothing left to deliver them with.
+    func beginDeferral(_ deferral: Deferral, _ objectType: GraphQLNamedType, _ parent: Parent) -> (
+        saved: DeferMap, inline: [PlannedField]
+    ) {
         let state = incremental!
         let saved = state.deferMap
         let top = frames.count - 1
@@ -25,14 +30,19 @@ extension Executor {
             }
             state.deferMap = map
         }
+        var inline: [PlannedField] = []
         for group in deferral.groups {
             let fragments = group.usages.compactMap { state.deferMap[$0.identity] }
+            if fragments.allSatisfy(\.isFinished) {
+                inline += group.fields
+                continue
+            }
             let execution = ExecutionGroup(
                 fragments: fragments, path: path, objectType: objectType, parent: parent, fields: group.fields,
                 deferMap: state.deferMap, anchor: anchor)
             for fragment in fragments { fragment.groups.append(execution) }
         }
-        return saved
+        return (saved, inline)
     }
 
     /// An anchor at an open frame of the segment being written.
@@ -245,7 +255,10 @@ extension Executor {
             }
         }
         // Completing a fragment announces its children; any of those whose
-        // groups are already done completes in the same result.
+        // groups are already done completes in the same result. A group met
+        // in the items of a stream delivered in this result goes after them.
+        let streamOutputs = Set(streams.compactMap { $0.output.map(ObjectIdentifier.init) })
+        var afterItems: [IncrementalResult] = []
         var progressed = true
         while progressed {
             progressed = false
@@ -253,7 +266,11 @@ extension Executor {
                 guard let fragment = record as? DeferredFragment, fragment.groups.allSatisfy(\.isDone) else { continue }
                 for group in fragment.groups where !group.isDelivered {
                     group.isDelivered = true
-                    result.incremental.append(delivery(of: group, completing: fragment))
+                    if let output = group.anchor?.output, streamOutputs.contains(ObjectIdentifier(output)) {
+                        afterItems.append(delivery(of: group, completing: fragment))
+                    } else {
+                        result.incremental.append(delivery(of: group, completing: fragment))
+                    }
                 }
                 fragment.isFinished = true
                 result.completed.append(CompletedResult(id: fragment.id!))
@@ -280,6 +297,7 @@ extension Executor {
                 CompletedResult(id: id, errors: output.streamFailure == nil ? nil : Array(output.errors[split...])))
             announce(output.released, into: &result.pending)
         }
+        result.incremental += afterItems
         state.announced.removeAll { $0.isFinished }
         result.hasNext = !state.announced.isEmpty
         return result

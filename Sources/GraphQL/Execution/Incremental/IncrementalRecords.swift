@@ -180,10 +180,11 @@ final class IncrementalState {
     }
 
     /// A record met while writing the current part: a nested fragment waits
-    /// for its parent, a stream met in a deferred group for that group's
-    /// fragments; anything else is announced with the part.
+    /// for its parent (unless that has completed already: met in the items
+    /// of a stream the parent held), a stream met in a deferred group for
+    /// that group's fragments; anything else is announced with the part.
     func register(_ record: IncrementalRecord) {
-        if let fragment = record as? DeferredFragment, let parent = fragment.parent {
+        if let fragment = record as? DeferredFragment, let parent = fragment.parent, !parent.isFinished {
             parent.children.append(record)
         } else if let group = output.group, !group.fragments.isEmpty {
             for fragment in group.fragments { fragment.children.append(record) }
