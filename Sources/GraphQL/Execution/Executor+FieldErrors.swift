@@ -8,13 +8,7 @@ extension Executor {
     /// non-null position) the nearest nullable one above it.
     func fail(_ error: any Error, _ fieldNodes: [Field]) {
         let (parentPath, key) = currentPosition()
-        var path = [key]
-        var node = parentPath
-        while let current = node {
-            path.append(current.component)
-            node = current.parent
-        }
-        path.reverse()
+        let path = PathNode.components(parentPath, then: key)
         var located: GraphQLError
         if let graphQLError = error as? GraphQLError {
             located = graphQLError

@@ -268,10 +268,11 @@ final class Executor {
 
     func run(_ operation: OperationDefinition, rootType: GraphQLNamedType, rootValue: Parent) async -> ExecutionResult {
         let fields: [PlannedField]
+        var rootDeferral: Deferral?
         do {
-            if let incremental {
+            if incremental != nil {
                 let collected = try collector.collectIncrementalFields(rootType, [(operation.selectionSet, nil)])
-                (fields, incremental.rootDeferral) = planIncrementally(rootType, collected, context: [])
+                (fields, rootDeferral) = planIncrementally(rootType, collected, context: [])
             } else {
                 fields = try plan(rootType, collector.collectFields(rootType, operation.selectionSet))
             }
@@ -283,7 +284,7 @@ final class Executor {
         rootFields = fields
         let root = segment
         openFrame(isList: false, isNonNull: true)
-        if let deferral = incremental?.rootDeferral { _ = beginDeferral(deferral, rootType, rootValue) }
+        if let rootDeferral { _ = beginDeferral(rootDeferral, rootType, rootValue) }
         var instance = ParentInstance()
         var first = true
         for field in fields {

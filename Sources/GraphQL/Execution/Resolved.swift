@@ -102,15 +102,7 @@ public struct ResolveInfo: Sendable {
     public var selectedFieldNames: Set<String> { field.selectedFieldNames() }
 
     /// The response path, keys and list indices, to this field.
-    public var path: [PathComponent] {
-        var components = [key]
-        var node = parentPath
-        while let current = node {
-            components.append(current.component)
-            node = current.parent
-        }
-        return components.reversed()
-    }
+    public var path: [PathComponent] { PathNode.components(parentPath, then: key) }
 }
 
 /// The parts of a resolver's info that do not depend on the object.
@@ -154,6 +146,17 @@ final class PathNode: Sendable {
     init(_ component: PathComponent, parent: PathNode?) {
         self.component = component
         self.parent = parent
+    }
+
+    /// The path to `node` from the root, keys and list indices, then `last` if given.
+    static func components(_ node: PathNode?, then last: PathComponent? = nil) -> [PathComponent] {
+        var components: [PathComponent] = last.map { [$0] } ?? []
+        var node = node
+        while let current = node {
+            components.append(current.component)
+            node = current.parent
+        }
+        return components.reversed()
     }
 }
 

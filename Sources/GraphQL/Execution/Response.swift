@@ -12,9 +12,6 @@ public struct ExecutionResult: Sendable {
     /// fragments and streams to come, and `hasNext` (true); nil otherwise.
     public var pending: [PendingResult]?
 
-    /// Whether results follow this one (it is an incremental delivery's initial result).
-    public var hasNext: Bool { pending != nil }
-
     private enum Storage: Sendable {
         case none
         case value(ResponseValue)
@@ -64,12 +61,8 @@ public struct ExecutionResult: Sendable {
     public func write(to writer: inout JSONWriter) {
         writer.raw("{")
         if !errors.isEmpty {
-            writer.raw("\"errors\":[")
-            for (index, error) in errors.enumerated() {
-                if index > 0 { writer.raw(",") }
-                error.write(to: &writer)
-            }
-            writer.raw("]")
+            writer.raw("\"errors\":")
+            writer.errors(errors)
             if hasData { writer.raw(",") }
         }
         switch storage {
@@ -83,12 +76,9 @@ public struct ExecutionResult: Sendable {
             if let bytes { bytes.writer.withBytes { writer.append($0) } } else { writer.null() }
         }
         if let pending {
-            writer.raw(",\"pending\":[")
-            for (index, entry) in pending.enumerated() {
-                if index > 0 { writer.raw(",") }
-                entry.write(to: &writer)
-            }
-            writer.raw("],\"hasNext\":true")
+            writer.raw(",\"pending\":")
+            writer.list(pending) { $0.write(to: &$1) }
+            writer.raw(",\"hasNext\":true")
         }
         if !extensions.isEmpty {
             if hasData || !errors.isEmpty { writer.raw(",") }
@@ -182,15 +172,8 @@ extension GraphQLError {
             writer.raw("]")
         }
         if let path {
-            writer.raw(",\"path\":[")
-            for (index, component) in path.enumerated() {
-                if index > 0 { writer.raw(",") }
-                switch component {
-                case .key(let key): writer.string(key)
-                case .index(let position): writer.int(position)
-                }
-            }
-            writer.raw("]")
+            writer.raw(",\"path\":")
+            writer.path(path)
         }
         if !extensions.isEmpty {
             writer.raw(",\"extensions\":")
@@ -203,5 +186,22 @@ extension GraphQLError {
         var writer = JSONWriter(capacity: 128)
         write(to: &writer)
         return writer.text
+    }
+}
+
+extension JSONWriter {
+    /// A response path: keys as strings, list indices as numbers.
+    mutating func path(_ path: [PathComponent]) {
+        list(path) { component, writer in
+            switch component {
+            case .key(let key): writer.string(key)
+            case .index(let position): writer.int(position)
+            }
+        }
+    }
+
+    /// Errors as a response's `errors` list has them.
+    public mutating func errors(_ errors: [GraphQLError]) {
+        list(errors) { $0.write(to: &$1) }
     }
 }

@@ -55,6 +55,16 @@ public struct JSONWriter: ~Copyable {
         capacity = newCapacity
     }
 
+    /// `[`, each element as `write` writes it, commas between, `]`.
+    public mutating func list<Element>(_ elements: [Element], _ write: (Element, inout JSONWriter) -> Void) {
+        byte(0x5B)
+        for (index, element) in elements.enumerated() {
+            if index > 0 { byte(0x2C) }
+            write(element, &self)
+        }
+        byte(0x5D)
+    }
+
     @inline(__always)
     public mutating func raw(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

@@ -64,13 +64,13 @@ enum EventStreamResults {
                         if !Task.isCancelled { continuation.yield(nil) }
                     }
                 }
-                var ended = false
                 for await item in merged {
                     var json = JSONWriter(capacity: 512)
                     item?.write(to: &json)
                     guard writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
                 }
-                ended = !Task.isCancelled && writer.isOpen
+                // The source ended, rather than the client or the writer.
+                let ended = !Task.isCancelled && writer.isOpen
                 group.cancelAll()
                 continuation.finish()
                 return ended

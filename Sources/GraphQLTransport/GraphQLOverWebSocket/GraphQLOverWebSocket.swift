@@ -174,12 +174,7 @@ public final class GraphQLOverWebSocket: Sendable {
 
     static func json(_ errors: [GraphQLError]) -> [UInt8] {
         var writer = JSONWriter()
-        writer.raw("[")
-        for (index, error) in errors.enumerated() {
-            if index > 0 { writer.raw(",") }
-            error.write(to: &writer)
-        }
-        writer.raw("]")
+        writer.errors(errors)
         return writer.bytes
     }
 }

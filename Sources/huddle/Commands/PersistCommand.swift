@@ -30,14 +30,7 @@ struct PersistCommand: ParsableCommand {
     var paths: [String]
 
     func run() throws {
-        let schema: GraphQLSchema
-        let project: ProjectDocuments
-        do {
-            schema = try schemaOptions.schema()
-            project = try ValidateCommand.readProject(paths, leavingOut: schemaOptions.files)
-        } catch let failure as CommandFailure {
-            throw failure.report(command: "persist")
-        }
+        let (schema, project) = try ValidateCommand.schemaAndProject(schemaOptions, paths, command: "persist")
         let report = project.validate(schema: schema, maxErrors: 100)
         guard report.errors.isEmpty else {
             FileHandle.standardError.write(Data(report.errors.map { $0.compilerText() }.joined().utf8))

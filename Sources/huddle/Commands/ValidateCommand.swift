@@ -51,20 +51,25 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let schema: GraphQLSchema
-        let project: ProjectDocuments
-        do {
-            schema = try schemaOptions.schema()
-            project = try Self.readProject(paths, leavingOut: schemaOptions.files)
-        } catch let failure as CommandFailure {
-            throw failure.report(command: "validate")
-        }
+        let (schema, project) = try Self.schemaAndProject(schemaOptions, paths, command: "validate")
         let report = project.validate(schema: schema, maxErrors: maxErrors)
         switch format {
         case .text: print(text(report, files: project.fileCount), terminator: "")
         case .json: print(json(report, files: project.fileCount))
         }
         if !report.errors.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The schema `options` name and the project's documents, or the
+    /// command's exit with the reason.
+    static func schemaAndProject(_ options: SchemaOptions, _ paths: [String], command: String) throws -> (
+        GraphQLSchema, ProjectDocuments
+    ) {
+        do {
+            return (try options.schema(), try readProject(paths, leavingOut: options.files))
+        } catch let failure as CommandFailure {
+            throw failure.report(command: command)
+        }
     }
 
     /// The documents of `paths` ('-' for standard input), without the

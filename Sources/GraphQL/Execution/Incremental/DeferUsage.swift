@@ -64,8 +64,6 @@ final class Deferral {
         self.newUsages = newUsages
         self.groups = groups
     }
-
-    var isEmpty: Bool { newUsages.isEmpty && groups.isEmpty }
 }
 
 extension FieldCollector {

@@ -316,7 +316,7 @@ extension Executor {
                 bestLength = length
             }
         }
-        let groupPath = IncrementalRecord.components(group.path)
+        let groupPath = PathNode.components(group.path)
         let subPath = Array(groupPath.dropFirst(bestLength))
         let output = group.output!
         var written = JSONWriter(capacity: 256)

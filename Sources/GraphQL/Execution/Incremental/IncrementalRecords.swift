@@ -73,17 +73,7 @@ class IncrementalRecord {
         self.anchor = anchor
     }
 
-    var pathComponents: [PathComponent] { Self.components(path) }
-
-    static func components(_ path: PathNode?) -> [PathComponent] {
-        var components: [PathComponent] = []
-        var node = path
-        while let current = node {
-            components.append(current.component)
-            node = current.parent
-        }
-        return components.reversed()
-    }
+    var pathComponents: [PathComponent] { PathNode.components(path) }
 }
 
 /// A deferred fragment on one object: complete once all its groups are.
@@ -170,7 +160,6 @@ final class IncrementalState {
     var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
     /// What objects of each subplan defer (by the subplan's index).
     var deferrals: [Int: Deferral] = [:]
-    var rootDeferral: Deferral?
     /// Announced, in the order they were, and not finished.
     var announced: [IncrementalRecord] = []
     var nextID = 0

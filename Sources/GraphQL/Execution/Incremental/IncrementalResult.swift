@@ -36,11 +36,6 @@ public struct IncrementalResult: Sendable {
     let json: WrittenJSON
     public var errors: [GraphQLError]
 
-    /// The data or the items, read back.
-    public var value: ResponseValue {
-        json.writer.withBytes { (try? JSONReader(maxDepth: .max).read($0)).map(ResponseValue.init) ?? .null }
-    }
-
     /// graphql-js 17's order: the data or items, errors, id, subPath.
     public func write(to writer: inout JSONWriter) {
         switch payload {
@@ -90,28 +85,16 @@ public struct SubsequentResult: Sendable {
     public func write(to writer: inout JSONWriter) {
         writer.raw(hasNext ? "{\"hasNext\":true" : "{\"hasNext\":false")
         if !pending.isEmpty {
-            writer.raw(",\"pending\":[")
-            for (index, entry) in pending.enumerated() {
-                if index > 0 { writer.raw(",") }
-                entry.write(to: &writer)
-            }
-            writer.raw("]")
+            writer.raw(",\"pending\":")
+            writer.list(pending) { $0.write(to: &$1) }
         }
         if !incremental.isEmpty {
-            writer.raw(",\"incremental\":[")
-            for (index, entry) in incremental.enumerated() {
-                if index > 0 { writer.raw(",") }
-                entry.write(to: &writer)
-            }
-            writer.raw("]")
+            writer.raw(",\"incremental\":")
+            writer.list(incremental) { $0.write(to: &$1) }
         }
         if !completed.isEmpty {
-            writer.raw(",\"completed\":[")
-            for (index, entry) in completed.enumerated() {
-                if index > 0 { writer.raw(",") }
-                entry.write(to: &writer)
-            }
-            writer.raw("]")
+            writer.raw(",\"completed\":")
+            writer.list(completed) { $0.write(to: &$1) }
         }
         writer.raw("}")
     }
@@ -120,28 +103,5 @@ public struct SubsequentResult: Sendable {
         var writer = JSONWriter(capacity: 256)
         write(to: &writer)
         return writer.text
-    }
-}
-
-extension JSONWriter {
-    mutating func path(_ path: [PathComponent]) {
-        raw("[")
-        for (index, component) in path.enumerated() {
-            if index > 0 { raw(",") }
-            switch component {
-            case .key(let key): string(key)
-            case .index(let position): int(position)
-            }
-        }
-        raw("]")
-    }
-
-    mutating func errors(_ errors: [GraphQLError]) {
-        raw("[")
-        for (index, error) in errors.enumerated() {
-            if index > 0 { raw(",") }
-            error.write(to: &self)
-        }
-        raw("]")
     }
 }
