@@ -125,8 +125,10 @@ try:
     print("operations", [o.text for o in picker.find_elements(By.TAG_NAME, "option")])
     driver.execute_script("arguments[0].value = 'Second'", picker)
     driver.find_element(By.ID, "run").click()
+    # The result before this one also has a username (and friendCount): wait for this one's.
     wait.until(lambda d: "username" in d.execute_script("return window.playground.resultView.getValue()")
-               and '"id"' not in d.execute_script("return window.playground.resultView.getValue()"))
+               and '"id"' not in d.execute_script("return window.playground.resultView.getValue()")
+               and "friendCount" not in d.execute_script("return window.playground.resultView.getValue()"))
     print("picked", json.dumps(result_json(), sort_keys=True))
 
     # A subscription: an event arrives when another client sends a friend request.
