@@ -1,6 +1,7 @@
 import CLibUV
 import Foundation
 import HuddleRuntime
+import Synchronization
 
 /// The process's one `LISTEN` connection: it listens on the channels that
 /// have subscribers and hands each notification to them.
@@ -27,6 +28,18 @@ public final class PostgresListener: @unchecked Sendable {
     private var nextSubscriber: UInt64 = 0
     private var closed = false
     private var backoff: Duration
+    private var connectionsMade = 0
+    /// The number of the connection listening now; 0 while there is none.
+    private let listening = Atomic<Int>(0)
+
+    /// Which connection is listening now (each new one gets the next
+    /// number), or nil while none is, when notifications go unheard. A
+    /// cache kept fresh by notifications trusts what it learned only
+    /// under the same number: a change means some may have been missed.
+    public var connectionNumber: Int? {
+        let number = listening.load(ordering: .acquiring)
+        return number == 0 ? nil : number
+    }
 
     public init(_ configuration: PostgresConfiguration, on loop: EventLoop) {
         self.loop = loop
@@ -63,6 +76,7 @@ public final class PostgresListener: @unchecked Sendable {
     public func close() async {
         await loop.onLoop {
             closed = true
+            listening.store(0, ordering: .releasing)
             connection?.close()
             connection = nil
             for continuation in subscribers.values.flatMap(\.values) { continuation.finish() }
@@ -93,9 +107,12 @@ public final class PostgresListener: @unchecked Sendable {
         }
         self.connection = connection
         backoff = configuration.reconnectBackoff.first
+        connectionsMade += 1
+        listening.store(connectionsMade, ordering: .releasing)
     }
 
     private func connectionLost() {
+        listening.store(0, ordering: .releasing)
         connection = nil
         guard !closed else { return }
         Task(executorPreference: loop) { [self] in

@@ -172,5 +172,8 @@ import Testing
     @Test func refusesBadOptions() throws {
         #expect(try HuddleCommand.run(["serve", "--workers", "0"]).status == 2)
         #expect(try HuddleCommand.run(["serve", "--port", "70000"]).status == 2)
+        // TokenCacheTests serves with 3600 and 0, the ends of the range.
+        #expect(try HuddleCommand.run(["serve", "--token-cache-seconds", "3601"]).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--token-cache-seconds", "-1"]).status == 2)
     }
 }

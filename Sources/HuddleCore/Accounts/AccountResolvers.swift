@@ -30,6 +30,8 @@ package enum AccountResolvers {
             let context = input.request
             guard let viewer = context.viewer else { throw APIError.unauthenticated() }
             _ = try await context.database.query("DELETE FROM auth_tokens WHERE token_hash = $1", [viewer.tokenHash])
+            // At once here; other processes when the database's NOTIFY reaches them.
+            context.tokens?.forget(viewer.tokenHash)
             return .scalar(.boolean(true))
         }
         binder.rootAsync("Mutation", "updateProfile", updateProfile)

@@ -50,11 +50,13 @@ public enum HuddleAPI {
     /// The context of an HTTP request: the worker's pool and the user of
     /// its bearer token.
     package static func context(
-        for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, settings: AppSettings
+        for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, tokens: TokenCache? = nil,
+        settings: AppSettings
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
-            database: database, listener: listener, viewer: try await Authentication.viewer(token: token, database: database),
+            database: database, listener: listener,
+            viewer: try await Authentication.viewer(token: token, database: database, cache: tokens), tokens: tokens,
             settings: settings)
     }
 
@@ -62,13 +64,16 @@ public enum HuddleAPI {
     /// `Authorization: Bearer …`) in its connection_init payload; anonymous
     /// without one, refused (nil) with one that is not valid.
     package static func context(
-        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?, settings: AppSettings
+        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?,
+        tokens: TokenCache? = nil, settings: AppSettings
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
-        guard let token = member else { return RequestContext(database: database, listener: listener, viewer: nil, settings: settings) }
-        guard let viewer = try await Authentication.viewer(token: token, database: database) else { return nil }
-        return RequestContext(database: database, listener: listener, viewer: viewer, settings: settings)
+        guard let token = member else {
+            return RequestContext(database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings)
+        }
+        guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens) else { return nil }
+        return RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings)
     }
 }

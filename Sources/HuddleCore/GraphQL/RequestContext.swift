@@ -16,6 +16,8 @@ package final class RequestContext: Sendable {
     package let viewer: Viewer?
     /// The mounted apps' settings as the operator set them.
     package let settings: AppSettings
+    /// The process's cache of tokens' users, which logging out updates.
+    package let tokens: TokenCache?
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -46,10 +48,14 @@ package final class RequestContext: Sendable {
         package var tokenHash: String
     }
 
-    package init(database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, settings: AppSettings = AppSettings()) {
+    package init(
+        database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
+        settings: AppSettings = AppSettings()
+    ) {
         self.database = database
         self.listener = listener
         self.viewer = viewer
+        self.tokens = tokens
         self.settings = settings
     }
 
@@ -62,7 +68,7 @@ package final class RequestContext: Sendable {
     /// A context for another operation by the same client (each operation
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
-        RequestContext(database: database, listener: listener, viewer: viewer, settings: settings)
+        RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings)
     }
 }
 

@@ -81,6 +81,7 @@ package final class JobRunner: Sendable {
         while !Task.isCancelled {
             let wait: Duration
             do {
+                metrics?.recordSchedulerLook()
                 await runDueJobs()
                 wait = try await untilNextDue()
             } catch {
@@ -88,9 +89,12 @@ package final class JobRunner: Sendable {
                 wait = settings.retryAfterError
             }
             if Task.isCancelled { break }
+            // A sleeper cut short by a NOTIFY must not wake the runner too:
+            // that wake would end the next sleep at once, whose sleeper
+            // would wake the one after, and the runner would never sleep.
             let sleeper = Task(executorPreference: loop) {
                 await loop.sleep(for: wait)
-                wake.yield()
+                if !Task.isCancelled { wake.yield() }
             }
             _ = await iterator.next()
             sleeper.cancel()

@@ -60,6 +60,8 @@ public final class Metrics: Sendable {
         var outcomes: [String: Int] = [:]
         /// The most a job started after its due time, in seconds.
         var latenessMax = 0.0
+        /// Times it looked at the table for due jobs.
+        var looks = 0
     }
 
     public init() {}
@@ -85,6 +87,11 @@ public final class Metrics: Sendable {
             jobs.outcomes[outcome, default: 0] += 1
             jobs.latenessMax = max(jobs.latenessMax, lateness)
         }
+    }
+
+    /// The scheduler looked at its table for due jobs.
+    public func recordSchedulerLook() {
+        jobs.withLock { $0.looks += 1 }
     }
 
     public var openConnections: Int { connections.load(ordering: .relaxed) }
@@ -121,6 +128,8 @@ public final class Metrics: Sendable {
         text +=
             "# HELP huddle_scheduled_job_lateness_seconds_max The most a scheduled job started after it was due, since the process started.\n"
         text += "# TYPE huddle_scheduled_job_lateness_seconds_max gauge\nhuddle_scheduled_job_lateness_seconds_max \(jobs.latenessMax)\n"
+        text += "# HELP huddle_scheduler_looks_total Times the scheduler looked for due jobs (it sleeps between looks).\n"
+        text += "# TYPE huddle_scheduler_looks_total counter\nhuddle_scheduler_looks_total \(jobs.looks)\n"
         return text
     }
 

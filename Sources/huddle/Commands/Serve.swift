@@ -81,6 +81,12 @@ struct Serve: AsyncParsableCommand {
     )
     var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
 
+    @Option(
+        help:
+            "Seconds a process may keep a checked token's user rather than ask the database each request; revocations reach every process at once; 0 to ask each time (HUDDLE_TOKEN_CACHE_SECONDS)."
+    )
+    var tokenCacheSeconds: Int = environment("HUDDLE_TOKEN_CACHE_SECONDS") ?? 60
+
     @Option(help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
     var schedulerConcurrency: Int = environment("HUDDLE_SCHEDULER_CONCURRENCY") ?? JobRunner.Settings().concurrency
 
@@ -171,6 +177,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
         guard (1...64).contains(schedulerConcurrency) else { throw ValidationError("--scheduler-concurrency must be between 1 and 64") }
+        guard (0...3600).contains(tokenCacheSeconds) else { throw ValidationError("--token-cache-seconds must be between 0 and 3600") }
         _ = try appSettings
         if onlyTrusted && trustedDocuments == nil { throw ValidationError("--only-trusted needs --trusted-documents") }
     }
@@ -291,6 +298,16 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { listenerLoop.stop() }
+        var tokens: TokenCache?
+        if tokenCacheSeconds > 0 {
+            let cache = TokenCache(lifetime: .seconds(tokenCacheSeconds), listener: listener)
+            do {
+                try await cache.start()
+                tokens = cache
+            } catch {
+                FileHandle.standardError.write(Data("huddle: tokens will be checked on every request: \(error)\n".utf8))
+            }
+        }
         var database = location.configuration
         database.acquireTimeout = .milliseconds(Int64(databaseWait * 1000))
         // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
@@ -298,7 +315,8 @@ struct Serve: AsyncParsableCommand {
         let settings = try appSettings
         let workers = schemas.map { schema in
             Worker(
-                configuration: configuration, metrics: metrics, database: database, listener: listener, settings: settings,
+                configuration: configuration, metrics: metrics, database: database, listener: listener, tokens: tokens,
+                settings: settings,
                 schema: schema, allowedOrigins: origins, operations: operationSettings, playgroundAssets: playgroundAssets,
                 onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
@@ -379,7 +397,7 @@ private final class Worker: Sendable {
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, settings: AppSettings, schema: ExecutableSchema, allowedOrigins: [String],
+        listener: PostgresListener, tokens: TokenCache?, settings: AppSettings, schema: ExecutableSchema, allowedOrigins: [String],
         operations: GraphQLOperationSettings,
         playgroundAssets: PlaygroundAssets?,
         onShutdown: @escaping @Sendable () -> Void
@@ -395,13 +413,14 @@ private final class Worker: Sendable {
         http.allowedOrigins = allowedOrigins
         http.operations = operations
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(for: request, database: pool, listener: listener, settings: settings)
+            try await HuddleAPI.context(for: request, database: pool, listener: listener, tokens: tokens, settings: settings)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
         let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
             payload, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(forConnectionInit: payload, database: pool, listener: listener, settings: settings)
+            try await HuddleAPI.context(
+                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: settings)
         }
         let playground = playgroundAssets.map { assets in
             var settings = Playground.Configuration()

@@ -7,7 +7,7 @@ import Testing
 /// from the habit's days, checked against the database's `habit_streaks`
 /// on generated check-ins; and the dashboard's folded statements (habits
 /// with completion and milestones, buddies with their habits) answering
-/// what the separate loaders answer, in five statements whatever the numbers.
+/// what the separate loaders answer, in four statements whatever the numbers.
 @Suite(.timeLimit(.minutes(3)))
 struct ProgressTests {
     typealias F = HabitBuddiesFixtures
@@ -86,8 +86,8 @@ struct ProgressTests {
     /// The dashboard reads its habits with completion and milestones, and
     /// its buddies with their habits, in one statement each: the answers are
     /// the separate loaders' (a habit read by `node(id:)`), and the count
-    /// stays five (token, profile, habits, buddies, next meeting) whatever
-    /// the number of buddies.
+    /// stays four (profile, habits, buddies, next meeting; the token was
+    /// checked before) whatever the number of buddies.
     @Test(.enabled(if: TestDatabase.available))
     func theDashboardsFoldedStatementsAnswerAsTheLoadersDo() async throws {
         try await TestServer.with { server in
@@ -126,11 +126,11 @@ struct ProgressTests {
                 var before = try await server.statementCount()
                 let reply = try await server.graphql(dashboard, token: users[0].token)
                 var statements = try await server.statementCount() - before
-                #expect(statements == 6, "\(statements) statements: \(reply)")
+                #expect(statements == 5, "\(statements) statements: \(reply)")
                 before = try await server.statementCount()
                 let lean = try await server.graphql(leanDashboard, token: users[0].token)
                 statements = try await server.statementCount() - before
-                #expect(statements == 5, "\(statements) statements: \(lean)")
+                #expect(statements == 4, "\(statements) statements: \(lean)")
                 #expect(lean["data"]["habitDashboard"]["buddies"].array.count == buddies, "\(lean)")
                 let board = reply["data"]["habitDashboard"]
                 #expect(board["buddies"].array.count == buddies && board["profile"]["buddyCount"].int == buddies, "\(reply)")

@@ -144,6 +144,30 @@ struct RoundEndTests {
         }
     }
 
+    /// Woken by NOTIFY, the scheduler looks once and sleeps again (a
+    /// sleeper cut short once woke it again, and it looked thousands of
+    /// times a second from then on).
+    @Test func aWokenSchedulerSleepsAgain() async throws {
+        try await TestServer.with { server in
+            func looks() async throws -> Int {
+                let metrics = try await server.get("/metrics")
+                let line = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("huddle_scheduler_looks_total ") })
+                return try #require(Int(line.split(separator: " ")[1]))
+            }
+            let before = try await looks()
+            for _ in 0..<3 { _ = try await server.sql("SELECT pg_notify('\(Scheduler.channel)', '0')") }
+            var woken = before
+            for _ in 0..<100 where woken == before {
+                try await Task.sleep(for: .milliseconds(20))
+                woken = try await looks()
+            }
+            #expect(woken > before)
+            try await Task.sleep(for: .seconds(1))
+            // Nothing is due for a day: no more looks than the wakes sent.
+            #expect(try await looks() - before <= 3)
+        }
+    }
+
     @Test func theRoundLimitOrAnEndingSnippetCompletesTheProject() async throws {
         try await TestServer.with { server in
             let users = try await server.makeUsers(3, prefix: "finish")

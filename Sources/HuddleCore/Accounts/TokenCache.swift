@@ -1,0 +1,103 @@
+import HuddlePostgres
+import HuddleRuntime
+import Synchronization
+
+/// The users of bearer tokens this process checked lately, so that a
+/// client's requests do not each cost a statement to say who is asking.
+///
+/// A token leaves the cache the moment it stops being valid anywhere:
+/// deleting its row (logging out, or an operator's SQL) sends a NOTIFY on
+/// `channel` from the database itself (migration 0012), which every
+/// process follows; the process that logged out forgets at once, before
+/// the NOTIFY comes back. What the cache learned is trusted only while the
+/// LISTEN connection that was listening then still is: while it is down,
+/// and after it reconnects (notifications may have been missed), the
+/// database is asked again. An entry lives at most `lifetime` and never
+/// past the token's expiry.
+package final class TokenCache: Sendable {
+    /// Where the database announces revoked tokens; the payload is the
+    /// token's SHA-256 in hex.
+    package static let channel = "huddle_token_revoked"
+
+    private struct Entry {
+        var userID: Int64
+        /// Whichever comes first: the entry's lifetime or the token's expiry.
+        var validUntil: ContinuousClock.Instant
+        /// The listener's connection when it was learned.
+        var connection: Int
+    }
+
+    private let lifetime: Duration
+    private let capacity: Int
+    private let listener: PostgresListener
+    private let following = Atomic<Bool>(false)
+    /// Tokens forgotten so far: a lookup that saw one forgotten while it
+    /// asked the database keeps nothing (its answer may predate it).
+    private let forgotten = Atomic<Int>(0)
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// A cache keeping a token's user for at most `lifetime`, of at most
+    /// `capacity` tokens, told of revocations by `listener`.
+    package init(lifetime: Duration, capacity: Int = 100_000, listener: PostgresListener) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+        self.listener = listener
+    }
+
+    /// Follows revocations until the listener closes; the cache keeps
+    /// nothing before.
+    package func start() async throws {
+        let events = try await listener.events(on: Self.channel)
+        following.store(true, ordering: .releasing)
+        Task(executorPreference: listener.loop) { [self] in
+            for await event in events {
+                if case .notification(let notification) = event { forget(notification.payload) }
+            }
+            following.store(false, ordering: .releasing)
+        }
+    }
+
+    /// The user of the token hashed `tokenHash`, when this process checked
+    /// it lately and it is still valid.
+    package func userID(forTokenHash tokenHash: String) -> Int64? {
+        guard following.load(ordering: .acquiring), let connection = listener.connectionNumber else { return nil }
+        let now = ContinuousClock.now
+        return entries.withLock { entries in
+            guard let entry = entries[tokenHash] else { return nil }
+            guard entry.validUntil > now, entry.connection == connection else {
+                entries[tokenHash] = nil
+                return nil
+            }
+            return entry.userID
+        }
+    }
+
+    /// Taken before asking the database about a token, and handed back to
+    /// `remember`.
+    package func ticket() -> Int { forgotten.load(ordering: .acquiring) }
+
+    /// Keeps what the database just said of a token: its user, and how
+    /// long until it expires; unless a token was revoked since `ticket`.
+    package func remember(tokenHash: String, userID: Int64, expiresIn: Duration, ticket: Int) {
+        guard following.load(ordering: .acquiring), let connection = listener.connectionNumber else { return }
+        let now = ContinuousClock.now
+        let entry = Entry(userID: userID, validUntil: now + min(lifetime, expiresIn), connection: connection)
+        entries.withLock { entries in
+            if entries.count >= capacity {
+                entries = entries.filter { $0.value.validUntil > now && $0.value.connection == connection }
+                // Every entry still live: start over rather than look for the oldest.
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            guard forgotten.load(ordering: .acquiring) == ticket else { return }
+            entries[tokenHash] = entry
+        }
+    }
+
+    /// Forgets a token (revoked here, or by another process).
+    package func forget(_ tokenHash: String) {
+        entries.withLock { entries in
+            forgotten.add(1, ordering: .acquiringAndReleasing)
+            entries[tokenHash] = nil
+        }
+    }
+}

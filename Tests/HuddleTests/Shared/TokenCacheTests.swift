@@ -1,0 +1,98 @@
+import Foundation
+import HuddleCore
+import Testing
+
+/// A process keeps the users of tokens it checked lately, so a client's
+/// next requests cost no statement for its sign-in; a token revoked in any
+/// way, on any process, stops working everywhere.
+@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+struct TokenCacheTests {
+    /// The statements `{ me { id } }` costs with `token`.
+    func meStatements(_ server: TestServer, token: String) async throws -> Int {
+        let before = try await server.statementCount()
+        let reply = try await server.graphql("{ me { id } }", token: token)
+        #expect(reply["data"]["me"]["id"].string != nil, "\(reply)")
+        return try await server.statementCount() - before
+    }
+
+    /// Asks `{ me { id } }` until it is null (a NOTIFY takes a moment to
+    /// arrive); whether it became null.
+    func signedOut(_ server: TestServer, token: String) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await server.graphql("{ me { id } }", token: token)["data"]["me"].isNull { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    @Test func aCheckedTokenCostsNoStatementUntilTheDatabaseRevokesIt() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "3600"])
+            defer { server.stop() }
+            let users = try await server.makeUsers(2, prefix: "cached")
+            // The first request asks for the token and loads the user; the next only loads the user.
+            #expect(try await meStatements(server, token: users[0].token) == 2)
+            #expect(try await meStatements(server, token: users[0].token) == 1)
+            // An operator's SQL, not the API: the database tells the server.
+            _ = try await server.sql(
+                "DELETE FROM auth_tokens WHERE token_hash = $1", [Authentication.hash(users[0].token)])
+            #expect(try await signedOut(server, token: users[0].token))
+            // An expiry moved into the past counts as well.
+            #expect(try await meStatements(server, token: users[1].token) >= 1)
+            _ = try await server.sql(
+                "UPDATE auth_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1",
+                [Authentication.hash(users[1].token)])
+            #expect(try await signedOut(server, token: users[1].token))
+        }
+    }
+
+    @Test func loggingOutOnOneServerSignsOutOnEvery() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let first = try await TestServer.start(databaseURL: url)
+            defer { first.stop() }
+            let second = try await TestServer.start(databaseURL: url)
+            defer { second.stop() }
+            let ana = try await first.signUp("ana")
+            for server in [first, second] {
+                _ = try await meStatements(server, token: ana.token)
+                #expect(try await meStatements(server, token: ana.token) == 1)
+            }
+            #expect(try await first.graphql("mutation { logOut }", token: ana.token)["data"]["logOut"].bool == true)
+            // The process that logged out forgets at once; the other when the NOTIFY comes.
+            #expect(try await first.graphql("{ me { id } }", token: ana.token)["data"]["me"].isNull)
+            #expect(try await signedOut(second, token: ana.token))
+        }
+    }
+
+    /// Revocations sent while the LISTEN connection was down went unheard:
+    /// what was learned before is not trusted after.
+    @Test func aBrokenListenConnectionEmptiesTheCache() async throws {
+        try await TestServer.with { server in
+            let user = try await server.makeUsers(1, prefix: "listen")[0]
+            _ = try await meStatements(server, token: user.token)
+            #expect(try await meStatements(server, token: user.token) == 1)
+            let killed = try await server.sql(
+                "SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND datname = current_database()"
+            )
+            #expect(try killed[0].decode(Int.self, at: 0) == 1)
+            // Down or back (with a new connection), the server asks the database again.
+            #expect(try await meStatements(server, token: user.token) == 2)
+            var cachedAgain = false
+            for _ in 0..<100 where !cachedAgain {
+                try await Task.sleep(for: .milliseconds(50))
+                cachedAgain = try await meStatements(server, token: user.token) == 1
+            }
+            #expect(cachedAgain)
+        }
+    }
+
+    @Test func withTheCacheOffEveryRequestAsks() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "0"])
+            defer { server.stop() }
+            let user = try await server.makeUsers(1, prefix: "uncached")[0]
+            #expect(try await meStatements(server, token: user.token) == 2)
+            #expect(try await meStatements(server, token: user.token) == 2)
+        }
+    }
+}
