@@ -69,15 +69,29 @@ extension PostgresRows {
     }
 }
 
-/// One row of a result.
+/// One row of a result, or the columns of one from `offset` on (a record
+/// decoding its own columns out of a row that joined several).
 public struct PostgresRow: Sendable {
     public let rows: PostgresRows
     public let index: Int
+    /// Added to every column number.
+    public let offset: Int
+
+    public init(rows: PostgresRows, index: Int, offset: Int = 0) {
+        self.rows = rows
+        self.index = index
+        self.offset = offset
+    }
+
+    /// The same row with its columns numbered from `columns` further on.
+    public func shifted(by columns: Int) -> PostgresRow {
+        PostgresRow(rows: rows, index: index, offset: offset + columns)
+    }
 
     /// Decodes the value in `column`.
     @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, at column: Int) throws -> T {
-        try rows.decode(type, row: index, column: column)
+        try rows.decode(type, row: index, column: offset + column)
     }
 
     /// Decodes the value of the column named `name`.
@@ -90,6 +104,6 @@ public struct PostgresRow: Sendable {
 
     /// The value in `column`, decoded by its column type.
     public func value(at column: Int) throws -> PostgresValue {
-        try rows.decode(PostgresValue.self, row: index, column: column)
+        try rows.decode(PostgresValue.self, row: index, column: offset + column)
     }
 }

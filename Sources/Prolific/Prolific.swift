@@ -2,6 +2,7 @@ import GraphQL
 import HuddleCore
 import HuddlePostgres
 import HuddleRuntime
+import Synchronization
 
 /// Prolific: stories written together in rounds, with karma-weighted votes.
 package enum Prolific: App {
@@ -64,11 +65,26 @@ final class ProlificLoaders: RequestLoaders {
     let roundPages: DataLoader<OwnedPage, ConnectionPage>
     let userProjectPages: DataLoader<OwnedPage, ConnectionPage>
     let userSnippetPages: DataLoader<OwnedPage, ConnectionPage>
+    private let readProjects: @Sendable (ProjectParts) -> DataLoader<Int64, ProjectRecord?>
+    private let projectsWithParts = Mutex<[ProjectParts: DataLoader<Int64, ProjectRecord?>]>([:])
+
+    /// Projects read with `parts` of their page as well (one loader per
+    /// set of parts in an operation).
+    func projects(with parts: ProjectParts) -> DataLoader<Int64, ProjectRecord?> {
+        if parts.isEmpty { return projects }
+        return projectsWithParts.withLock { loaders in
+            if let loader = loaders[parts] { return loader }
+            let loader = readProjects(parts)
+            loaders[parts] = loader
+            return loader
+        }
+    }
 
     // A batch primes the loaders of what its statement joined anyway (the
-    // project's owner and the viewer's follow, a round's snippet count, the
-    // authors, their karma and the viewer's votes of a page of snippets),
-    // so the project page costs five statements, not twelve.
+    // project's owner and the viewer's follow, with the page's parts its
+    // open round, snippet count and story; the authors, their karma and
+    // the viewer's votes of a page of snippets), so the project page costs
+    // two statements, not twelve.
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
         let viewerFollows = Loaders.viewerSet(
             database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
@@ -93,35 +109,7 @@ final class ProlificLoaders: RequestLoaders {
         viewerMemberships = Loaders.viewerSet(
             database, viewerID, "SELECT project_id FROM project_members WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
 
-        projects = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(ProjectRecord.columns), EXISTS (SELECT 1 FROM project_follows f WHERE f.project_id = p.id AND f.user_id = $2::bigint),
-                       \(UserRecord.columns)
-                FROM projects p JOIN users u ON u.id = p.owner_id
-                WHERE p.id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
-                """, [ids, viewerID])
-            let follows = ProjectRecord.columnCount
-            return try Loaders.byID(ids, rows) { row in
-                let project = try ProjectRecord(row: row)
-                viewerFollows.prime(project.id, try row.decode(Bool.self, at: follows))
-                shared.prime(try UserRecord(row: row, offset: follows + 1))
-                return project
-            }
-        }
-        // Rounds and snippets by id, of projects the viewer may see.
-        func visible<Record: Identified>(
-            _ columns: String, from table: String, _ record: @escaping @Sendable (PostgresRow) throws -> Record
-        ) -> DataLoader<Int64, Record?> {
-            let sql = """
-                SELECT \(columns) FROM \(table) JOIN projects p ON p.id = project_id
-                WHERE \(table.split(separator: " ").last!).id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
-                """
-            return DataLoader { ids in try Loaders.byID(ids, try await database.query(sql, [ids, viewerID]), record) }
-        }
-        rounds = visible(RoundRecord.columns, from: "rounds r") { try RoundRecord(row: $0) }
-        snippets = visible(SnippetRecord.columns, from: "snippets s") { try SnippetRecord(row: $0) }
-        currentRounds = DataLoader { ids in
+        let currentRounds = DataLoader<Int64, RoundRecord?> { ids in
             let rows = try await database.query(
                 """
                 SELECT \(RoundRecord.columns), (SELECT count(*)::int FROM snippets s WHERE s.round_id = r.id)
@@ -135,11 +123,45 @@ final class ProlificLoaders: RequestLoaders {
             }
             return ids.map { .success(open[$0]) }
         }
+        let stories = DataLoader<Int64, [SnippetRecord]> { ids in
+            let rows = try await database.query(
+                """
+                SELECT \(SnippetRecord.columns), \(UserRecord.columns) FROM rounds r JOIN snippets s ON s.id = r.winner_id
+                JOIN users u ON u.id = s.author_id
+                WHERE r.project_id = ANY($1::bigint[]) ORDER BY r.project_id, r.number
+                """, [ids])
+            var byProject: [Int64: [SnippetRecord]] = [:]
+            for row in rows {
+                let snippet = try SnippetRecord(row: row)
+                shared.prime(try UserRecord(row: row, offset: SnippetRecord.columnCount))
+                byProject[snippet.projectID, default: []].append(snippet)
+            }
+            return ids.map { .success(byProject[$0] ?? []) }
+        }
+        self.currentRounds = currentRounds
+        self.stories = stories
+        readProjects = { parts in
+            ProjectReads.loader(
+                parts, database: database, viewerID: viewerID, shared: shared, viewerFollows: viewerFollows,
+                currentRounds: currentRounds, snippetCounts: snippetCounts, stories: stories)
+        }
+        projects = readProjects([])
+        // Rounds and snippets by id, of projects the viewer may see.
+        func visible<Record: Identified>(
+            _ columns: String, from table: String, _ record: @escaping @Sendable (PostgresRow) throws -> Record
+        ) -> DataLoader<Int64, Record?> {
+            let sql = """
+                SELECT \(columns) FROM \(table) JOIN projects p ON p.id = project_id
+                WHERE \(table.split(separator: " ").last!).id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
+                """
+            return DataLoader { ids in try Loaders.byID(ids, try await database.query(sql, [ids, viewerID]), record) }
+        }
+        rounds = visible(RoundRecord.columns, from: "rounds r") { try RoundRecord(row: $0) }
+        snippets = visible(SnippetRecord.columns, from: "snippets s") { try SnippetRecord(row: $0) }
         // A page of snippets: each with its count, the viewer's vote, its author and their karma.
         @Sendable func ranked(where condition: String, _ ids: [Int64]) async throws -> [SnippetRecord] {
-            async let page = database.query(SnippetCounting.page(where: condition), [ids, viewerID])
-            async let live = database.query(SnippetCounting.live(roundsOf: condition), [ids])
-            return try SnippetCounting.ranked(page: try await page, live: try await live).map { snippet, row in
+            let page = try await database.query(SnippetCounting.page(where: condition), [ids, viewerID])
+            return try SnippetCounting.ranked(page: page).map { snippet, row in
                 viewerVotes.prime(snippet.id, try row.decode(Bool.self, at: SnippetCounting.writerOffset - 1))
                 writers.prime(snippet.authorID, try WriterRecord(userID: snippet.authorID, row: row, offset: SnippetCounting.writerOffset))
                 shared.prime(try UserRecord(row: row, offset: SnippetCounting.userOffset))
@@ -157,21 +179,6 @@ final class ProlificLoaders: RequestLoaders {
             var counts: [Int64: SnippetCount] = [:]
             for snippet in try await ranked(where: "s.id = ANY($1::bigint[])", ids) { counts[snippet.id] = snippet.count }
             return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0, isWinner: false)) }
-        }
-        stories = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(SnippetRecord.columns), \(UserRecord.columns) FROM rounds r JOIN snippets s ON s.id = r.winner_id
-                JOIN users u ON u.id = s.author_id
-                WHERE r.project_id = ANY($1::bigint[]) ORDER BY r.project_id, r.number
-                """, [ids])
-            var byProject: [Int64: [SnippetRecord]] = [:]
-            for row in rows {
-                let snippet = try SnippetRecord(row: row)
-                shared.prime(try UserRecord(row: row, offset: SnippetRecord.columnCount))
-                byProject[snippet.projectID, default: []].append(snippet)
-            }
-            return ids.map { .success(byProject[$0] ?? []) }
         }
         members = DataLoader { ids in
             let rows = try await database.query(

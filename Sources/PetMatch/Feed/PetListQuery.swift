@@ -22,6 +22,9 @@ struct PetListQuery {
     var adoptableOnly: Bool
     /// Nearest first (needs `criteria.near`); else newest first.
     var byDistance: Bool
+    /// The shelters, kept in the process: nearest first, they are measured
+    /// and ordered here rather than by PostgreSQL (nil: by PostgreSQL).
+    var directory: ShelterDirectory? = nil
 
     /// Columns after the pet's: the distance in km (null without an origin), then the shelter's.
     static let distanceColumn = PetRecord.columnCount
@@ -54,7 +57,37 @@ struct PetListQuery {
         let shelterPoint = "ll_to_earth(s.latitude, s.longitude)"
         // Shelter `s` within reach: the box the GiST index answers, refined by the exact distance.
         let withinReach = "earth_box(v.origin, v.metres) @> \(shelterPoint) AND earth_distance(\(shelterPoint), v.origin) <= v.metres"
-        if byDistance {
+        var nearby: [Int64: ShelterRecord] = [:]
+        if byDistance, let directory, let near = self.criteria.near {
+            // The shelters within reach in order, each shelter's pets newest
+            // first: the same nested loop, its outer side given as arrays.
+            keyCount = 4
+            var reach = directory.withinReach(latitude: near.0, longitude: near.1, metres: self.criteria.distanceKm * 1000)
+            if let after = request.after {
+                guard after.count == 4, let metres = Double(after[0]), let shelter = Int64(after[1]) else {
+                    throw APIError.badInput("The cursor does not belong to this list.")
+                }
+                // The cursor's own shelter by its id, whatever its distance's last bit.
+                reach.removeAll { $0.shelter.id != shelter && ($0.metres, $0.shelter.id) < (metres, shelter) }
+                petConditions.append(
+                    "(near.id <> \(bind(shelter, &parameters, as: "bigint")) OR (p.published_at, p.id) < (\(bind(after[2], &parameters, as: "timestamptz")), \(bind(after[3], &parameters, as: "bigint"))))"
+                )
+            }
+            for (shelter, metres) in reach { nearby[shelter.id] = shelter.located(distanceKm: metres / 1000) }
+            let ids = bind(reach.map(\.shelter.id), &parameters, as: "bigint[]")
+            let metres = bind(reach.map(\.metres), &parameters, as: "float8[]")
+            sql = """
+                SELECT \(PetRecord.columns), near.metres / 1000, near.id,
+                       near.metres::text, near.id::text, p.published_at::text, p.id::text
+                FROM (\(criteria)) v
+                CROSS JOIN LATERAL unnest(\(ids), \(metres)) AS near(id, metres)
+                CROSS JOIN LATERAL (
+                    SELECT p.* FROM pets p WHERE p.shelter_id = near.id AND \(petConditions.joined(separator: " AND "))
+                    ORDER BY p.published_at DESC, p.id DESC LIMIT \(limit)
+                ) p
+                LIMIT \(limit)
+                """
+        } else if byDistance {
             keyCount = 4
             var shelterConditions = [withinReach]
             if let after = request.after {
@@ -113,7 +146,11 @@ struct PetListQuery {
             let keys = try (keyStart..<keyStart + keyCount).map { try row.decode(String.self, at: $0) }
             edges.append(ConnectionPage.Edge(cursor: PageRequest.cursor(keys), node: pet))
             pets.append(pet)
-            shelters.append(try ShelterRecord(row: row, offset: Self.shelterColumn, distanceKm: distance))
+            if let shelter = nearby[pet.shelterID] {
+                shelters.append(shelter)
+            } else {
+                shelters.append(try ShelterRecord(row: row, offset: Self.shelterColumn, distanceKm: distance))
+            }
         }
         let page = ConnectionPage(edges: edges, hasNextPage: rows.count > request.size, hasPreviousPage: request.after != nil)
         return (page, pets, shelters)

@@ -76,8 +76,9 @@ enum PetResolvers {
             var criteria = base
             let catalogue = try await Catalogue.shared(context.database)
             criteria.breeds = try catalogue.breeds(breeds, ofType: criteria.type, argument: "filter.breeds")
-            let query = PetListQuery(
+            var query = PetListQuery(
                 criteria: criteria, unseenBy: nil, adoptableOnly: criteria.statuses == ["ADOPTABLE"], byDistance: byDistance)
+            if byDistance { query.directory = try await ShelterDirectory.shared(context.database, listener: context.listener) }
             let (connection, pets, shelters) = try await query.page(page, on: context.database)
             context.petMatch.prime(pets: pets, shelters: shelters, unseen: false)
             return .object(connection)

@@ -29,6 +29,17 @@ final class ShelterRecord: Identified {
             .map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 
+    private init(_ shelter: ShelterRecord, distanceKm: Double?) {
+        (id, name, email, phone, street, city) = (shelter.id, shelter.name, shelter.email, shelter.phone, shelter.street, shelter.city)
+        (state, postcode, country, latitude, longitude) = (
+            shelter.state, shelter.postcode, shelter.country, shelter.latitude, shelter.longitude
+        )
+        self.distanceKm = distanceKm
+    }
+
+    /// The same shelter, `distanceKm` from the point a list was searched near.
+    func located(distanceKm: Double) -> ShelterRecord { ShelterRecord(self, distanceKm: distanceKm) }
+
     init(row: PostgresRow, offset: Int = 0, distanceKm: Double? = nil) throws {
         id = try row.decode(at: offset)
         name = try row.decode(at: offset + 1)

@@ -71,7 +71,8 @@ enum SwipeResolvers {
             guard let preferences else { throw APIError.unauthenticated() }
             return .async {
                 let criteria = preferences.criteria
-                let query = PetListQuery(criteria: criteria, unseenBy: viewer, adoptableOnly: true, byDistance: criteria.near != nil)
+                var query = PetListQuery(criteria: criteria, unseenBy: viewer, adoptableOnly: true, byDistance: criteria.near != nil)
+                if query.byDistance { query.directory = try await ShelterDirectory.shared(context.database, listener: context.listener) }
                 let (connection, pets, shelters) = try await query.page(page, on: context.database)
                 context.petMatch.prime(pets: pets, shelters: shelters, unseen: true)
                 guard connection.edges.isEmpty else { return .object(PetMatchPage(page: connection, emptyReason: nil)) }

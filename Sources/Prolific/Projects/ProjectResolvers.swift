@@ -10,7 +10,9 @@ enum ProjectResolvers {
         bindFields(&binder)
         binder.root("Query", "project") { input in
             guard let id = GlobalID.decode(input.string("id") ?? ""), id.type == "Project" else { return .null }
-            return input.request.prolific.projects.load(id.id) { $0.map { .object($0) } ?? .null }
+            // The page's open round and story come in the project's statement when selected.
+            let loader = input.request.prolific.projects(with: ProjectParts(selecting: input.info.selectedFieldNames))
+            return loader.load(id.id) { $0.map { .object($0) } ?? .null }
         }
         binder.root("Query", "projects") { input in
             let page = try PageRequest(input)

@@ -1,0 +1,143 @@
+import Foundation
+import HuddlePostgres
+import Synchronization
+
+/// Every shelter, kept in the process, so that "the shelters within reach,
+/// nearest first" costs the feed no work in PostgreSQL: measuring and
+/// ordering a few hundred shelters there (earthdistance's SQL functions,
+/// row by row) was most of the feed's time, and here it is microseconds.
+///
+/// Distances are earthdistance's own, computed the same way in the same
+/// floating point (`earth_distance(ll_to_earth(…), ll_to_earth(…))`: the
+/// chord between points on a sphere of 6,378,168 m, turned into an arc),
+/// so lists, cursors and `distanceKm` agree with SQL to the last bit
+/// (`ShelterDirectoryTests` compares every shelter).
+///
+/// Any change to `shelters` sends a NOTIFY (migration 0013) that drops the
+/// copy in every process; the next feed reads the table again. A copy
+/// read under an earlier LISTEN connection, or while none listens, is not
+/// used (notifications may have been missed).
+final class ShelterDirectory: Sendable {
+    /// Where the database says `shelters` changed.
+    static let channel = "huddle_shelters_changed"
+    /// Past this many shelters the feed asks PostgreSQL's index instead.
+    static let maxShelters = 20_000
+
+    private let shelters: [ShelterRecord]
+    /// Each shelter's `ll_to_earth` point.
+    private let points: [EarthPoint]
+    /// The listener's connection when it was read.
+    private let connection: Int
+
+    private init(shelters: [ShelterRecord], connection: Int) {
+        self.shelters = shelters
+        points = shelters.map { EarthPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        self.connection = connection
+    }
+
+    private struct State {
+        var current: ShelterDirectory?
+        var following = false
+        var subscribing = false
+        /// Changes heard so far: a read that overlapped one is not kept.
+        var changes = 0
+    }
+
+    private static let state = Mutex(State())
+
+    /// The shelters, read on first use and after any change; nil where
+    /// the copy cannot be kept fresh (no listener, too many shelters).
+    static func shared(_ database: PostgresPool, listener: PostgresListener?) async throws -> ShelterDirectory? {
+        guard let listener else { return nil }
+        let connection = listener.connectionNumber
+        let (cached, following, changes) = state.withLock { state in
+            let subscribe = !state.following && !state.subscribing
+            if subscribe { state.subscribing = true }
+            return (state.current, state.following, subscribe ? -1 : state.changes)
+        }
+        if changes == -1 { try await follow(listener) }
+        if let cached, following, cached.connection == connection { return cached }
+        guard let connection else { return nil }
+        let ticket = state.withLock { $0.changes }
+        let rows = try await database.query(
+            "SELECT \(ShelterRecord.columns) FROM shelters s ORDER BY s.id LIMIT \(maxShelters + 1)")
+        guard rows.count <= maxShelters else { return nil }
+        let directory = ShelterDirectory(shelters: try rows.map { try ShelterRecord(row: $0) }, connection: connection)
+        state.withLock { state in
+            if state.following, state.changes == ticket, listener.connectionNumber == connection { state.current = directory }
+        }
+        return directory
+    }
+
+    private static func follow(_ listener: PostgresListener) async throws {
+        let events: AsyncStream<PostgresListener.Event>
+        do {
+            events = try await listener.events(on: channel)
+        } catch {
+            state.withLock { $0.subscribing = false }
+            throw error
+        }
+        state.withLock { state in
+            state.following = true
+            state.subscribing = false
+        }
+        Task(executorPreference: listener.loop) {
+            for await event in events {
+                if case .notification = event {
+                    state.withLock { state in
+                        state.changes += 1
+                        state.current = nil
+                    }
+                }
+            }
+            state.withLock { $0 = State() }
+        }
+    }
+
+    /// The shelters within `metres` of a point, nearest first (then by
+    /// id), each with its distance in metres.
+    func withinReach(latitude: Double, longitude: Double, metres: Double) -> [(shelter: ShelterRecord, metres: Double)] {
+        let origin = EarthPoint(latitude: latitude, longitude: longitude)
+        var found: [(shelter: ShelterRecord, metres: Double)] = []
+        for (shelter, point) in zip(shelters, points) {
+            let distance = point.distance(to: origin)
+            if distance <= metres { found.append((shelter, distance)) }
+        }
+        found.sort { ($0.metres, $0.shelter.id) < ($1.metres, $1.shelter.id) }
+        return found
+    }
+}
+
+/// A point as earthdistance's `ll_to_earth` makes it, and its
+/// `earth_distance`, in the same operations and order as its SQL.
+struct EarthPoint {
+    /// `earth()`: the radius earthdistance assumes, in metres.
+    static let radius = 6_378_168.0
+    /// PostgreSQL's `radians()` factor.
+    static let radiansPerDegree = 0.0174532925199432957692
+
+    let x: Double
+    let y: Double
+    let z: Double
+
+    init(latitude: Double, longitude: Double) {
+        let lat = latitude * Self.radiansPerDegree
+        let lon = longitude * Self.radiansPerDegree
+        x = Self.radius * cos(lat) * cos(lon)
+        y = Self.radius * cos(lat) * sin(lon)
+        z = Self.radius * sin(lat)
+    }
+
+    /// `sec_to_gc(cube_distance(self, other))`.
+    func distance(to other: EarthPoint) -> Double {
+        let (dx, dy, dz) = (x - other.x, y - other.y, z - other.z)
+        var sum = 0.0
+        sum += dx * dx
+        sum += dy * dy
+        sum += dz * dz
+        let chord = sum.squareRoot()
+        if chord < 0 { return 0 }
+        if chord / (2 * Self.radius) > 1 { return Double.pi * Self.radius }
+        return 2 * Self.radius * asin(chord / (2 * Self.radius))
+    }
+}
