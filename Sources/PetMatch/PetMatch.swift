@@ -28,6 +28,15 @@ package enum PetMatch: App {
 
     package static let notificationKinds = PetMatchInbox.kinds
 
+    package static let settings = [sheltersInMemory]
+
+    /// The most shelters a process keeps to order the feed by distance itself (`ShelterDirectory`).
+    static let sheltersInMemory = AppSetting(
+        "shelters-in-memory", default: 20_000, range: 0...1_000_000,
+        help:
+            "petMatch: the most shelters a process keeps in memory to order pets by distance; past it, or at 0, PostgreSQL's index orders them"
+    )
+
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await PetMatchDemoData.seed(scale, users: users, on: connection)
     }

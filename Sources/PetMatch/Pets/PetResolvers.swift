@@ -78,7 +78,10 @@ enum PetResolvers {
             criteria.breeds = try catalogue.breeds(breeds, ofType: criteria.type, argument: "filter.breeds")
             var query = PetListQuery(
                 criteria: criteria, unseenBy: nil, adoptableOnly: criteria.statuses == ["ADOPTABLE"], byDistance: byDistance)
-            if byDistance { query.directory = try await ShelterDirectory.shared(context.database, listener: context.listener) }
+            if byDistance {
+                query.directory = try await ShelterDirectory.shared(
+                    context.database, listener: context.listener, limit: context.settings[PetMatch.sheltersInMemory])
+            }
             let (connection, pets, shelters) = try await query.page(page, on: context.database)
             context.petMatch.prime(pets: pets, shelters: shelters, unseen: false)
             return .object(connection)

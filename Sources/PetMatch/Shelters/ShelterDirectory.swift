@@ -2,7 +2,7 @@ import Foundation
 import HuddlePostgres
 import Synchronization
 
-/// Every shelter, kept in the process, so that "the shelters within reach,
+/// Every shelter (up to `PetMatch.sheltersInMemory`), kept in the process, so that "the shelters within reach,
 /// nearest first" costs the feed no work in PostgreSQL: measuring and
 /// ordering a few hundred shelters there (earthdistance's SQL functions,
 /// row by row) was most of the feed's time, and here it is microseconds.
@@ -20,8 +20,6 @@ import Synchronization
 final class ShelterDirectory: Sendable {
     /// Where the database says `shelters` changed.
     static let channel = "huddle_shelters_changed"
-    /// Past this many shelters the feed asks PostgreSQL's index instead.
-    static let maxShelters = 20_000
 
     private let shelters: [ShelterRecord]
     /// Each shelter's `ll_to_earth` point.
@@ -46,9 +44,10 @@ final class ShelterDirectory: Sendable {
     private static let state = Mutex(State())
 
     /// The shelters, read on first use and after any change; nil where
-    /// the copy cannot be kept fresh (no listener, too many shelters).
-    static func shared(_ database: PostgresPool, listener: PostgresListener?) async throws -> ShelterDirectory? {
-        guard let listener else { return nil }
+    /// the copy cannot be kept fresh (no listener) or there are more than
+    /// `limit` shelters (`PetMatch.sheltersInMemory`).
+    static func shared(_ database: PostgresPool, listener: PostgresListener?, limit: Int) async throws -> ShelterDirectory? {
+        guard let listener, limit > 0 else { return nil }
         let connection = listener.connectionNumber
         let (cached, following, changes) = state.withLock { state in
             let subscribe = !state.following && !state.subscribing
@@ -56,12 +55,12 @@ final class ShelterDirectory: Sendable {
             return (state.current, state.following, subscribe ? -1 : state.changes)
         }
         if changes == -1 { try await follow(listener) }
-        if let cached, following, cached.connection == connection { return cached }
+        if let cached, following, cached.connection == connection { return cached.shelters.count <= limit ? cached : nil }
         guard let connection else { return nil }
         let ticket = state.withLock { $0.changes }
         let rows = try await database.query(
-            "SELECT \(ShelterRecord.columns) FROM shelters s ORDER BY s.id LIMIT \(maxShelters + 1)")
-        guard rows.count <= maxShelters else { return nil }
+            "SELECT \(ShelterRecord.columns) FROM shelters s ORDER BY s.id LIMIT $1", [limit + 1])
+        guard rows.count <= limit else { return nil }
         let directory = ShelterDirectory(shelters: try rows.map { try ShelterRecord(row: $0) }, connection: connection)
         state.withLock { state in
             if state.following, state.changes == ticket, listener.connectionNumber == connection { state.current = directory }

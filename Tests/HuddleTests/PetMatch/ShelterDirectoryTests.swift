@@ -81,4 +81,36 @@ struct ShelterDirectoryTests {
             }
         }
     }
+
+    /// With `shelters-in-memory=0` PostgreSQL's GiST index orders the
+    /// shelters: the same feed, page by page, distances and all.
+    @Test func postgreSQLsOrderAndTheProcesssAreTheSame() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let memory = try await TestServer.start(databaseURL: url)
+            defer { memory.stop() }
+            let index = try await TestServer.start(databaseURL: url, arguments: ["--set", "shelters-in-memory=0"])
+            defer { index.stop() }
+            let users = try await memory.makeUsers(2, prefix: "order")
+            let beagle = try await F.breed(memory, "DOG", "Beagle")
+            for (number, point) in [F.near, F.middle, F.far, F.near, F.home].enumerated() {
+                let shelter = try await F.shelter(memory, token: users[0].token, name: "Rescue \(number)", at: point)
+                for pet in 0..<3 {
+                    _ = try await F.pet(
+                        memory, token: users[0].token, shelter: shelter, name: "Dog\(number)x\(pet)", type: "DOG", breed: beagle)
+                }
+            }
+            try await F.prefer(
+                memory, token: users[1].token,
+                ["type": "DOG", "location": ["latitude": F.home.latitude, "longitude": F.home.longitude], "distanceKm": 100.0])
+            for first in [1, 2, 5, 20] {
+                let fromMemory = try await F.wholeFeed(memory, token: users[1].token, first: first)
+                #expect(fromMemory.count == 15)
+                #expect(try await F.wholeFeed(index, token: users[1].token, first: first) == fromMemory, "pages of \(first)")
+            }
+            let page = "{ petMatches(first: 20) { edges { cursor node { id distanceKm shelter { id distanceKm } } } } }"
+            let a = try await memory.graphql(page, token: users[1].token)
+            #expect(a["errors"].isNull, "\(a)")
+            #expect(try await index.graphql(page, token: users[1].token) == a)
+        }
+    }
 }
