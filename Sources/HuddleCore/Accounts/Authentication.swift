@@ -32,7 +32,7 @@ package enum Authentication {
         if let userID = cache?.userID(forTokenHash: tokenHash) {
             return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
         }
-        let ticket = cache?.ticket()
+        let stamp = cache?.stamp()
         let rows: PostgresRows
         do {
             rows = try await database.query(
@@ -45,8 +45,8 @@ package enum Authentication {
             throw ServiceUnavailable("The database is unavailable, so the request's sign-in cannot be checked; try again shortly.")
         }
         guard let row = rows.first, let userID = try? row.decode(Int64.self, at: 0) else { return nil }
-        if let cache, let ticket, let seconds = try? row.decode(Double.self, at: 1) {
-            cache.remember(tokenHash: tokenHash, userID: userID, expiresIn: .milliseconds(Int64(seconds * 1000)), ticket: ticket)
+        if let cache, let stamp, let seconds = try? row.decode(Double.self, at: 1) {
+            cache.remember(tokenHash: tokenHash, userID: userID, expiresIn: .milliseconds(Int64(seconds * 1000)), stamp: stamp)
         }
         return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
     }

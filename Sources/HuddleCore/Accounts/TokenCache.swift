@@ -23,17 +23,12 @@ package final class TokenCache: Sendable {
         var userID: Int64
         /// Whichever comes first: the entry's lifetime or the token's expiry.
         var validUntil: ContinuousClock.Instant
-        /// The listener's connection when it was learned.
-        var connection: Int
+        var stamp: ChannelWatch.Stamp
     }
 
     private let lifetime: Duration
     private let capacity: Int
-    private let listener: PostgresListener
-    private let following = Atomic<Bool>(false)
-    /// Tokens forgotten so far: a lookup that saw one forgotten while it
-    /// asked the database keeps nothing (its answer may predate it).
-    private let forgotten = Atomic<Int>(0)
+    private let watch: ChannelWatch
     private let entries = Mutex<[String: Entry]>([:])
 
     /// A cache keeping a token's user for at most `lifetime`, of at most
@@ -41,30 +36,22 @@ package final class TokenCache: Sendable {
     package init(lifetime: Duration, capacity: Int = 100_000, listener: PostgresListener) {
         self.lifetime = lifetime
         self.capacity = capacity
-        self.listener = listener
+        watch = ChannelWatch(Self.channel, listener: listener)
     }
 
     /// Follows revocations until the listener closes; the cache keeps
     /// nothing before.
     package func start() async throws {
-        let events = try await listener.events(on: Self.channel)
-        following.store(true, ordering: .releasing)
-        Task(executorPreference: listener.loop) { [self] in
-            for await event in events {
-                if case .notification(let notification) = event { forget(notification.payload) }
-            }
-            following.store(false, ordering: .releasing)
-        }
+        try await watch.start { [self] tokenHash in forget(tokenHash) }
     }
 
     /// The user of the token hashed `tokenHash`, when this process checked
     /// it lately and it is still valid.
     package func userID(forTokenHash tokenHash: String) -> Int64? {
-        guard following.load(ordering: .acquiring), let connection = listener.connectionNumber else { return nil }
         let now = ContinuousClock.now
         return entries.withLock { entries in
             guard let entry = entries[tokenHash] else { return nil }
-            guard entry.validUntil > now, entry.connection == connection else {
+            guard entry.validUntil > now, watch.isCurrent(entry.stamp) else {
                 entries[tokenHash] = nil
                 return nil
             }
@@ -73,30 +60,28 @@ package final class TokenCache: Sendable {
     }
 
     /// Taken before asking the database about a token, and handed back to
-    /// `remember`.
-    package func ticket() -> Int { forgotten.load(ordering: .acquiring) }
+    /// `remember`; nil when the answer is not to be kept.
+    package func stamp() -> ChannelWatch.Stamp? { watch.stamp() }
 
     /// Keeps what the database just said of a token: its user, and how
-    /// long until it expires; unless a token was revoked since `ticket`.
-    package func remember(tokenHash: String, userID: Int64, expiresIn: Duration, ticket: Int) {
-        guard following.load(ordering: .acquiring), let connection = listener.connectionNumber else { return }
+    /// long until it expires; unless a token was revoked since `stamp`.
+    package func remember(tokenHash: String, userID: Int64, expiresIn: Duration, stamp: ChannelWatch.Stamp) {
         let now = ContinuousClock.now
-        let entry = Entry(userID: userID, validUntil: now + min(lifetime, expiresIn), connection: connection)
         entries.withLock { entries in
+            guard watch.mayKeep(stamp) else { return }
             if entries.count >= capacity {
-                entries = entries.filter { $0.value.validUntil > now && $0.value.connection == connection }
+                entries = entries.filter { $0.value.validUntil > now && watch.isCurrent($0.value.stamp) }
                 // Every entry still live: start over rather than look for the oldest.
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             }
-            guard forgotten.load(ordering: .acquiring) == ticket else { return }
-            entries[tokenHash] = entry
+            entries[tokenHash] = Entry(userID: userID, validUntil: now + min(lifetime, expiresIn), stamp: stamp)
         }
     }
 
     /// Forgets a token (revoked here, or by another process).
     package func forget(_ tokenHash: String) {
         entries.withLock { entries in
-            forgotten.add(1, ordering: .acquiringAndReleasing)
+            watch.noteChange()
             entries[tokenHash] = nil
         }
     }

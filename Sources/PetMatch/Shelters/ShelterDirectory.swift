@@ -24,73 +24,39 @@ final class ShelterDirectory: Sendable {
     private let shelters: [ShelterRecord]
     /// Each shelter's `ll_to_earth` point.
     private let points: [EarthPoint]
-    /// The listener's connection when it was read.
-    private let connection: Int
+    private let stamp: ChannelWatch.Stamp
 
-    private init(shelters: [ShelterRecord], connection: Int) {
+    private init(shelters: [ShelterRecord], stamp: ChannelWatch.Stamp) {
         self.shelters = shelters
         points = shelters.map { EarthPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        self.connection = connection
+        self.stamp = stamp
     }
 
-    private struct State {
-        var current: ShelterDirectory?
-        var following = false
-        var subscribing = false
-        /// Changes heard so far: a read that overlapped one is not kept.
-        var changes = 0
-    }
-
-    private static let state = Mutex(State())
+    /// The process's watch of `channel` (made on first use, with the
+    /// listener then), and the copy it keeps fresh.
+    private static let state = Mutex<(watch: ChannelWatch?, current: ShelterDirectory?)>((nil, nil))
 
     /// The shelters, read on first use and after any change; nil where
     /// the copy cannot be kept fresh (no listener) or there are more than
     /// `limit` shelters (`PetMatch.sheltersInMemory`).
     static func shared(_ database: PostgresPool, listener: PostgresListener?, limit: Int) async throws -> ShelterDirectory? {
         guard let listener, limit > 0 else { return nil }
-        let connection = listener.connectionNumber
-        let (cached, following, changes) = state.withLock { state in
-            let subscribe = !state.following && !state.subscribing
-            if subscribe { state.subscribing = true }
-            return (state.current, state.following, subscribe ? -1 : state.changes)
+        let (watch, cached) = state.withLock { state in
+            let watch = state.watch ?? ChannelWatch(channel, listener: listener)
+            state.watch = watch
+            return (watch, state.current)
         }
-        if changes == -1 { try await follow(listener) }
-        if let cached, following, cached.connection == connection { return cached.shelters.count <= limit ? cached : nil }
-        guard let connection else { return nil }
-        let ticket = state.withLock { $0.changes }
+        try await watch.start { _ in state.withLock { $0.current = nil } }
+        if let cached, watch.isCurrent(cached.stamp) { return cached }
+        guard let stamp = watch.stamp() else { return nil }
         let rows = try await database.query(
             "SELECT \(ShelterRecord.columns) FROM shelters s ORDER BY s.id LIMIT $1", [limit + 1])
         guard rows.count <= limit else { return nil }
-        let directory = ShelterDirectory(shelters: try rows.map { try ShelterRecord(row: $0) }, connection: connection)
+        let directory = ShelterDirectory(shelters: try rows.map { try ShelterRecord(row: $0) }, stamp: stamp)
         state.withLock { state in
-            if state.following, state.changes == ticket, listener.connectionNumber == connection { state.current = directory }
+            if watch.mayKeep(stamp) { state.current = directory }
         }
         return directory
-    }
-
-    private static func follow(_ listener: PostgresListener) async throws {
-        let events: AsyncStream<PostgresListener.Event>
-        do {
-            events = try await listener.events(on: channel)
-        } catch {
-            state.withLock { $0.subscribing = false }
-            throw error
-        }
-        state.withLock { state in
-            state.following = true
-            state.subscribing = false
-        }
-        Task(executorPreference: listener.loop) {
-            for await event in events {
-                if case .notification = event {
-                    state.withLock { state in
-                        state.changes += 1
-                        state.current = nil
-                    }
-                }
-            }
-            state.withLock { $0 = State() }
-        }
     }
 
     /// The shelters within `metres` of a point, nearest first (then by
