@@ -112,13 +112,12 @@ final class ProlificLoaders: RequestLoaders {
         let currentRounds = DataLoader<Int64, RoundRecord?> { ids in
             let rows = try await database.query(
                 """
-                SELECT \(RoundRecord.columns), (SELECT count(*)::int FROM snippets s WHERE s.round_id = r.id)
+                SELECT \(ProjectReads.openRoundColumns)
                 FROM rounds r WHERE r.project_id = ANY($1::bigint[]) AND r.completed_at IS NULL
                 """, [ids])
             var open: [Int64: RoundRecord] = [:]
             for row in rows {
-                let round = try RoundRecord(row: row)
-                snippetCounts.prime(round.id, try row.decode(Int.self, at: RoundRecord.columnCount))
+                let round = try ProjectReads.openRound(row, snippetCounts: snippetCounts)
                 open[round.projectID] = round
             }
             return ids.map { .success(open[$0]) }
@@ -126,14 +125,12 @@ final class ProlificLoaders: RequestLoaders {
         let stories = DataLoader<Int64, [SnippetRecord]> { ids in
             let rows = try await database.query(
                 """
-                SELECT \(SnippetRecord.columns), \(UserRecord.columns) FROM rounds r JOIN snippets s ON s.id = r.winner_id
-                JOIN users u ON u.id = s.author_id
+                SELECT \(ProjectReads.storyColumns) \(ProjectReads.storyFrom)
                 WHERE r.project_id = ANY($1::bigint[]) ORDER BY r.project_id, r.number
                 """, [ids])
             var byProject: [Int64: [SnippetRecord]] = [:]
             for row in rows {
-                let snippet = try SnippetRecord(row: row)
-                shared.prime(try UserRecord(row: row, offset: SnippetRecord.columnCount))
+                let snippet = try ProjectReads.storySnippet(row, shared: shared)
                 byProject[snippet.projectID, default: []].append(snippet)
             }
             return ids.map { .success(byProject[$0] ?? []) }

@@ -25,8 +25,31 @@ struct ProjectParts: OptionSet, Hashable, Sendable {
     init(rawValue: Int) { self.rawValue = rawValue }
 }
 
-/// Reading projects by id with `ProjectParts`.
+/// Reading projects by id with `ProjectParts`, and the parts as the
+/// loaders that read them alone read them.
 enum ProjectReads {
+    /// The columns of an open round `r` (`openRound(_:snippetCounts:)` reads them).
+    static let openRoundColumns = "\(RoundRecord.columns), (SELECT count(*)::int FROM snippets s WHERE s.round_id = r.id)"
+    static let openRoundColumnCount = RoundRecord.columnCount + 1
+
+    /// A story's snippets: rounds `r`, their winners `s` and the authors
+    /// `u`, each row `storyColumns` (`storySnippet(_:shared:)` reads them).
+    static let storyFrom = "FROM rounds r JOIN snippets s ON s.id = r.winner_id JOIN users u ON u.id = s.author_id"
+    static let storyColumns = "\(SnippetRecord.columns), \(UserRecord.columns)"
+
+    /// The round of `openRoundColumns`, its snippet count primed.
+    static func openRound(_ row: PostgresRow, snippetCounts: DataLoader<Int64, Int>) throws -> RoundRecord {
+        let round = try RoundRecord(row: row)
+        snippetCounts.prime(round.id, try row.decode(Int.self, at: RoundRecord.columnCount))
+        return round
+    }
+
+    /// The snippet of `storyColumns`, its author primed.
+    static func storySnippet(_ row: PostgresRow, shared: Loaders) throws -> SnippetRecord {
+        shared.prime(try UserRecord(row: row, offset: SnippetRecord.columnCount))
+        return try SnippetRecord(row: row)
+    }
+
     /// Where the open round's columns start (`RoundRecord.columns`, then
     /// its snippet count), when it is joined.
     static let roundOffset = ProjectRecord.columnCount + 1 + UserRecord.columnCount
@@ -44,8 +67,7 @@ enum ProjectReads {
             columns += ", o.*"
             joins += """
                  LEFT JOIN LATERAL (
-                    SELECT \(RoundRecord.columns), (SELECT count(*)::int FROM snippets s WHERE s.round_id = r.id)
-                    FROM rounds r WHERE r.project_id = p.id AND r.completed_at IS NULL) o ON true
+                    SELECT \(openRoundColumns) FROM rounds r WHERE r.project_id = p.id AND r.completed_at IS NULL) o ON true
                 """
         }
         var order = "p.id"
@@ -53,9 +75,7 @@ enum ProjectReads {
             columns += ", st.*"
             joins += """
                  LEFT JOIN LATERAL (
-                    SELECT \(SnippetRecord.columns), \(UserRecord.columns), r.number AS story_number
-                    FROM rounds r JOIN snippets s ON s.id = r.winner_id JOIN users u ON u.id = s.author_id
-                    WHERE r.project_id = p.id) st ON true
+                    SELECT \(storyColumns), r.number AS story_number \(storyFrom) WHERE r.project_id = p.id) st ON true
                 """
             order += ", st.story_number"
         }
@@ -75,7 +95,7 @@ enum ProjectReads {
         currentRounds: DataLoader<Int64, RoundRecord?>, snippetCounts: DataLoader<Int64, Int>, stories: DataLoader<Int64, [SnippetRecord]>
     ) -> DataLoader<Int64, ProjectRecord?> {
         let sql = sql(parts)
-        let storyOffset = roundOffset + (parts.contains(.openRound) ? RoundRecord.columnCount + 1 : 0)
+        let storyOffset = roundOffset + (parts.contains(.openRound) ? openRoundColumnCount : 0)
         return DataLoader { ids in
             let rows = try await database.query(sql, [ids, viewerID])
             var found: [Int64: ProjectRecord] = [:]
@@ -95,17 +115,13 @@ enum ProjectReads {
                     viewerFollows.prime(next.id, try row.decode(Bool.self, at: ProjectRecord.columnCount))
                     shared.prime(try UserRecord(row: row, offset: ProjectRecord.columnCount + 1))
                     if parts.contains(.openRound) {
-                        let round =
-                            try row.decode(Int64?.self, at: roundOffset) == nil ? nil : try RoundRecord(row: row.shifted(by: roundOffset))
-                        currentRounds.prime(next.id, round)
-                        if let round {
-                            snippetCounts.prime(round.id, try row.decode(Int.self, at: roundOffset + RoundRecord.columnCount))
-                        }
+                        let round = row.shifted(by: roundOffset)
+                        currentRounds.prime(
+                            next.id, try round.decode(Int64?.self, at: 0) == nil ? nil : try openRound(round, snippetCounts: snippetCounts))
                     }
                 }
                 if parts.contains(.story), try row.decode(Int64?.self, at: storyOffset) != nil {
-                    story.append(try SnippetRecord(row: row.shifted(by: storyOffset)))
-                    shared.prime(try UserRecord(row: row, offset: storyOffset + SnippetRecord.columnCount))
+                    story.append(try storySnippet(row.shifted(by: storyOffset), shared: shared))
                 }
             }
             finish(project)
