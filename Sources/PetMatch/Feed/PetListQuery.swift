@@ -57,6 +57,22 @@ struct PetListQuery {
         let shelterPoint = "ll_to_earth(s.latitude, s.longitude)"
         // Shelter `s` within reach: the box the GiST index answers, refined by the exact distance.
         let withinReach = "earth_box(v.origin, v.metres) @> \(shelterPoint) AND earth_distance(\(shelterPoint), v.origin) <= v.metres"
+        // Nearest first: each shelter `near` in order, its pets newest first
+        // (of the cursor's shelter, bound as `shelter`, those after its pet).
+        func afterCursorsPet(shelter: String, _ after: [String]) -> String {
+            let publishedAt = bind(after[2], &parameters, as: "timestamptz"), pet = bind(after[3], &parameters, as: "bigint")
+            return "(near.id <> \(shelter) OR (p.published_at, p.id) < (\(publishedAt), \(pet)))"
+        }
+        func eachSheltersPets() -> String {
+            """
+            CROSS JOIN LATERAL (
+                SELECT p.* FROM pets p WHERE p.shelter_id = near.id AND \(petConditions.joined(separator: " AND "))
+                ORDER BY p.published_at DESC, p.id DESC LIMIT \(limit)
+            ) p
+            LIMIT \(limit)
+            """
+        }
+        let distanceKeys = "near.metres::text, near.id::text, p.published_at::text, p.id::text"
         var nearby: [Int64: ShelterRecord] = [:]
         if byDistance, let directory, let near = self.criteria.near {
             // The shelters within reach in order, each shelter's pets newest
@@ -69,23 +85,16 @@ struct PetListQuery {
                 }
                 // The cursor's own shelter by its id, whatever its distance's last bit.
                 reach.removeAll { $0.shelter.id != shelter && ($0.metres, $0.shelter.id) < (metres, shelter) }
-                petConditions.append(
-                    "(near.id <> \(bind(shelter, &parameters, as: "bigint")) OR (p.published_at, p.id) < (\(bind(after[2], &parameters, as: "timestamptz")), \(bind(after[3], &parameters, as: "bigint"))))"
-                )
+                petConditions.append(afterCursorsPet(shelter: bind(shelter, &parameters, as: "bigint"), after))
             }
             for (shelter, metres) in reach { nearby[shelter.id] = shelter.located(distanceKm: metres / 1000) }
             let ids = bind(reach.map(\.shelter.id), &parameters, as: "bigint[]")
             let metres = bind(reach.map(\.metres), &parameters, as: "float8[]")
             sql = """
-                SELECT \(PetRecord.columns), near.metres / 1000, near.id,
-                       near.metres::text, near.id::text, p.published_at::text, p.id::text
+                SELECT \(PetRecord.columns), near.metres / 1000, near.id, \(distanceKeys)
                 FROM (\(criteria)) v
                 CROSS JOIN LATERAL unnest(\(ids), \(metres)) AS near(id, metres)
-                CROSS JOIN LATERAL (
-                    SELECT p.* FROM pets p WHERE p.shelter_id = near.id AND \(petConditions.joined(separator: " AND "))
-                    ORDER BY p.published_at DESC, p.id DESC LIMIT \(limit)
-                ) p
-                LIMIT \(limit)
+                \(eachSheltersPets())
                 """
         } else if byDistance {
             keyCount = 4
@@ -95,23 +104,16 @@ struct PetListQuery {
                 let metres = bind(after[0], &parameters, as: "float8")
                 let shelter = bind(after[1], &parameters, as: "bigint")
                 shelterConditions.append("(earth_distance(\(shelterPoint), v.origin), s.id) >= (\(metres), \(shelter))")
-                petConditions.append(
-                    "(near.id <> \(shelter) OR (p.published_at, p.id) < (\(bind(after[2], &parameters, as: "timestamptz")), \(bind(after[3], &parameters, as: "bigint"))))"
-                )
+                petConditions.append(afterCursorsPet(shelter: shelter, after))
             }
             sql = """
-                SELECT \(PetRecord.columns), near.metres / 1000, \(ShelterRecord.columns(of: "near")),
-                       near.metres::text, near.id::text, p.published_at::text, p.id::text
+                SELECT \(PetRecord.columns), near.metres / 1000, \(ShelterRecord.columns(of: "near")), \(distanceKeys)
                 FROM (\(criteria)) v
                 CROSS JOIN LATERAL (
                     SELECT \(ShelterRecord.columns), earth_distance(\(shelterPoint), v.origin) AS metres FROM shelters s
                     WHERE \(shelterConditions.joined(separator: " AND ")) ORDER BY metres, s.id
                 ) near
-                CROSS JOIN LATERAL (
-                    SELECT p.* FROM pets p WHERE p.shelter_id = near.id AND \(petConditions.joined(separator: " AND "))
-                    ORDER BY p.published_at DESC, p.id DESC LIMIT \(limit)
-                ) p
-                LIMIT \(limit)
+                \(eachSheltersPets())
                 """
         } else {
             keyCount = 2
