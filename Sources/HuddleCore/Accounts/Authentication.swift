@@ -52,10 +52,22 @@ package enum Authentication {
     }
 
     /// The token of an `Authorization: Bearer …` header.
+    /// The scheme is matched without regard to case (RFC 9110 §11.1); the
+    /// token is what follows it, spaces and tabs around it left out. Read
+    /// byte by byte: every request asks, and Foundation's trimming bridged
+    /// through NSString cost more than the rest of a cached sign-in.
     package static func bearerToken(_ header: String?) -> String? {
         guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count, bytes[scheme.count] == UInt8(ascii: " ") else { return nil }
+        for index in scheme.indices where bytes[index] | 0x20 != scheme[index] { return nil }
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = scheme.count + 1
+        var end = bytes.count
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        guard start < end else { return nil }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HuddleCore
 import Testing
 
 /// Accounts and profiles over HTTP, against a real server and database.
@@ -131,6 +132,25 @@ struct AccountTests {
             #expect(atLimit["data"]["updateProfile"]["firstName"].string?.count == 100)
             let anonymous = try await server.graphql("mutation { updateProfile(input: {firstName: \"Eve\"}) { firstName } }")
             #expect(anonymous.errorCode == "UNAUTHENTICATED")
+        }
+    }
+}
+
+/// The `Authorization` header's bearer token, as every request reads it.
+struct BearerTokenTests {
+    @Test func theSchemeIsMatchedWithoutCaseAndTheTokenTrimmed() {
+        #expect(Authentication.bearerToken("Bearer abc") == "abc")
+        #expect(Authentication.bearerToken("bEaReR abc") == "abc")
+        #expect(Authentication.bearerToken("Bearer   abc \t") == "abc")
+        #expect(Authentication.bearerToken("Bearer \tabc.def-_~+/=") == "abc.def-_~+/=")
+    }
+
+    @Test func otherSchemesAndMalformedHeadersHaveNoToken() {
+        for header in [
+            nil, "", "Bearer", "Bearer ", "Bearer  \t", "Bearerabc", "Basic YWxhZGRpbjpvcGVuc2VzYW1l", "Bear abc", "Bearer\tabc",
+            " Bearer abc", "Bearés abc",
+        ] {
+            #expect(Authentication.bearerToken(header) == nil, "\(String(describing: header))")
         }
     }
 }
