@@ -82,9 +82,9 @@ final class ProlificLoaders: RequestLoaders {
 
     // A batch primes the loaders of what its statement joined anyway (the
     // project's owner and the viewer's follow, with the page's parts its
-    // open round, snippet count and story; the authors, their karma and
-    // the viewer's votes of a page of snippets), so the project page costs
-    // two statements, not twelve.
+    // open round, snippet count, story and ranked snippets; the authors,
+    // their karma and the viewer's votes of a page of snippets), so the
+    // project page costs one statement, not twelve.
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
         let viewerFollows = Loaders.viewerSet(
             database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
@@ -137,11 +137,26 @@ final class ProlificLoaders: RequestLoaders {
         }
         self.currentRounds = currentRounds
         self.stories = stories
-        readProjects = { parts in
-            ProjectReads.loader(
-                parts, database: database, viewerID: viewerID, shared: shared, viewerFollows: viewerFollows,
-                currentRounds: currentRounds, snippetCounts: snippetCounts, stories: stories)
+        // A page of snippets: each with its count, the viewer's vote, its author and their karma.
+        @Sendable func ranked(where condition: String, _ ids: [Int64]) async throws -> [SnippetRecord] {
+            let page = try await database.query(SnippetCounting.page(where: condition), [ids, viewerID])
+            return try SnippetCounting.ranked(page: page).map { snippet, row in
+                try SnippetCounting.prime(from: row, of: snippet, viewerVotes: viewerVotes, writers: writers, shared: shared)
+                return snippet
+            }
         }
+        let rankedSnippets = DataLoader<Int64, [SnippetRecord]> { ids in
+            var byRound: [Int64: [SnippetRecord]] = [:]
+            for snippet in try await ranked(where: "s.round_id = ANY($1::bigint[])", ids) {
+                byRound[snippet.roundID, default: []].append(snippet)
+            }
+            return ids.map { .success(byRound[$0] ?? []) }
+        }
+        self.rankedSnippets = rankedSnippets
+        let primed = ProjectReads.Primed(
+            shared: shared, viewerFollows: viewerFollows, currentRounds: currentRounds, snippetCounts: snippetCounts, stories: stories,
+            rankedSnippets: rankedSnippets, viewerVotes: viewerVotes, writers: writers)
+        readProjects = { parts in ProjectReads.loader(parts, database: database, viewerID: viewerID, priming: primed) }
         projects = readProjects([])
         // Rounds and snippets by id, of projects the viewer may see.
         func visible<Record: Identified>(
@@ -155,23 +170,6 @@ final class ProlificLoaders: RequestLoaders {
         }
         rounds = visible(RoundRecord.columns, from: "rounds r") { try RoundRecord(row: $0) }
         snippets = visible(SnippetRecord.columns, from: "snippets s") { try SnippetRecord(row: $0) }
-        // A page of snippets: each with its count, the viewer's vote, its author and their karma.
-        @Sendable func ranked(where condition: String, _ ids: [Int64]) async throws -> [SnippetRecord] {
-            let page = try await database.query(SnippetCounting.page(where: condition), [ids, viewerID])
-            return try SnippetCounting.ranked(page: page).map { snippet, row in
-                viewerVotes.prime(snippet.id, try row.decode(Bool.self, at: SnippetCounting.writerOffset - 1))
-                writers.prime(snippet.authorID, try WriterRecord(userID: snippet.authorID, row: row, offset: SnippetCounting.writerOffset))
-                shared.prime(try UserRecord(row: row, offset: SnippetCounting.userOffset))
-                return snippet
-            }
-        }
-        rankedSnippets = DataLoader { ids in
-            var byRound: [Int64: [SnippetRecord]] = [:]
-            for snippet in try await ranked(where: "s.round_id = ANY($1::bigint[])", ids) {
-                byRound[snippet.roundID, default: []].append(snippet)
-            }
-            return ids.map { .success(byRound[$0] ?? []) }
-        }
         counts = DataLoader { ids in
             var counts: [Int64: SnippetCount] = [:]
             for snippet in try await ranked(where: "s.id = ANY($1::bigint[])", ids) { counts[snippet.id] = snippet.count }

@@ -72,14 +72,50 @@ import Testing
         builder.readFieldsByName("Person")
         let executable = try builder.build()
         func names(_ query: String, _ variables: [GraphQLValue.Member] = []) async throws -> Set<String> {
-            let source = Source(body: query)
-            _ = await execute(schema: executable, document: try parse(source), source: source, variables: variables)
-            return seen.value
+            try await Self.namesSeen(running: query, variables, on: executable, by: seen)
         }
         #expect(try await names("{ owner { name } }") == ["name"])
         #expect(try await names("{ owner { ...F a: age friend { age } } } fragment F on Person { name }") == ["name", "age", "friend"])
         #expect(try await names("query($x: Boolean!) { owner { name age @include(if: $x) } }", [.init("x", .boolean(false))]) == ["name"])
         #expect(try await names("{ name }") == [])
+    }
+
+    @Test func resolversSeeTheNamesSelectedTwoLevelsDown() async throws {
+        let schema = try buildSchema(
+            """
+            type Query { owner: Person }
+            type Person { name: String! age: Int! friend: Person pet: Pet }
+            union Pet = Person
+            """)
+        let seen = Seen()
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "owner") { input in
+            seen.set(input.info.selectedFieldNames(under: "friend").union(input.info.selectedFieldNames(under: "pet")))
+            return .value(.object([.init("name", .string("Ada")), .init("age", .int(36))]))
+        }
+        builder.readFieldsByName("Person")
+        let executable = try builder.build()
+        func names(_ query: String, _ variables: [GraphQLValue.Member] = []) async throws -> Set<String> {
+            try await Self.namesSeen(running: query, variables, on: executable, by: seen)
+        }
+        #expect(try await names("{ owner { name friend { age } } }") == ["age"])
+        // Every alias of the field, fragments and directives applied.
+        #expect(
+            try await names(
+                "query($x: Boolean!) { owner { f: friend { ...F } friend { name @include(if: $x) friend { age } } } } fragment F on Person { age }",
+                [.init("x", .boolean(false))]) == ["age", "friend"])
+        #expect(try await names("{ owner { name } }") == [])
+        // A union's value is not looked into.
+        #expect(try await names("{ owner { pet { ... on Person { name } } } }") == [])
+    }
+
+    /// What a resolver put in `seen` while `query` ran.
+    static func namesSeen(
+        running query: String, _ variables: [GraphQLValue.Member], on executable: ExecutableSchema, by seen: Seen
+    ) async throws -> Set<String> {
+        let source = Source(body: query)
+        _ = await execute(schema: executable, document: try parse(source), source: source, variables: variables)
+        return seen.value
     }
 
     final class Seen: @unchecked Sendable {

@@ -101,6 +101,12 @@ public struct ResolveInfo: Sendable {
     /// as long as what it returns answers every name here.
     public var selectedFieldNames: Set<String> { field.selectedFieldNames() }
 
+    /// The names of the fields the operation selects on the value of
+    /// `name`, one of `selectedFieldNames` whose type is an object type
+    /// (all its aliases together); empty otherwise. A resolver that reads
+    /// two levels in one statement reads what both ask for.
+    public func selectedFieldNames(under name: String) -> Set<String> { field.selectedFieldNames(under: name) }
+
     /// The response path, keys and list indices, to this field.
     public var path: [PathComponent] { PathNode.components(parentPath, then: key) }
 }
@@ -113,11 +119,14 @@ final class FieldInfo: Sendable {
     let schema: GraphQLSchema
     let variableValues: [String: GraphQLValue]
     private let lookahead: (@Sendable () -> Set<String>)?
+    private let nestedLookahead: (@Sendable (String) -> Set<String>)?
     private let selected = Mutex<Set<String>?>(nil)
+    private let nestedSelected = Mutex<[String: Set<String>]>([:])
 
     init(
         fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema,
-        variableValues: [String: GraphQLValue], lookahead: (@Sendable () -> Set<String>)? = nil
+        variableValues: [String: GraphQLValue], lookahead: (@Sendable () -> Set<String>)? = nil,
+        nestedLookahead: (@Sendable (String) -> Set<String>)? = nil
     ) {
         self.fieldName = fieldName
         self.parentType = parentType
@@ -125,6 +134,16 @@ final class FieldInfo: Sendable {
         self.schema = schema
         self.variableValues = variableValues
         self.lookahead = lookahead
+        self.nestedLookahead = nestedLookahead
+    }
+
+    /// Worked out on first use for each name and kept for the field's other objects.
+    func selectedFieldNames(under name: String) -> Set<String> {
+        guard let nestedLookahead else { return [] }
+        if let known = nestedSelected.withLock({ $0[name] }) { return known }
+        let names = nestedLookahead(name)
+        nestedSelected.withLock { $0[name] = names }
+        return names
     }
 
     /// Worked out on first use and kept for the field's other objects.

@@ -13,11 +13,18 @@ struct ProjectParts: OptionSet, Hashable, Sendable {
     static let openRound = ProjectParts(rawValue: 1)
     /// The story: the winning snippets in order, with their authors.
     static let story = ProjectParts(rawValue: 2)
+    /// The open round's snippets ranked, with their counts, the viewer's
+    /// votes, their authors and the authors' totals (with `openRound`).
+    static let rankedSnippets = ProjectParts(rawValue: 4)
 
-    /// The parts a selection of a project's fields reads.
-    init(selecting names: Set<String>) {
+    /// The parts a selection of a project's fields reads, given the
+    /// fields it selects on the project's current round.
+    init(selecting names: Set<String>, onCurrentRound roundNames: Set<String> = []) {
         var parts: ProjectParts = []
-        if names.contains("currentRound") { parts.insert(.openRound) }
+        if names.contains("currentRound") {
+            parts.insert(.openRound)
+            if roundNames.contains("snippets") { parts.insert(.rankedSnippets) }
+        }
         if names.contains("story") { parts.insert(.story) }
         self = parts
     }
@@ -54,11 +61,16 @@ enum ProjectReads {
     /// its snippet count), when it is joined.
     static let roundOffset = ProjectRecord.columnCount + 1 + UserRecord.columnCount
 
+    /// The row of a story snippet or a ranked one, after the project's
+    /// columns: which it is (1, 2), the story's round number, then the
+    /// columns of `SnippetCounting.page` (the story's counts and totals null).
+    static let snippetRowColumnCount = 2
+
     /// The projects of ids $1 the viewer ($2) may see: each row the
     /// project, whether the viewer follows it and its owner, then the
-    /// open round (null when none) if `parts` has it, then one story
-    /// snippet and its author (null when none) if `parts` has the story,
-    /// a row per snippet in round order.
+    /// open round (null when none) if `parts` has it, then with the story
+    /// or the ranked snippets one of them (null when none): a row per
+    /// story snippet in round order, then a row per snippet of the open round.
     static func sql(_ parts: ProjectParts) -> String {
         var columns =
             "\(ProjectRecord.columns), EXISTS (SELECT 1 FROM project_follows f WHERE f.project_id = p.id AND f.user_id = $2::bigint), \(UserRecord.columns)"
@@ -71,13 +83,30 @@ enum ProjectReads {
                 """
         }
         var order = "p.id"
+        var snippetRows: [String] = []
         if parts.contains(.story) {
-            columns += ", st.*"
-            joins += """
-                 LEFT JOIN LATERAL (
-                    SELECT \(storyColumns), r.number AS story_number \(storyFrom) WHERE r.project_id = p.id) st ON true
+            snippetRows.append(
                 """
-            order += ", st.story_number"
+                SELECT 1 AS kind, r.number AS story_number, \(SnippetRecord.columns),
+                       NULL::int, NULL::float8, NULL::bool, NULL::bool, NULL::int, NULL::int, NULL::int, NULL::int, \(UserRecord.columns)
+                    \(storyFrom) WHERE r.project_id = p.id
+                """)
+        }
+        if parts.contains(.openRound) && parts.contains(.rankedSnippets) {
+            snippetRows.append(
+                """
+                SELECT 2, NULL::int, \(SnippetRecord.columns), c.votes, c.score, false,
+                       EXISTS (SELECT 1 FROM votes v WHERE v.snippet_id = s.id AND v.voter_id = $2::bigint),
+                       coalesce(w.karma, 0), coalesce(w.projects_created, 0), coalesce(w.snippets_submitted, 0), coalesce(w.rounds_won, 0),
+                       \(UserRecord.columns)
+                    FROM prolific_snippet_scores(ARRAY[o.id]) c JOIN snippets s ON s.id = c.snippet_id JOIN users u ON u.id = s.author_id
+                    LEFT JOIN prolific_writers w ON w.user_id = s.author_id
+                """)
+        }
+        if !snippetRows.isEmpty {
+            columns += ", x.*"
+            joins += " LEFT JOIN LATERAL (\n" + snippetRows.joined(separator: "\n    UNION ALL\n") + ") x ON true"
+            order += ", x.kind, x.story_number"
         }
         return """
             SELECT \(columns)
@@ -87,23 +116,41 @@ enum ProjectReads {
             """
     }
 
+    /// The loaders a read of projects primes with what it joined.
+    struct Primed {
+        let shared: Loaders
+        let viewerFollows: DataLoader<Int64, Bool>
+        let currentRounds: DataLoader<Int64, RoundRecord?>
+        let snippetCounts: DataLoader<Int64, Int>
+        let stories: DataLoader<Int64, [SnippetRecord]>
+        let rankedSnippets: DataLoader<Int64, [SnippetRecord]>
+        let viewerVotes: DataLoader<Int64, Bool>
+        let writers: DataLoader<Int64, WriterRecord>
+    }
+
     /// The loader of projects with `parts`, priming the loaders of what
     /// it joined: the viewer's follows and the users always, the open
-    /// rounds and their snippet counts, the stories.
+    /// rounds and their snippet counts, the stories, the open rounds'
+    /// ranked snippets with the viewer's votes and their authors' totals.
     static func loader(
-        _ parts: ProjectParts, database: PostgresPool, viewerID: Int64?, shared: Loaders, viewerFollows: DataLoader<Int64, Bool>,
-        currentRounds: DataLoader<Int64, RoundRecord?>, snippetCounts: DataLoader<Int64, Int>, stories: DataLoader<Int64, [SnippetRecord]>
+        _ parts: ProjectParts, database: PostgresPool, viewerID: Int64?, priming primed: Primed
     ) -> DataLoader<Int64, ProjectRecord?> {
         let sql = sql(parts)
-        let storyOffset = roundOffset + (parts.contains(.openRound) ? openRoundColumnCount : 0)
+        let snippetOffset = roundOffset + (parts.contains(.openRound) ? openRoundColumnCount : 0)
+        let readsSnippets = parts.contains(.story) || parts.contains(.openRound) && parts.contains(.rankedSnippets)
         return DataLoader { ids in
             let rows = try await database.query(sql, [ids, viewerID])
             var found: [Int64: ProjectRecord] = [:]
             var story: [SnippetRecord] = []
+            var ranked: [SnippetRecord] = []
+            var openRound: RoundRecord?
             func finish(_ project: ProjectRecord?) {
-                guard let project, parts.contains(.story) else { return }
-                stories.prime(project.id, story)
-                story = []
+                guard let project else { return }
+                if parts.contains(.story) { primed.stories.prime(project.id, story) }
+                if parts.contains(.rankedSnippets), let openRound {
+                    primed.rankedSnippets.prime(openRound.id, ranked.sorted(by: SnippetCounting.ranksBefore))
+                }
+                (story, ranked, openRound) = ([], [], nil)
             }
             var project: ProjectRecord?
             for row in rows {
@@ -112,16 +159,26 @@ enum ProjectReads {
                     let next = try ProjectRecord(row: row)
                     project = next
                     found[next.id] = next
-                    viewerFollows.prime(next.id, try row.decode(Bool.self, at: ProjectRecord.columnCount))
-                    shared.prime(try UserRecord(row: row, offset: ProjectRecord.columnCount + 1))
+                    primed.viewerFollows.prime(next.id, try row.decode(Bool.self, at: ProjectRecord.columnCount))
+                    primed.shared.prime(try UserRecord(row: row, offset: ProjectRecord.columnCount + 1))
                     if parts.contains(.openRound) {
                         let round = row.shifted(by: roundOffset)
-                        currentRounds.prime(
-                            next.id, try round.decode(Int64?.self, at: 0) == nil ? nil : try openRound(round, snippetCounts: snippetCounts))
+                        openRound =
+                            try round.decode(Int64?.self, at: 0) == nil
+                            ? nil : try Self.openRound(round, snippetCounts: primed.snippetCounts)
+                        primed.currentRounds.prime(next.id, openRound)
                     }
                 }
-                if parts.contains(.story), try row.decode(Int64?.self, at: storyOffset) != nil {
-                    story.append(try storySnippet(row.shifted(by: storyOffset), shared: shared))
+                guard readsSnippets, let kind = try row.decode(Int?.self, at: snippetOffset) else { continue }
+                let snippetRow = row.shifted(by: snippetOffset + snippetRowColumnCount)
+                if kind == 1 {
+                    primed.shared.prime(try UserRecord(row: snippetRow, offset: SnippetCounting.userOffset))
+                    story.append(try SnippetRecord(row: snippetRow))
+                } else {
+                    let snippet = try SnippetCounting.snippet(snippetRow)
+                    try SnippetCounting.prime(
+                        from: snippetRow, of: snippet, viewerVotes: primed.viewerVotes, writers: primed.writers, shared: primed.shared)
+                    ranked.append(snippet)
                 }
             }
             finish(project)

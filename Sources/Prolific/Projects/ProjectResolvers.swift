@@ -10,8 +10,10 @@ enum ProjectResolvers {
         bindFields(&binder)
         binder.root("Query", "project") { input in
             guard let id = GlobalID.decode(input.string("id") ?? ""), id.type == "Project" else { return .null }
-            // The page's open round and story come in the project's statement when selected.
-            let loader = input.request.prolific.projects(with: ProjectParts(selecting: input.info.selectedFieldNames))
+            // The page's open round, its ranked snippets and the story come in the project's statement when selected.
+            let parts = ProjectParts(
+                selecting: input.info.selectedFieldNames, onCurrentRound: input.info.selectedFieldNames(under: "currentRound"))
+            let loader = input.request.prolific.projects(with: parts)
             return loader.load(id.id) { $0.map { .object($0) } ?? .null }
         }
         binder.root("Query", "projects") { input in

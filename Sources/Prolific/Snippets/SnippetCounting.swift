@@ -1,3 +1,4 @@
+import GraphQL
 import HuddleCore
 import HuddlePostgres
 
@@ -40,18 +41,35 @@ enum SnippetCounting {
     static func ranked(page: PostgresRows) throws -> [(snippet: SnippetRecord, row: PostgresRow)] {
         var snippets: [(snippet: SnippetRecord, row: PostgresRow)] = []
         snippets.reserveCapacity(page.count)
-        for row in page {
-            let count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8), isWinner: try row.decode(at: 9))
-            snippets.append((try SnippetRecord(row: row, count: count), row))
-        }
-        snippets.sort { a, b in
-            let (x, y) = (a.snippet, b.snippet)
-            if x.roundID != y.roundID { return x.roundID < y.roundID }
-            if x.count!.score != y.count!.score { return x.count!.score > y.count!.score }
-            if x.count!.votes != y.count!.votes { return x.count!.votes > y.count!.votes }
-            if x.createdAt != y.createdAt { return x.createdAt < y.createdAt }
-            return x.id < y.id
-        }
+        for row in page { snippets.append((try snippet(row), row)) }
+        snippets.sort { ranksBefore($0.snippet, $1.snippet) }
         return snippets
+    }
+
+    /// The snippet of a page row, with its count.
+    static func snippet(_ row: PostgresRow) throws -> SnippetRecord {
+        let count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8), isWinner: try row.decode(at: 9))
+        return try SnippetRecord(row: row, count: count)
+    }
+
+    /// The ranking of counted snippets: by round, then the higher score,
+    /// more votes, the earlier, the lower id (README, "ties").
+    static func ranksBefore(_ x: SnippetRecord, _ y: SnippetRecord) -> Bool {
+        if x.roundID != y.roundID { return x.roundID < y.roundID }
+        if x.count!.score != y.count!.score { return x.count!.score > y.count!.score }
+        if x.count!.votes != y.count!.votes { return x.count!.votes > y.count!.votes }
+        if x.createdAt != y.createdAt { return x.createdAt < y.createdAt }
+        return x.id < y.id
+    }
+
+    /// Gives the loaders what a page row joined: whether the viewer voted
+    /// for the snippet, its author and the author's totals.
+    static func prime(
+        from row: PostgresRow, of snippet: SnippetRecord, viewerVotes: DataLoader<Int64, Bool>, writers: DataLoader<Int64, WriterRecord>,
+        shared: Loaders
+    ) throws {
+        viewerVotes.prime(snippet.id, try row.decode(Bool.self, at: writerOffset - 1))
+        writers.prime(snippet.authorID, try WriterRecord(userID: snippet.authorID, row: row, offset: writerOffset))
+        shared.prime(try UserRecord(row: row, offset: userOffset))
     }
 }
