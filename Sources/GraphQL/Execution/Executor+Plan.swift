@@ -35,24 +35,13 @@ extension Executor {
             }
             // What the field's value will be asked for, worked out only if a
             // resolver looks ahead (only on object types).
-            var lookahead: (@Sendable () -> Set<String>)?
-            var nestedLookahead: (@Sendable (String) -> Set<String>)?
+            var lookahead: Lookahead?
             if case .input? = resolver, field.type.namedType.kind == .object {
-                let (collector, named, schema) = (collector, field.type.namedType, schema.schema)
-                // A directive that cannot be coerced fails the field when it is completed; nothing to look ahead at.
-                lookahead = { Set(((try? collector.collectSubfields(named, nodes))?.fields ?? []).map { $0[0].name.value }) }
-                nestedLookahead = { name in
-                    guard let grouped = try? collector.collectSubfields(named, nodes),
-                        let child = schema.field(named: name, on: named)?.type.namedType, child.kind == .object
-                    else { return [] }
-                    let inner = grouped.fields.filter { $0[0].name.value == name }.flatMap { $0 }
-                    guard !inner.isEmpty, let subfields = try? collector.collectSubfields(child, inner) else { return [] }
-                    return Set(subfields.fields.map { $0[0].name.value })
-                }
+                lookahead = Lookahead(collector: collector, schema: schema.schema, type: field.type.namedType, nodes: nodes)
             }
             let info = FieldInfo(
                 fieldName: field.name, parentType: type, returnType: field.type, schema: schema.schema,
-                variableValues: variableValues, lookahead: lookahead, nestedLookahead: nestedLookahead
+                variableValues: variableValues, lookahead: lookahead
             )
             return PlannedField(
                 key: grouped.keys[index], nodes: nodes, definition: field, parentType: type, resolution: resolution, info: info,

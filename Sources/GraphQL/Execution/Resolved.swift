@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What a resolver hands back for a field: a value now, or one that needs waiting for.
 ///
 /// A resolver that has its answer returns it directly; that costs the
@@ -118,15 +116,11 @@ final class FieldInfo: Sendable {
     let returnType: GraphQLType
     let schema: GraphQLSchema
     let variableValues: [String: GraphQLValue]
-    private let lookahead: (@Sendable () -> Set<String>)?
-    private let nestedLookahead: (@Sendable (String) -> Set<String>)?
-    private let selected = Mutex<Set<String>?>(nil)
-    private let nestedSelected = Mutex<[String: Set<String>]>([:])
+    private let lookahead: Lookahead?
 
     init(
         fieldName: String, parentType: GraphQLNamedType, returnType: GraphQLType, schema: GraphQLSchema,
-        variableValues: [String: GraphQLValue], lookahead: (@Sendable () -> Set<String>)? = nil,
-        nestedLookahead: (@Sendable (String) -> Set<String>)? = nil
+        variableValues: [String: GraphQLValue], lookahead: Lookahead? = nil
     ) {
         self.fieldName = fieldName
         self.parentType = parentType
@@ -134,26 +128,11 @@ final class FieldInfo: Sendable {
         self.schema = schema
         self.variableValues = variableValues
         self.lookahead = lookahead
-        self.nestedLookahead = nestedLookahead
     }
 
-    /// Worked out on first use for each name and kept for the field's other objects.
-    func selectedFieldNames(under name: String) -> Set<String> {
-        guard let nestedLookahead else { return [] }
-        if let known = nestedSelected.withLock({ $0[name] }) { return known }
-        let names = nestedLookahead(name)
-        nestedSelected.withLock { $0[name] = names }
-        return names
-    }
+    func selectedFieldNames() -> Set<String> { lookahead?.selectedFieldNames ?? [] }
 
-    /// Worked out on first use and kept for the field's other objects.
-    func selectedFieldNames() -> Set<String> {
-        guard let lookahead else { return [] }
-        if let known = selected.withLock({ $0 }) { return known }
-        let names = lookahead()
-        selected.withLock { $0 = names }
-        return names
-    }
+    func selectedFieldNames(under name: String) -> Set<String> { lookahead?.selectedFieldNames(under: name) ?? [] }
 }
 
 /// A position in the response, linked to its parent's: built once per
