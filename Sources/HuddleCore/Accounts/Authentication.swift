@@ -57,17 +57,16 @@ package enum Authentication {
     /// byte by byte: every request asks, and Foundation's trimming bridged
     /// through NSString cost more than the rest of a cached sign-in.
     package static func bearerToken(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let bytes = Array(header.utf8)
-        let scheme = Array("bearer".utf8)
-        guard bytes.count > scheme.count, bytes[scheme.count] == UInt8(ascii: " ") else { return nil }
-        for index in scheme.indices where bytes[index] | 0x20 != scheme[index] { return nil }
-        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var start = scheme.count + 1
-        var end = bytes.count
-        while start < end, isBlank(bytes[start]) { start += 1 }
-        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-        guard start < end else { return nil }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        guard var header else { return nil }
+        return header.withUTF8 { bytes in
+            let scheme = "bearer".utf8
+            guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }), bytes[scheme.count] == UInt8(ascii: " ")
+            else { return nil }
+            func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var (start, end) = (scheme.count + 1, bytes.count)
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : nil
+        }
     }
 }
