@@ -71,11 +71,19 @@ struct TokenCacheTests {
             let user = try await server.makeUsers(1, prefix: "listen")[0]
             _ = try await meStatements(server, token: user.token)
             #expect(try await meStatements(server, token: user.token) == 1)
-            let killed = try await server.sql(
-                "SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND datname = current_database()"
-            )
-            #expect(try killed[0].decode(Int.self, at: 0) == 1)
-            // Down or back (with a new connection), the server asks the database again.
+            let listening = "FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND datname = current_database()"
+            let killed = try await server.sql("SELECT pid, pg_terminate_backend(pid) \(listening)")
+            #expect(killed.count == 1)
+            let killedPID = try killed[0].decode(Int.self, at: 0)
+            // The server learns of the kill from its socket, a moment later;
+            // once it listens again on a new connection, it has noticed.
+            var listensAgain = false
+            for _ in 0..<100 where !listensAgain {
+                try await Task.sleep(for: .milliseconds(50))
+                listensAgain = try await server.sql("SELECT pid \(listening) AND pid <> $1", [killedPID]).count == 1
+            }
+            #expect(listensAgain)
+            // What was learned on the old connection is not trusted: the server asks the database again.
             #expect(try await meStatements(server, token: user.token) == 2)
             var cachedAgain = false
             for _ in 0..<100 where !cachedAgain {
