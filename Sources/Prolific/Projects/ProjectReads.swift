@@ -29,6 +29,12 @@ struct ProjectParts: OptionSet, Hashable, Sendable {
         self = parts
     }
 
+    /// Whether the open round's ranked snippets are read: they come with the round.
+    var readsRankedSnippets: Bool { isSuperset(of: [.openRound, .rankedSnippets]) }
+
+    /// Whether a read has snippet rows: the story's, the open round's, or both.
+    var readsSnippetRows: Bool { contains(.story) || readsRankedSnippets }
+
     init(rawValue: Int) { self.rawValue = rawValue }
 }
 
@@ -51,9 +57,10 @@ enum ProjectReads {
         return round
     }
 
-    /// The snippet of `storyColumns`, its author primed.
-    static func storySnippet(_ row: PostgresRow, shared: Loaders) throws -> SnippetRecord {
-        shared.prime(try UserRecord(row: row, offset: SnippetRecord.columnCount))
+    /// The snippet of `storyColumns` (or of a row with the author's
+    /// columns at `userOffset`), its author primed.
+    static func storySnippet(_ row: PostgresRow, userOffset: Int = SnippetRecord.columnCount, shared: Loaders) throws -> SnippetRecord {
+        shared.prime(try UserRecord(row: row, offset: userOffset))
         return try SnippetRecord(row: row)
     }
 
@@ -92,7 +99,7 @@ enum ProjectReads {
                     \(storyFrom) WHERE r.project_id = p.id
                 """)
         }
-        if parts.contains(.openRound) && parts.contains(.rankedSnippets) {
+        if parts.readsRankedSnippets {
             snippetRows.append(
                 """
                 SELECT 2, NULL::int, \(SnippetRecord.columns), c.votes, c.score, false,
@@ -137,7 +144,6 @@ enum ProjectReads {
     ) -> DataLoader<Int64, ProjectRecord?> {
         let sql = sql(parts)
         let snippetOffset = roundOffset + (parts.contains(.openRound) ? openRoundColumnCount : 0)
-        let readsSnippets = parts.contains(.story) || parts.contains(.openRound) && parts.contains(.rankedSnippets)
         return DataLoader { ids in
             let rows = try await database.query(sql, [ids, viewerID])
             var found: [Int64: ProjectRecord] = [:]
@@ -147,7 +153,7 @@ enum ProjectReads {
             func finish(_ project: ProjectRecord?) {
                 guard let project else { return }
                 if parts.contains(.story) { primed.stories.prime(project.id, story) }
-                if parts.contains(.rankedSnippets), let openRound {
+                if parts.readsRankedSnippets, let openRound {
                     primed.rankedSnippets.prime(openRound.id, ranked.sorted(by: SnippetCounting.ranksBefore))
                 }
                 (story, ranked, openRound) = ([], [], nil)
@@ -169,11 +175,10 @@ enum ProjectReads {
                         primed.currentRounds.prime(next.id, openRound)
                     }
                 }
-                guard readsSnippets, let kind = try row.decode(Int?.self, at: snippetOffset) else { continue }
+                guard parts.readsSnippetRows, let kind = try row.decode(Int?.self, at: snippetOffset) else { continue }
                 let snippetRow = row.shifted(by: snippetOffset + snippetRowColumnCount)
                 if kind == 1 {
-                    primed.shared.prime(try UserRecord(row: snippetRow, offset: SnippetCounting.userOffset))
-                    story.append(try SnippetRecord(row: snippetRow))
+                    story.append(try storySnippet(snippetRow, userOffset: SnippetCounting.userOffset, shared: primed.shared))
                 } else {
                     let snippet = try SnippetCounting.snippet(snippetRow)
                     try SnippetCounting.prime(
