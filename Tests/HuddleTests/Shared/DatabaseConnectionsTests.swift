@@ -23,28 +23,27 @@ struct DatabaseConnectionsTests {
         #expect(answered == 60)
     }
 
-    @Test func twoWorkersWithTwoConnectionsOpenNoMore() async throws {
+    /// The connections open after three bursts on a server of `workers`
+    /// allowed `connections` (tokens checked on every request).
+    func openAfterBursts(workers: Int, connections: Int) async throws -> Int {
         try await TestDatabase.withScratchDatabase { url in
             let server = try await TestServer.start(
-                databaseURL: url, workers: 2, arguments: ["--database-connections", "2", "--token-cache-seconds", "0"])
+                databaseURL: url, workers: workers, arguments: ["--database-connections", "\(connections)", "--token-cache-seconds", "0"])
             defer { server.stop() }
             let ana = try await server.signUp("ana")
             for _ in 0..<3 { try await burst(server, token: ana.token) }
-            let open = try #require(try await openConnections(server))
-            #expect((1...2).contains(open), "\(open) connections open")
+            return try #require(try await openConnections(server))
         }
     }
 
+    @Test func twoWorkersWithTwoConnectionsOpenNoMore() async throws {
+        let open = try await openAfterBursts(workers: 2, connections: 2)
+        #expect((1...2).contains(open), "\(open) connections open")
+    }
+
     @Test func aBurstOpensMoreWhenMoreAreAllowed() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(
-                databaseURL: url, workers: 1, arguments: ["--database-connections", "6", "--token-cache-seconds", "0"])
-            defer { server.stop() }
-            let ana = try await server.signUp("ana")
-            for _ in 0..<3 { try await burst(server, token: ana.token) }
-            let open = try #require(try await openConnections(server))
-            #expect((3...6).contains(open), "\(open) connections open")
-        }
+        let open = try await openAfterBursts(workers: 1, connections: 6)
+        #expect((3...6).contains(open), "\(open) connections open")
     }
 
     @Test func refusesFewerConnectionsThanWorkersAndTooMany() throws {
