@@ -20,11 +20,7 @@ struct HabitBuddiesLiveTests {
     }
 
     @Test func pairsAndMeetingsMadeThroughOneServerReachSubscribersOfTheOther() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await TestServer.start(databaseURL: url)
-            defer { second.stop() }
+        try await TestServer.withTwo { first, second in
             let users = try await first.makeUsers(2, prefix: "live")
             let (ana, bob) = (users[0], users[1])
             for user in users { _ = try await F.habit(first, token: user.token, "Meditate for 10 minutes", timeZone: "Europe/Berlin") }

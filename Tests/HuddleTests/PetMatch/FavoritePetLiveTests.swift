@@ -10,11 +10,7 @@ struct FavoritePetLiveTests {
     typealias F = PetMatchFixtures
 
     @Test func aStatusChangeThroughOneServerReachesAFavouriterSubscribedToTheOther() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await TestServer.start(databaseURL: url)
-            defer { second.stop() }
+        try await TestServer.withTwo { first, second in
             let users = try await first.makeUsers(3, prefix: "fav")
             let (staff, fan, bystander) = (users[0], users[1], users[2])
             let beagle = try await F.breed(first, "DOG", "Beagle")

@@ -42,11 +42,7 @@ struct ShelterDirectoryTests {
     }
 
     @Test func aShelterMovedOutOfReachLeavesTheFeedOfEveryProcess() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await TestServer.start(databaseURL: url)
-            defer { second.stop() }
+        try await TestServer.withTwo { first, second in
             let users = try await first.makeUsers(2, prefix: "moved")
             let beagle = try await F.breed(first, "DOG", "Beagle")
             let near = try await F.shelter(first, token: users[0].token, name: "Near Rescue", at: F.near)

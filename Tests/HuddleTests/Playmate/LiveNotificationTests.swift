@@ -44,11 +44,7 @@ struct LiveNotificationTests {
     }
 
     @Test func anInvitationMadeThroughOneServerReachesASubscriberOfTheOther() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await TestServer.start(databaseURL: url)
-            defer { second.stop() }
+        try await TestServer.withTwo { first, second in
             let users = try await first.makeUsers(2, prefix: "live")
             let (ana, bob) = (users[0], users[1])
             let request = try await first.graphql(FriendAndInvitationTests.send, ["id": bob.id], token: ana.token)["data"][

@@ -74,11 +74,7 @@ struct RoundEndAcrossServersTests {
     }
 
     @Test func twoServersEndTwoHundredRoundsInOneSecondEachOnce() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await TestServer.start(databaseURL: url)
-            defer { second.stop() }
+        try await TestServer.withTwo { first, second in
             let users = try await first.makeUsers(4, prefix: "many")
             let followers = [users[2].id, users[3].id]
             let rounds = try await Self.projects(200, server: first, owner: users[0].token, writer: users[1].token, followers: followers)

@@ -74,6 +74,18 @@ final class TestServer: Sendable {
         }
     }
 
+    /// Runs `body` with two server processes on one fresh database, as a
+    /// deployment of several runs them, both stopped after.
+    static func withTwo<T: Sendable>(_ body: (TestServer, TestServer) async throws -> T) async throws -> T {
+        try await TestDatabase.withScratchDatabase { url in
+            let first = try await start(databaseURL: url)
+            defer { first.stop() }
+            let second = try await start(databaseURL: url)
+            defer { second.stop() }
+            return try await body(first, second)
+        }
+    }
+
     static func start(databaseURL: String, workers: Int = 1, arguments: [String] = []) async throws -> TestServer {
         let port = ServeCommandTests.freePort()
         let process = Process()

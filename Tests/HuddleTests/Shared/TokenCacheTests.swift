@@ -47,11 +47,7 @@ struct TokenCacheTests {
     }
 
     @Test func loggingOutOnOneServerSignsOutOnEvery() async throws {
-        try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await TestServer.start(databaseURL: url)
-            defer { second.stop() }
+        try await TestServer.withTwo { first, second in
             let ana = try await first.signUp("ana")
             for server in [first, second] {
                 _ = try await meStatements(server, token: ana.token)
