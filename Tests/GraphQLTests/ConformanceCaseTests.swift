@@ -2,13 +2,13 @@ import Foundation
 import GraphQL
 import Testing
 
-/// The cases in `../shared/conformance/` (beside the checkout), where Huddle
-/// was once found to disagree with graphql-js 16: each folder's
-/// `expected.json` is graphql-js's answer, compared as JSON values.
+/// The cases where Huddle was once found to disagree with graphql-js 16,
+/// kept in the repository (`Fixtures/conformance/`, copied from the shared
+/// folder the project's reviewers add them to) so that a clone alone runs
+/// them: each folder's `expected.json` is graphql-js's answer, compared as
+/// JSON values.
 @Suite struct ConformanceCaseTests {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/conformance")
+    static let folder = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/conformance")
 
     static let cases: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -16,7 +16,7 @@ import Testing
     }()
 
     @Test func theSharedFolderHasCases() {
-        // CI clones the project with ../shared beside it; without it this suite would check nothing.
+        // Without the fixtures this suite would check nothing.
         #expect(Self.cases.count >= 2, "no cases under \(Self.folder.path)")
     }
 

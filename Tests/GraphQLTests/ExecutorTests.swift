@@ -109,7 +109,7 @@ import Testing
                 """#)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard)
     func waitingFieldsRunConcurrently() async throws {
         let schema = try executable(barrier: Barrier(count: 3))
         let response = try await run("{ a: slow(ms: 1) b: slow(ms: 2) c: slow(ms: 3) }", schema)

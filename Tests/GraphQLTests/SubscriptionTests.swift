@@ -47,7 +47,7 @@ import Testing
         return try builder.build()
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangGuard)
     func eachEventIsItsOwnResponseAndStoppingEndsTheSource() async throws {
         let probe = Probe()
         let source = Source(body: "subscription { invitationReceived(to: 1) { id from } }")

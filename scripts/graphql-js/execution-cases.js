@@ -106,7 +106,7 @@ module.exports = [
       __schema { __typename directives { name __typename isRepeatable locations args { name defaultValue } all: args(includeDeprecated: true) { name } } queryType { name name } }
     }` },
   // A fragment spread under two fields: what one adds beside the fragment
-  // stays under that one (../shared/conformance/fragment-merge), and a
+  // stays under that one (Tests/GraphQLTests/Fixtures/conformance/fragment-merge), and a
   // fragment spread at two depths recurses no deeper than asked.
   { schema: bestSchema, data: bestData, query: 'fragment Best on User { best { name } } query Q { me { ...Best best { email } } other { ...Best } }' },
   { schema: bestSchema, data: bestData, query: '{ other { ...Best } me { ...Best best { email } } } fragment Best on User { best { name } }' },
@@ -114,7 +114,7 @@ module.exports = [
   { schema: bestSchema, data: bestData, query: '{ me { ...F best { best { name } } } other { ...F } } fragment F on User { id best { id best { id } } }' },
   // @skip/@include whose `if` is a nullable variable given null, or a
   // variable given nothing: below the root a field error, at the root the
-  // data is null (../shared/conformance/skip-null).
+  // data is null (Tests/GraphQLTests/Fixtures/conformance/skip-null).
   { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { me { id name @skip(if: $hide) } }', variables: { hide: null } },
   { schema: bestSchema, data: bestData, query: 'query Q($show: Boolean = true) { me { id ... @include(if: $show) { name } } other { id } }', variables: { show: null } },
   { schema: bestSchema, data: bestData, query: 'query Q($hide: Boolean = false) { other { id } me @skip(if: $hide) { id } }', variables: { hide: null } },

@@ -221,6 +221,15 @@ struct Serve: AsyncParsableCommand {
         // One set of counters for the process, whichever loop answers.
         let metrics = Metrics()
         configuration.metrics = metrics
+        // Before anything else: a port another server has is an error, not a share of its clients.
+        let portClaim: PortClaim?
+        do {
+            portClaim = port == 0 ? nil : try PortClaim(host: host, port: port)
+        } catch {
+            FileHandle.standardError.write(Data("huddle: cannot serve: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        defer { withExtendedLifetime(portClaim) {} }
         // Each worker gets a schema of its own: objects that two loop threads
         // retain and release in turn bounce their reference counts between
         // the cores' caches, which cost the feed query a third of its time.

@@ -5,7 +5,7 @@ import Testing
 /// nginx-light), as the README's deployment section sets it up: mutations
 /// answered by one process reach subscribers held by the others, and the
 /// API keeps answering when a process is killed.
-@Suite(.enabled(if: TestDatabase.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")), .hangGuard)
 struct LoadBalancerTests {
     /// nginx in the foreground on `port`, balancing over `backends`.
     final class Balancer: Sendable {

@@ -4,7 +4,7 @@ import Testing
 /// Finding a buddy: candidates who share a habit, ranked, never oneself or
 /// someone swiped; a right swipe both ways makes one pair, even at once; the
 /// cap; only buddies see each other's progress.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct BuddyTests {
     typealias F = HabitBuddiesFixtures
 

@@ -7,7 +7,7 @@ import Testing
 /// other (over graphql-transport-ws and the legacy graphql-ws), meetings
 /// reach `meetingUpdated`, a meeting's reminder arrives through
 /// `notificationReceived`, and what a subscriber missed comes first with `after`.
-@Suite(.enabled(if: TestDatabase.available), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .serialized, .hangGuard)
 struct HabitBuddiesLiveTests {
     typealias F = HabitBuddiesFixtures
     typealias Live = LiveNotificationTests

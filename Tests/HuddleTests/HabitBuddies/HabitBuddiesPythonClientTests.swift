@@ -4,7 +4,7 @@ import Testing
 /// Python's `gql`, as the Habit Buddies app: a habit from the catalogue, a
 /// check-in, a buddy found and paired over HTTP, then `meetingUpdated` over
 /// graphql-transport-ws and graphql-ws at once while the buddy proposes a meeting.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct HabitBuddiesPythonClientTests {
     typealias F = HabitBuddiesFixtures
 

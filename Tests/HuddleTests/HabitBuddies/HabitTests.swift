@@ -4,7 +4,7 @@ import Testing
 /// Habits and check-ins: at most three active, days in the user's time
 /// zone and never in the future, streaks, completion, the calendar,
 /// milestones and the dashboard.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct HabitTests {
     typealias F = HabitBuddiesFixtures
 
@@ -145,7 +145,7 @@ struct HabitTests {
 }
 
 /// The profile: a time zone from the tz database, and reminders that follow it.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct HabitProfileTests {
     typealias F = HabitBuddiesFixtures
 

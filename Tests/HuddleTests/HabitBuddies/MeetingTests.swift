@@ -4,7 +4,7 @@ import Testing
 /// Meetings between buddies: at most 30 minutes, never two at once for one
 /// person, answered by the one asked, cancelled by either, an .ics each,
 /// and their reminders; the daily reminder's time across DST changes.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct MeetingTests {
     typealias F = HabitBuddiesFixtures
 

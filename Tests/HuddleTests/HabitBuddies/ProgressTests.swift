@@ -8,7 +8,7 @@ import Testing
 /// on generated check-ins; and the dashboard's folded statements (habits
 /// with completion and milestones, buddies with their habits) answering
 /// what the separate loaders answer, in four statements whatever the numbers.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.hangGuard)
 struct ProgressTests {
     typealias F = HabitBuddiesFixtures
 

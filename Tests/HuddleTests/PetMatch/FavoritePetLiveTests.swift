@@ -5,7 +5,7 @@ import Testing
 /// When staff change a favourite pet, everyone who favourited it hears of
 /// it: an inbox notice and `favoritePetUpdated`, from whichever server
 /// process made the change, and missed ones caught up with `after`.
-@Suite(.enabled(if: TestDatabase.available), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .serialized, .hangGuard)
 struct FavoritePetLiveTests {
     typealias F = PetMatchFixtures
 

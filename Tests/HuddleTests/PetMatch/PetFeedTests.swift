@@ -4,7 +4,7 @@ import Testing
 /// The swipe feed: adoptable pets matching the preferences within their
 /// distance, never one already swiped, nearest shelter first then newest,
 /// paged by cursor, with the reason when a page is empty.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PetFeedTests {
     typealias F = PetMatchFixtures
 

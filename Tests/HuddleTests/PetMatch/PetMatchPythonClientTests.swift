@@ -4,7 +4,7 @@ import Testing
 /// Python's `gql`, as the petMatch app: the feed, a right swipe and the
 /// favourites over HTTP, then `favoritePetUpdated` over graphql-transport-ws
 /// and graphql-ws at once while the shelter adopts the pet out.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PetMatchPythonClientTests {
     typealias F = PetMatchFixtures
 

@@ -4,7 +4,7 @@ import Testing
 /// Shelters and their pets: only staff write them, the catalogue holds a
 /// pet's breeds, coat and colour to its type, bad input changes nothing,
 /// and the search finds pets like Petfinder's /animals.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ShelterAndPetTests {
     typealias F = PetMatchFixtures
 

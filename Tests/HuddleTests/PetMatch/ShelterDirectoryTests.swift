@@ -8,7 +8,7 @@ import Testing
 /// The feed measures and orders shelters in the process: to the last bit
 /// as earthdistance does in SQL, and never from a copy older than the
 /// table.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ShelterDirectoryTests {
     typealias F = PetMatchFixtures
 

@@ -4,7 +4,7 @@ import Testing
 /// Swipes (one per user and pet, only on adoptable pets) and favourites
 /// (right and super swipes, super first, removable without coming back
 /// to the feed), each seen by its user only.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SwipeAndFavoriteTests {
     typealias F = PetMatchFixtures
     static let favorites = "{ favoritePets(first: 10) { edges { isSuper node { id name viewerFavorite shelter { phone email } } } } }"

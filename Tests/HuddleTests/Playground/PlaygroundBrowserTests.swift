@@ -6,7 +6,7 @@ import Testing
 /// diagnostic, sign-in, a query, a subscription event from another
 /// client's mutation, docs, prettify, the operation picker, history and a
 /// shared URL. Screenshots are kept in .build/test-artifacts/playground.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PlaygroundBrowserTests {
     static let artifacts = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("../../../.build/test-artifacts/playground").standardizedFileURL

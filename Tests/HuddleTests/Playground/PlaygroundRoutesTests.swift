@@ -5,7 +5,7 @@ import Testing
 /// headers, CodeMirror from the installed package, a browser's GET of
 /// /graphql, the language service with its limit and its errors, and the
 /// switches that turn the Playground off.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PlaygroundRoutesTests {
     struct Reply {
         var status: Int

@@ -10,7 +10,7 @@ import Testing
 /// Retry-After), never answered as if signed out; nothing shows the
 /// database's own text; everything works again once it is back. The server
 /// runs on a private cluster of its own, so stopping it disturbs no other test.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .hangGuard)
 struct DatabaseOutageTests {
     struct Answer {
         var status: Int

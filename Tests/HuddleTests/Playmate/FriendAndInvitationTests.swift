@@ -4,7 +4,7 @@ import HuddleRuntime
 import Testing
 
 /// Friend requests and invitations over HTTP, with their authorization rules.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct FriendAndInvitationTests {
     static let send = "mutation($id: ID!) { sendFriendRequest(userId: $id) { id from { username } to { username } } }"
 

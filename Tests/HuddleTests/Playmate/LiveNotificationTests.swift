@@ -4,7 +4,7 @@ import Testing
 
 /// Live events over WebSocket (graphql-transport-ws and graphql-ws), fed by
 /// LISTEN/NOTIFY, across two server processes on one database.
-@Suite(.enabled(if: TestDatabase.available), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .serialized, .hangGuard)
 struct LiveNotificationTests {
     /// A websocket client with the given token in connection_init.
     static func subscriber(port: Int, token: String, subprotocol: String = "graphql-transport-ws") throws -> GraphQLTransportWSTests.Client

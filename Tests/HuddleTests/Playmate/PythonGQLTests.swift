@@ -4,7 +4,7 @@ import Testing
 /// Python's `gql` library, a client front-end teams use, against the server:
 /// HTTP, and subscriptions over graphql-transport-ws and graphql-ws. The test
 /// command installs it (scripts/install-dependencies).
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PythonGQLTests {
     @Test func gqlQueriesAndSubscribesOverBothSubprotocols() async throws {
         try await TestServer.with { server in

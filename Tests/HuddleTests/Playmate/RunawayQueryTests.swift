@@ -5,7 +5,7 @@ import Testing
 /// fragment spread at two depths stops where it asks to (it once recursed
 /// through friendships without end), and nested pages of 100 are refused
 /// before anything runs.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct RunawayQueryTests {
     static func rowID(_ user: (token: String, id: String)) -> String {
         String(decoding: Data(base64Encoded: user.id + String(repeating: "=", count: (4 - user.id.count % 4) % 4))!, as: UTF8.self)

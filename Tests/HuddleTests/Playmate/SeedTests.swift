@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `huddle seed`: deterministic demo data that the API serves.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SeedTests {
     @Test func demoDataIsDeterministicAndServed() async throws {
         let counts = try await TestDatabase.withScratchDatabase { url in

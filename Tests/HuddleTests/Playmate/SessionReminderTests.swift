@@ -5,7 +5,7 @@ import Testing
 /// Players are reminded of their sessions on the durable scheduler, a
 /// setting's minutes before `occursAt`: those still in the session when it
 /// fires, once; none for a session deleted or one created inside the lead.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SessionReminderTests {
     static let kind = "playmate.session-reminder"
 

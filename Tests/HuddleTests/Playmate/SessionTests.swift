@@ -5,7 +5,7 @@ import Testing
 
 /// Sports sessions over HTTP: creating, joining under contention, leaving,
 /// deleting, searching and paging.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SessionTests {
     static let create = """
         mutation($input: CreateSportsSessionInput!) { createSportsSession(input: $input) {

@@ -4,7 +4,7 @@ import Testing
 
 /// The quiz, statistics, and suggestions ranked by the document's formula on
 /// a fixed dataset.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SuggestionTests {
     @Test func suggestionsFollowTheFormulaOnAFixedDataset() async throws {
         try await TestServer.with { server in

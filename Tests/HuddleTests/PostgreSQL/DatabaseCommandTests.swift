@@ -5,7 +5,7 @@ import HuddleRuntime
 import Testing
 
 /// `huddle migrate` and /readyz, as users meet them.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct DatabaseCommandTests {
     @Test func migrateAppliesReportsAndRefusesAChangedFile() async throws {
         try await TestDatabase.withScratchDatabase { url in

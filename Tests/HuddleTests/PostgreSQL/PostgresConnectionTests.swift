@@ -5,7 +5,7 @@ import Testing
 
 /// One libpq connection in pipeline mode on the loop, against the test
 /// command's PostgreSQL.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PostgresConnectionTests {
     @Test func everyTypeRoundTripsAsABoundParameter() async throws {
         try await TestDatabase.withPool { pool, _ async throws in

@@ -5,7 +5,7 @@ import Testing
 
 /// Migrations: in order, once, each in a transaction, refused when an
 /// applied file changed.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PostgresMigratorTests {
     /// A directory of migration files, removed afterwards.
     @discardableResult

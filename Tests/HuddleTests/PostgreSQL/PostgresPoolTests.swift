@@ -4,7 +4,7 @@ import HuddleRuntime
 import Testing
 
 /// The pool: waiting, timeouts, transactions and their retries, typed errors.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PostgresPoolTests {
     @Test func aCallerFindingThePoolExhaustedTimesOut() async throws {
         try await TestDatabase.withPool({

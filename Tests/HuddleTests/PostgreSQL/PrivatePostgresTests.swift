@@ -5,7 +5,7 @@ import Testing
 
 /// A private cluster of Huddle's own, restarted under load: the pool and the
 /// listener recover. (Its own server, so restarting it disturbs no other test.)
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .hangGuard)
 struct PrivatePostgresTests {
     /// As root, the cluster runs as `postgres`; a folder above it that
     /// `postgres` cannot enter is reported with what to change, before

@@ -4,7 +4,7 @@ import Testing
 /// The explore order (README, "Explore"): activity with a half-life of a
 /// day, a project's start counting as a burst, so a new project passes an
 /// old one that was busy days ago, and a busy one stays above a new one.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ExploreTests {
     @Test func exploreMixesRecentActivityWithDecayAndNewness() async throws {
         try await TestServer.with { server in

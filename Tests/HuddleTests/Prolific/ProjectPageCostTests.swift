@@ -4,7 +4,7 @@ import Testing
 /// The project page (the project, its story, the open round's snippets
 /// ranked with their authors, weighted scores and the viewer's votes)
 /// costs the same number of statements for 5 snippets and for 100.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ProjectPageCostTests {
     static let page = """
         query ProjectPage($id: ID!) {

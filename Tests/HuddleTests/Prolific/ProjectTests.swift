@@ -4,7 +4,7 @@ import Testing
 /// Prolific projects over HTTP on a real PostgreSQL: creating them (and
 /// refusing bad input with nothing written), the newest-first feed,
 /// search, following, private projects and invitations.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ProjectTests {
     @Test func projectsAreCreatedListedSearchedAndFollowed() async throws {
         try await TestServer.with { server in

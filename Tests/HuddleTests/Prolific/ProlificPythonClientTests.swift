@@ -4,7 +4,7 @@ import Testing
 /// Python's `gql`, as a front-end team's client, subscribed to one
 /// project's `roundEnded` over graphql-transport-ws and graphql-ws while
 /// the round ends.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ProlificPythonClientTests {
     @Test func gqlHearsARoundEndOverBothSubprotocols() async throws {
         try await TestServer.with { server in

@@ -7,7 +7,7 @@ import Testing
 /// rounds end exactly once whichever process takes them, followers hear of
 /// each once, votes racing the close are counted or refused, and a process
 /// killed mid-way leaves its work to another.
-@Suite(.enabled(if: TestDatabase.available), .serialized, .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestDatabase.available), .serialized, .hangGuard)
 struct RoundEndAcrossServersTests {
     /// `count` projects by `owner`, each with a snippet by `writer` in its
     /// open round and followed by `followers`; returns the open rounds' ids.

@@ -6,7 +6,7 @@ import Testing
 /// the weighted winner joins the story once, karma and notices follow, the
 /// next round opens or the project completes, an empty round gets more
 /// time, and a finished round takes nothing more.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct RoundEndTests {
     static let page = """
         query($id: ID!) {

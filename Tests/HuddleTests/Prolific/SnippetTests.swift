@@ -4,7 +4,7 @@ import Testing
 /// Submitting and voting: the length limits at and just over them, one
 /// snippet per writer per round, no vote for your own, no vote twice,
 /// unknown and malformed ids, and snippets that never change.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SnippetTests {
     @Test func snippetsAndVotesKeepTheirRules() async throws {
         try await TestServer.with { server in

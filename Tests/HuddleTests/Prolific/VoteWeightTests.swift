@@ -5,7 +5,7 @@ import Testing
 /// power is the voter's karma (at least 1), split over the snippets they
 /// vote for in the round, and a quarter of it for a voter habitual for the
 /// author. Without the habit rule the other snippet would win.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct VoteWeightTests {
     @Test func aHabitualVoterCountsForAQuarterAndASplitVoteForHalf() async throws {
         try await TestServer.with { server in

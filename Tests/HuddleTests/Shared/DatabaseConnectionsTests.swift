@@ -3,7 +3,7 @@ import Testing
 
 /// `--database-connections`: how many connections a process's workers
 /// share, whatever the load.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct DatabaseConnectionsTests {
     /// The `huddle_database_connections` gauge.
     func openConnections(_ server: TestServer) async throws -> Int? {

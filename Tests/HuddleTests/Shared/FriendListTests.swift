@@ -5,7 +5,7 @@ import Testing
 /// Friend lists inside lists: every user's page in one statement, whatever
 /// the number of users, with the same pages, cursors and counts as one
 /// user's list read alone.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct FriendListTests {
     static let friendsOfFriends = """
         query($first: Int!, $after: String) { me { friends(first: 10) { totalCount edges { node { username

@@ -86,8 +86,22 @@ final class TestServer: Sendable {
         }
     }
 
+    /// Starts a server on a free port. Another test's server may take the
+    /// same port between the look and the bind; the server then exits (it
+    /// never shares a port with another process), and this tries again.
     static func start(databaseURL: String, workers: Int = 1, arguments: [String] = []) async throws -> TestServer {
-        let port = ServeCommandTests.freePort()
+        for _ in 0..<5 {
+            if let server = try await start(
+                port: ServeCommandTests.freePort(), databaseURL: databaseURL, workers: workers, arguments: arguments)
+            {
+                return server
+            }
+        }
+        throw PostgresError(.connection, "huddle serve found no free port in 5 tries")
+    }
+
+    /// The server on `port` once ready; nil when it exited before (its port was taken).
+    private static func start(port: Int, databaseURL: String, workers: Int, arguments: [String]) async throws -> TestServer? {
         let process = Process()
         process.executableURL = HuddleCommand.executable
         // A minute's budget rather than the default 5 s: with every suite at
@@ -98,15 +112,28 @@ final class TestServer: Sendable {
             ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning", "--max-execution-time", "60"]
             + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(["DATABASE_URL": databaseURL]) { $1 }
-        process.standardError = FileHandle.nullDevice
+        // What the server says goes to a file (a pipe left unread could
+        // fill and stop it): its "listening on" line tells that the port
+        // is this server's, not another test's that took it meanwhile.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-test-server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         let server = TestServer(port: port, databaseURL: databaseURL, process: process)
-        for _ in 0..<200 {
-            if (try? await server.get("/readyz")) == "ready\n" { return server }
+        func said() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        // Migrating a fresh database takes a while when every suite runs at once: wait as long as it runs.
+        let deadline = ContinuousClock.now + .seconds(300)
+        while ContinuousClock.now < deadline {
+            if said().contains("huddle: listening on"), (try? await server.get("/readyz")) == "ready\n" { return server }
+            guard process.isRunning else {
+                if said().contains("cannot serve:") { return nil }
+                throw PostgresError(.connection, "huddle serve exited: \(said())")
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         server.stop()
-        throw PostgresError(.connection, "huddle serve did not become ready")
+        throw PostgresError(.connection, "huddle serve did not become ready: \(said())")
     }
 
     /// A server reached on `port` but run by something else (a balancer in

@@ -5,7 +5,7 @@ import Testing
 /// A process keeps the users of tokens it checked lately, so a client's
 /// next requests cost no statement for its sign-in; a token revoked in any
 /// way, on any process, stops working everywhere.
-@Suite(.enabled(if: TestDatabase.available), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct TokenCacheTests {
     /// The statements `{ me { id } }` costs with `token`.
     func meStatements(_ server: TestServer, token: String) async throws -> Int {
