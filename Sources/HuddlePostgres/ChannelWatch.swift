@@ -27,9 +27,13 @@ public final class ChannelWatch: Sendable {
     }
 
     /// Subscribes on the first call (later ones return at once), handing
-    /// each notification's payload to `onNotice` once it is counted;
-    /// nothing is stamped before, nor after the listener closes.
-    public func start(onNotice: @escaping @Sendable (String) -> Void) async throws {
+    /// each notification's payload to `onNotice` once it is counted, and
+    /// telling `onReconnect` when the listener listens again after a break
+    /// (notifications may have been missed); nothing is stamped before,
+    /// nor after the listener closes.
+    public func start(
+        onNotice: @escaping @Sendable (String) -> Void, onReconnect: @escaping @Sendable () -> Void = {}
+    ) async throws {
         let first = started.withLock { started in
             defer { started = true }
             return !started
@@ -45,9 +49,13 @@ public final class ChannelWatch: Sendable {
         following.store(true, ordering: .releasing)
         Task(executorPreference: listener.loop) { [self] in
             for await event in events {
-                guard case .notification(let notification) = event else { continue }
-                notices.add(1, ordering: .acquiringAndReleasing)
-                onNotice(notification.payload)
+                switch event {
+                case .notification(let notification):
+                    notices.add(1, ordering: .acquiringAndReleasing)
+                    onNotice(notification.payload)
+                case .reconnected:
+                    onReconnect()
+                }
             }
             following.store(false, ordering: .releasing)
         }

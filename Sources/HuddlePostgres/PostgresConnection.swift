@@ -288,8 +288,14 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
             if parameter.isPostgresNull {
                 offsets.append(nil)
             } else {
-                offsets.append(buffer.count)
+                let start = buffer.count
+                offsets.append(start)
                 parameter.encodePostgresText(into: &buffer)
+                // libpq reads each value up to its first NUL: a value holding
+                // one would be stored cut short, so it is never sent.
+                if buffer.withUnsafeBufferPointer({ memchr($0.baseAddress! + start, 0, $0.count - start) != nil }) {
+                    throw PostgresError.nulCharacter
+                }
                 buffer.append(0)
             }
         }

@@ -31,6 +31,9 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case poolClosed
         /// A value could not be decoded into the Swift type asked for.
         case decoding
+        /// A parameter held the NUL character (U+0000), which PostgreSQL's
+        /// text cannot store; the statement was not sent.
+        case nulCharacter
         /// Any other error the server reported.
         case server
     }
@@ -56,6 +59,12 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         if let sqlState { text += " (SQLSTATE \(sqlState))" }
         return text
     }
+
+    /// The refusal of a parameter holding U+0000 (SQLSTATE 22021, what
+    /// PostgreSQL itself reports for it where it sees one).
+    static let nulCharacter = PostgresError(
+        .nulCharacter, "a parameter contains the NUL character (U+0000), which PostgreSQL's text cannot store",
+        sqlState: "22021")
 
     /// Whether running the transaction again may succeed.
     public var isTransient: Bool { kind == .serializationFailure || kind == .deadlock }

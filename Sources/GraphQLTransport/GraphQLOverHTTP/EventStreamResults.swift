@@ -49,8 +49,13 @@ enum EventStreamResults {
     /// A subscription: each event's result as it comes, a comment every
     /// `keepAliveInterval` while none does; `complete` when the source ends.
     /// A client that leaves cancels the task, which ends the source stream.
-    static func stream(subscription events: AsyncStream<ExecutionResult>, keepAliveInterval: Duration) -> HTTPBodyStream {
+    /// Counted in `metrics` as an active subscription while it runs.
+    static func stream(
+        subscription events: AsyncStream<ExecutionResult>, keepAliveInterval: Duration, metrics: Metrics?
+    ) -> HTTPBodyStream {
         HTTPBodyStream { writer in
+            metrics?.subscriptionStarted()
+            defer { metrics?.subscriptionEnded() }
             guard writer.write(keepAlive) else { return }
             let (merged, continuation) = AsyncStream<ExecutionResult?>.makeStream()
             let ended = await withTaskGroup(of: Void.self) { group -> Bool in

@@ -36,12 +36,16 @@ public final class GraphQLOverHTTP: Sendable {
     private let persistedQueries: PersistedQueries
     private let makeContext: ContextBuilder
     private let sdl: [UInt8]
+    /// Where event-stream subscriptions are counted, beside the WebSocket's.
+    private let metrics: Metrics?
 
     public init(
-        schema: ExecutableSchema, configuration: Configuration = Configuration(), context: @escaping ContextBuilder = { _, _ in () }
+        schema: ExecutableSchema, configuration: Configuration = Configuration(), metrics: Metrics? = nil,
+        context: @escaping ContextBuilder = { _, _ in () }
     ) {
         self.schema = schema
         self.configuration = configuration
+        self.metrics = metrics
         documents = configuration.operations.makeDocumentCache(for: schema.schema)
         persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
         makeContext = context
@@ -289,6 +293,10 @@ public final class GraphQLOverHTTP: Sendable {
         case .success(let operation):
             operationType = operation.operation.rawValue
             if viaGet && operation.operation != .query { return .success(Answer(nil, [], operationType)) }
+            if operation.operation == .subscription && delivery != .eventStream {
+                return .success(
+                    Answer(requestErrorStatus, Self.errorBody(Self.subscriptionNeedsAStream, code: "BAD_REQUEST"), operationType))
+            }
         }
         let context: any Sendable
         do {
@@ -362,12 +370,18 @@ public final class GraphQLOverHTTP: Sendable {
         case .stream(let events):
             return Answer(
                 200, [], "subscription",
-                stream: EventStreamResults.stream(subscription: events, keepAliveInterval: configuration.eventStreamKeepAlive))
+                stream: EventStreamResults.stream(
+                    subscription: events, keepAliveInterval: configuration.eventStreamKeepAlive, metrics: metrics))
         case .failure(var result):
             result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") }
             return Answer(requestErrorStatus, Self.body(result), "subscription")
         }
     }
+
+    /// A subscription answers event after event; a request that reads one response cannot carry it.
+    static let subscriptionNeedsAStream =
+        "A subscription's events need a stream: send it over WebSocket (graphql-transport-ws or graphql-ws), "
+        + "or ask for an event stream (Accept: text/event-stream)."
 
     /// The codes of executions a limit stopped after they had grown large.
     private static let stopCodes: Set<String> = ["RESPONSE_TOO_LARGE", "MEMORY_LIMIT_EXCEEDED", "OPERATION_TIMEOUT"]

@@ -185,3 +185,33 @@ public final class GraphQLOverWebSocket: Sendable {
 public protocol OperationContextMaking: Sendable {
     func makeOperationContext() -> any Sendable
 }
+
+/// A connection's context whose sign-in can end while its socket stays open
+/// (the token revoked or expired). The sessions close the socket (4403)
+/// when it ends, and ask again before each operation they start.
+public protocol ConnectionAuthority: Sendable {
+    /// Calls `ended` (on any thread) when the sign-in ends, until the returned function is called.
+    func watchEnd(_ ended: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+    /// Whether the sign-in still holds; throws when that cannot be told now.
+    func isStillValid() async throws(ServiceUnavailable) -> Bool
+}
+
+extension GraphQLOverWebSocket {
+    /// What asking a connection's authority again before an operation gave.
+    enum AuthorityCheck {
+        case valid, ended
+        case unavailable(ServiceUnavailable)
+    }
+
+    static func check(_ context: any Sendable) async -> AuthorityCheck {
+        guard let authority = context as? ConnectionAuthority else { return .valid }
+        do {
+            return try await authority.isStillValid() ? .valid : .ended
+        } catch {
+            return .unavailable(error)
+        }
+    }
+
+    /// The message a socket closes with when its sign-in ends.
+    static let signInEnded = "Forbidden: the connection's sign-in has ended"
+}

@@ -87,6 +87,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
             guard let context = authorized else { return close(4403, "Forbidden") }
             guard !isClosed else { return }
             self.context = context
+            tasks.watchAuthority(of: context) { [weak self] in self?.close(4403, GraphQLOverWebSocket.signInEnded) }
             socket.send(text: #"{"type":"connection_ack"}"#)
         }
     }
@@ -104,6 +105,15 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                 ]))
         }
         tasks.run(id) { [self] in
+            switch await GraphQLOverWebSocket.check(context) {
+            case .valid: break
+            case .ended: return close(4403, GraphQLOverWebSocket.signInEnded)
+            case .unavailable(let error):
+                guard !Task.isCancelled else { return }
+                return send(
+                    id: id, type: "error",
+                    payload: GraphQLOverWebSocket.json([.coded(error.message, code: "SERVICE_UNAVAILABLE")]))
+            }
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 guard !Task.isCancelled else { return }

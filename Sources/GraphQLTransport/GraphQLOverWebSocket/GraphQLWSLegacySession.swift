@@ -83,6 +83,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             }
             guard !isClosed else { return }
             self.context = context
+            tasks.watchAuthority(of: context) { [weak self] in self?.signInEnded() }
             socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "connection_ack", payload: nil))
             socket.send(text: GraphQLOverWebSocket.message(id: nil, type: "ka", payload: nil))
             tasks.every(service.configuration.keepAliveInterval) { [weak self] in
@@ -105,6 +106,14 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
                 ))
         }
         tasks.run(id) { [self] in
+            switch await GraphQLOverWebSocket.check(context) {
+            case .valid: break
+            case .ended: return signInEnded()
+            case .unavailable(let error):
+                guard !Task.isCancelled else { return }
+                let result = ExecutionResult(data: nil, errors: [.coded(error.message, code: "SERVICE_UNAVAILABLE")])
+                return send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+            }
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 // subscriptions-transport-ws sends request errors as a data message.
@@ -148,6 +157,12 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
         writer.string(message)
         writer.raw("}")
         return writer.bytes
+    }
+
+    /// As a refused connection_init: say why, then close.
+    private func signInEnded() {
+        sendConnectionError(GraphQLOverWebSocket.signInEnded)
+        close(4403, GraphQLOverWebSocket.signInEnded)
     }
 
     private func close(_ code: UInt16, _ reason: String) {

@@ -60,7 +60,19 @@ final class SessionTasks: @unchecked Sendable {
             })
     }
 
+    /// Watches the connection's sign-in, when its context can end: `ended`
+    /// runs on the loop when it does. The watch ends with the session.
+    func watchAuthority(of context: any Sendable, _ ended: @escaping @Sendable () -> Void) {
+        guard let authority = context as? ConnectionAuthority, !isStopped else { return }
+        let loop = loop
+        stopWatching = authority.watchEnd { loop.enqueue(ended) }
+    }
+
+    private var stopWatching: (@Sendable () -> Void)?
+
     func stopAll() {
+        stopWatching?()
+        stopWatching = nil
         isStopped = true
         for task in operations.values { task.cancel() }
         operations = [:]

@@ -1,3 +1,4 @@
+import Formats
 import Foundation
 import GraphQL
 import HuddleCore
@@ -13,6 +14,8 @@ enum MeetingMutations {
     static let maxComment = 1000
     /// How long before its start a meeting's checklist can be ticked.
     static let checklistOpensMinutes = 15
+    /// How many days ahead a meeting may be scheduled.
+    static let horizonDays = 2 * 365
 
     static func bind(_ binder: inout SchemaBinder) {
         binder.rootAsync("Mutation", "scheduleMeeting", schedule)
@@ -28,6 +31,13 @@ enum MeetingMutations {
         let database = input.request.database
         let buddy = try GlobalID.id(of: "User", fields["buddyId"]?.stringValue ?? "", argument: "input.buddyId")
         let date = fields["date"]?.stringValue ?? ""
+        // As far ahead as a Playmate session may be planned; the `Date`
+        // scalar has checked it is a day.
+        if let (year, month, day) = DateScalar.parse(date),
+            GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day) > Int(Date().timeIntervalSince1970 / 86_400) + horizonDays
+        {
+            throw APIError.badInput("\"input.date\" must be within two years.")
+        }
         let time = try HabitMutations.requireTime(fields["time"]?.stringValue ?? "", argument: "input.time")
         let duration = fields["durationMinutes"]?.intValue ?? durations.upperBound
         guard durations.contains(duration) else {

@@ -42,10 +42,17 @@ package enum AccountInput {
         return text
     }
 
+    /// An absolute http or https URL as the tables' checks take it: the
+    /// scheme in lower case, no white space or control character anywhere
+    /// (Foundation's parser lets a space through; the database would not).
     package static func url(_ text: String, _ name: String) throws -> String {
-        guard text.utf8.count <= 2048, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-            url.host != nil, text.lowercased().hasPrefix("http")
-        else { throw APIError.badInput("\"\(name)\" must be an http or https URL of at most 2048 characters.") }
+        let isClean = text.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.properties.generalCategory != .control }
+        guard text.utf8.count <= 2048, isClean, text.hasPrefix("http://") || text.hasPrefix("https://"),
+            let url = URL(string: text), url.host.map({ !$0.isEmpty }) == true
+        else {
+            throw APIError.badInput(
+                "\"\(name)\" must be an http:// or https:// URL of at most 2048 characters, with no spaces or control characters.")
+        }
         return text
     }
 

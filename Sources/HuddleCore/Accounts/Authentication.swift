@@ -28,7 +28,13 @@ package enum Authentication {
         token: String?, database: PostgresPool, cache: TokenCache? = nil
     ) async throws(ServiceUnavailable) -> RequestContext.Viewer? {
         guard let token, !token.isEmpty, token.utf8.count <= 200 else { return nil }
-        let tokenHash = hash(token)
+        return try await viewer(tokenHash: hash(token), database: database, cache: cache)
+    }
+
+    /// The signed-in user of the token hashed `tokenHash`, as `viewer(token:)` tells it.
+    package static func viewer(
+        tokenHash: String, database: PostgresPool, cache: TokenCache? = nil
+    ) async throws(ServiceUnavailable) -> RequestContext.Viewer? {
         if let userID = cache?.userID(forTokenHash: tokenHash) {
             return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
         }

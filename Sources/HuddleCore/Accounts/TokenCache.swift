@@ -13,7 +13,12 @@ import Synchronization
 /// LISTEN connection that was listening then still is: while it is down,
 /// and after it reconnects (notifications may have been missed), the
 /// database is asked again. An entry lives at most `lifetime` and never
-/// past the token's expiry.
+/// past the token's expiry; with a lifetime of zero nothing is kept.
+///
+/// What is signed in for longer than a request (a WebSocket) watches its
+/// token here: it hears when the token is revoked, and when a revocation
+/// may have been missed (the LISTEN connection broke), so that it can ask
+/// the database again.
 package final class TokenCache: Sendable {
     /// Where the database announces revoked tokens; the payload is the
     /// token's SHA-256 in hex.
@@ -30,6 +35,15 @@ package final class TokenCache: Sendable {
     private let capacity: Int
     private let watch: ChannelWatch
     private let entries = Mutex<[String: Entry]>([:])
+    private let watchers = Mutex<(byToken: [String: [UInt64: @Sendable (TokenNotice) -> Void]], next: UInt64)>(([:], 0))
+
+    /// What a watcher of a token hears.
+    package enum TokenNotice: Sendable {
+        /// The token is no longer valid.
+        case revoked
+        /// A revocation may have been missed: ask the database.
+        case unsure
+    }
 
     /// A cache keeping a token's user for at most `lifetime`, of at most
     /// `capacity` tokens, told of revocations by `listener`.
@@ -42,8 +56,32 @@ package final class TokenCache: Sendable {
     /// Follows revocations until the listener closes; the cache keeps
     /// nothing before.
     package func start() async throws {
-        try await watch.start { [self] tokenHash in forget(tokenHash) }
+        try await watch.start(
+            onNotice: { [self] tokenHash in forget(tokenHash) },
+            onReconnect: { [self] in
+                for action in watchers.withLock({ $0.byToken.values.flatMap(\.values) }) { action(.unsure) }
+            })
     }
+
+    /// Calls `action` (on any thread) when the token hashed `tokenHash` is
+    /// revoked, once, or when a revocation may have been missed, until the
+    /// returned watch is cancelled.
+    package func watch(_ tokenHash: String, _ action: @escaping @Sendable (TokenNotice) -> Void) -> TokenWatch {
+        let number = watchers.withLock { watchers in
+            defer { watchers.next += 1 }
+            watchers.byToken[tokenHash, default: [:]][watchers.next] = action
+            return watchers.next
+        }
+        return TokenWatch { [self] in
+            watchers.withLock { watchers in
+                watchers.byToken[tokenHash]?[number] = nil
+                if watchers.byToken[tokenHash]?.isEmpty == true { watchers.byToken[tokenHash] = nil }
+            }
+        }
+    }
+
+    /// Tokens watched now, for tests and metrics.
+    package var watchedTokens: Int { watchers.withLock { $0.byToken.count } }
 
     /// The user of the token hashed `tokenHash`, when this process checked
     /// it lately and it is still valid.
@@ -66,6 +104,7 @@ package final class TokenCache: Sendable {
     /// Keeps what the database just said of a token: its user, and how
     /// long until it expires; unless a token was revoked since `stamp`.
     package func remember(tokenHash: String, userID: Int64, expiresIn: Duration, stamp: ChannelWatch.Stamp) {
+        guard lifetime > .zero else { return }
         let now = ContinuousClock.now
         entries.withLock { entries in
             guard watch.mayKeep(stamp) else { return }
@@ -78,11 +117,25 @@ package final class TokenCache: Sendable {
         }
     }
 
-    /// Forgets a token (revoked here, or by another process).
+    /// Forgets a token (revoked here, or by another process), and tells
+    /// whatever watched it.
     package func forget(_ tokenHash: String) {
         entries.withLock { entries in
             watch.noteChange()
             entries[tokenHash] = nil
         }
+        let actions = watchers.withLock { $0.byToken.removeValue(forKey: tokenHash).map { Array($0.values) } ?? [] }
+        for action in actions { action(.revoked) }
     }
+}
+
+/// A watch of a token, ended by `cancel` (at the latest when released).
+package final class TokenWatch: Sendable {
+    private let end: Mutex<(@Sendable () -> Void)?>
+
+    init(_ end: @escaping @Sendable () -> Void) { self.end = Mutex(end) }
+
+    package func cancel() { end.withLock { $0.take() }?() }
+
+    deinit { cancel() }
 }

@@ -32,6 +32,11 @@ package enum APIError {
         }
     }
 
+    /// Text holding U+0000 is refused wherever it would reach the
+    /// database (PostgreSQL's text cannot hold it); never stored cut short.
+    package static let nulCharacterMessage =
+        "Text in this request contains the NUL character (U+0000), which cannot be stored; remove it and try again."
+
     /// A fault of the server's own, not of the request.
     package static func internalError(_ message: String) -> GraphQLError {
         .coded(message, code: "INTERNAL_SERVER_ERROR")
@@ -47,6 +52,8 @@ package enum APIError {
             case .connection, .poolTimeout, .poolClosed, .cancelled:
                 logger.log(.warning, "database unavailable", ["error": .string(database.description)])
                 return .coded("The database is unavailable; try again shortly.", code: "SERVICE_UNAVAILABLE")
+            case .nulCharacter:
+                return badInput(nulCharacterMessage)
             default:
                 logger.log(.error, "database error", ["error": .string(database.description)])
                 return internalError("The database could not complete this request.")

@@ -75,3 +75,28 @@ package final class RequestContext: Sendable {
 extension RequestContext: OperationContextMaking {
     public func makeOperationContext() -> any Sendable { forNextOperation() }
 }
+
+/// A WebSocket signed in with a token ends when the token does: revoked
+/// anywhere (logging out, an operator's SQL), or found invalid when asked
+/// again before an operation or after a missed revocation.
+extension RequestContext: ConnectionAuthority {
+    public func watchEnd(_ ended: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        guard let viewer, let tokens else { return {} }
+        let watch = tokens.watch(viewer.tokenHash) { [self] notice in
+            switch notice {
+            case .revoked: ended()
+            case .unsure:
+                Task {
+                    if (try? await isStillValid()) == false { ended() }
+                }
+            }
+        }
+        return { watch.cancel() }
+    }
+
+    public func isStillValid() async throws(ServiceUnavailable) -> Bool {
+        guard let viewer else { return true }
+        return try await Authentication.viewer(tokenHash: viewer.tokenHash, database: database, cache: tokens)?.userID
+            == viewer.userID
+    }
+}

@@ -1,7 +1,7 @@
 import GraphQL
 
 /// The `Date` scalar: a day of the calendar as RFC 3339 full-date text,
-/// `YYYY-MM-DD` (a birthday). Inputs that are not such a day are refused
+/// `YYYY-MM-DD` (a birthday), from 0001-01-01 (PostgreSQL has no year 0). Inputs that are not such a day are refused
 /// where they are written (a validation error for a literal, a variable
 /// error for a variable), before any resolver runs.
 package enum DateScalar {
@@ -44,7 +44,7 @@ package enum DateScalar {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            (1...12).contains(month), day >= 1, day <= DateTimeScalar.daysInMonth(year, month)
+            year >= 1, (1...12).contains(month), day >= 1, day <= DateTimeScalar.daysInMonth(year, month)
         else { return nil }
         return (year, month, day)
     }

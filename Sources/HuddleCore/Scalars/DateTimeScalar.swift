@@ -146,6 +146,13 @@ package enum DateTimeScalar {
         }
     )
 
+    /// The instants the scalar represents, in milliseconds since 1970:
+    /// 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, those whose UTC
+    /// text has the four-digit year RFC 3339 writes (and PostgreSQL stores;
+    /// it has no year 0). An input whose offset moves it past either end is
+    /// refused, so that every value read back is one the scalar accepts.
+    package static let representable = daysFromCivil(1, 1, 1) * 86_400_000...(daysFromCivil(10_000, 1, 1) * 86_400_000 - 1)
+
     /// An input (a variable's value or a string literal's) as the canonical UTC text.
     static func parseValue(_ value: GraphQLValue) -> Result<GraphQLValue, ScalarCoercion.Invalid> {
         guard case .string(let text) = value else {
@@ -154,13 +161,23 @@ package enum DateTimeScalar {
         guard let instant = parse(text) else {
             return .failure(.init("DateTime cannot represent an invalid date-time string: \(GraphQLValue.string(text).inspected)."))
         }
+        guard representable.contains(instant) else {
+            return .failure(
+                .init(
+                    "DateTime cannot represent an instant outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z: \(GraphQLValue.string(text).inspected)."
+                ))
+        }
         return .success(.string(format(milliseconds: instant)))
     }
 
     /// A resolver's value: RFC 3339 text or milliseconds since 1970.
     static func serialize(_ value: GraphQLValue) -> Result<GraphQLValue, ScalarCoercion.Invalid> {
         switch value {
-        case .int(let milliseconds): return .success(.string(format(milliseconds: milliseconds)))
+        case .int(let milliseconds):
+            guard representable.contains(milliseconds) else {
+                return .failure(.init("DateTime cannot represent value: \(value.inspected)"))
+            }
+            return .success(.string(format(milliseconds: milliseconds)))
         case .string: return parseValue(value)
         default: return .failure(.init("DateTime cannot represent value: \(value.inspected)"))
         }

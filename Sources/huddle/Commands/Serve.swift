@@ -324,15 +324,15 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { listenerLoop.stop() }
-        var tokens: TokenCache?
-        if tokenCacheSeconds > 0 {
-            let cache = TokenCache(lifetime: .seconds(tokenCacheSeconds), listener: listener)
-            do {
-                try await cache.start()
-                tokens = cache
-            } catch {
-                FileHandle.standardError.write(Data("huddle: tokens will be checked on every request: \(error)\n".utf8))
-            }
+        // Followed even when it keeps nothing (--token-cache-seconds 0):
+        // open WebSockets hear through it that their token was revoked.
+        let tokens = TokenCache(lifetime: .seconds(tokenCacheSeconds), listener: listener)
+        do {
+            try await tokens.start()
+        } catch {
+            FileHandle.standardError.write(Data("huddle: cannot follow revoked tokens: \(error)\n".utf8))
+            listenerLoop.stop()
+            throw ExitCode.failure
         }
         var database = location.configuration
         database.acquireTimeout = .milliseconds(Int64(databaseWait * 1000))
@@ -447,7 +447,8 @@ private final class Worker: Sendable {
         operations.workExecutor = loop
         http.allowedOrigins = allowedOrigins
         http.operations = operations
-        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http) { request, _ async throws(ServiceUnavailable) in
+        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
+            request, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(for: request, database: pool, listener: listener, tokens: tokens, settings: settings)
         }
         var ws = GraphQLOverWebSocket.Configuration()

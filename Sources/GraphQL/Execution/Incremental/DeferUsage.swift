@@ -148,9 +148,11 @@ extension FieldCollector {
         var initialCount = 0
         if case .int(let count)? = arguments["initialCount"] { initialCount = count }
         guard initialCount >= 0 else {
+            // graphql-js 17's words; the code, for clients that switch on one, is ours.
             throw GraphQLError(
                 message: "initialCount must be a positive integer",
-                locations: source.map { [$0.location(at: directive.location.start)] } ?? [])
+                locations: source.map { [$0.location(at: directive.location.start)] } ?? [],
+                extensions: [.init("code", .string("BAD_USER_INPUT"))])
         }
         return StreamUsage(label: arguments["label"]?.stringValue, initialCount: initialCount)
     }
