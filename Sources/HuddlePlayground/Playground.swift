@@ -137,9 +137,20 @@ public final class Playground: Sendable {
             }
             return Self.json(.object([.init("diagnostics", .list(diagnostics)), .init("operations", .list(operations))]))
         case "format":
-            do {
+            let failure: LanguageService.FormatFailure
+            do throws(LanguageService.FormatFailure) {
                 return Self.json(.object([.init("text", .string(try service.format(text)))]))
             } catch {
+                failure = error
+            }
+            switch failure {
+            case .tooLarge(let cost):
+                return Self.error(
+                    400,
+                    "Formatting this document would write about \(cost.bytes) bytes and copy \(cost.copied) while indenting, "
+                        + "more than the limits (\(service.maxFormattedBytes) and \(service.maxFormattingCopies)); nest it less deeply.",
+                    code: "FORMAT_TOO_LARGE")
+            case .syntax(let error):
                 let locations = error.locations.map {
                     GraphQLValue.object([.init("line", .int($0.line)), .init("column", .int($0.column))])
                 }

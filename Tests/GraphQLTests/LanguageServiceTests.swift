@@ -155,7 +155,7 @@ import Testing
 
     @Test func formatPrintsWithTheEnginesPrinter() throws {
         #expect(try service.format("query Q($a:Int=1){me{id,name}}") == "query Q($a: Int = 1) {\n  me {\n    id\n    name\n  }\n}")
-        #expect(throws: GraphQLError.self) { try service.format("{ me ") }
+        #expect(throws: LanguageService.FormatFailure.self) { try service.format("{ me ") }
     }
 
     @Test func operationsInOrder() {
@@ -179,6 +179,48 @@ extension LanguageServiceTests {
         let deepText = String(repeating: "{ me ", count: 100_000) + "{ "
         let list = service.completions(in: deepText, at: TextPosition(line: 0, character: deepText.utf16.count))
         #expect(list.items.isEmpty)
+    }
+    /// A small document nested deep prints to megabytes (two spaces a level
+    /// a line) and the printer copies each line once a level: refused from
+    /// its tree, before printing.
+    static func nested(trees: Int, depth: Int) -> String {
+        "{"
+            + (0..<trees).map { "a\($0):" + String(repeating: "me{", count: depth) + "name" + String(repeating: "}", count: depth) }
+            .joined(separator: " ") + "}"
+    }
+
+    @Test func formattingCostMeasuresWhatThePrinterWrites() throws {
+        for text in [
+            Self.nested(trees: 3, depth: 40), "query Q($a: Int) { me { ...F friends(first: 2) { name } } } fragment F on User { id }",
+        ] {
+            let cost = FormattingCost(of: try parse(Source(body: text)))
+            let printed = try service.format(text).utf8.count
+            // An estimate: within a fifth of the truth either way.
+            #expect(Double(cost.bytes) > Double(printed) * 0.8 && Double(cost.bytes) < Double(printed) * 1.2, "\(cost) \(printed)")
+        }
+    }
+
+    @Test func formatIsRefusedPastItsLimitsAndServedAtThem() throws {
+        let text = Self.nested(trees: 19, depth: 250)
+        #expect(text.utf8.count < 20_000)
+        guard case .tooLarge(let cost)? = #expect(throws: LanguageService.FormatFailure.self, performing: { try service.format(text) })
+        else {
+            Issue.record("not refused for its size")
+            return
+        }
+        #expect(cost.bytes > 2_000_000)
+
+        let small = Self.nested(trees: 2, depth: 30)
+        let measured = FormattingCost(of: try parse(Source(body: small)))
+        var atLimits = service
+        (atLimits.maxFormattedBytes, atLimits.maxFormattingCopies) = (measured.bytes, measured.copied)
+        #expect(try atLimits.format(small) == Printer.print(try parse(Source(body: small))))
+        var overBytes = atLimits
+        overBytes.maxFormattedBytes -= 1
+        #expect(throws: LanguageService.FormatFailure.self) { try overBytes.format(small) }
+        var overCopies = atLimits
+        overCopies.maxFormattingCopies -= 1
+        #expect(throws: LanguageService.FormatFailure.self) { try overCopies.format(small) }
     }
 }
 
@@ -230,4 +272,5 @@ extension LanguageServiceTests {
             diagnostics.map { $0.positions.map { "\($0.line + 1):\($0.character + 1)" } }
                 == testCase.errors.map { $0.locations.map { "\($0.line):\($0.column)" } })
     }
+
 }

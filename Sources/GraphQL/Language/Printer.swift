@@ -311,15 +311,30 @@ public enum Printer {
     }
 
     /// Two spaces before every line, block-string lines included, as graphql-js does.
+    /// Byte by byte: a block nested d deep is indented d times, so this
+    /// runs over most of what the printer writes, many times.
     static func indent(_ text: String) -> String {
         guard !text.isEmpty else { return "" }
-        var result = "  "
-        result.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            result.unicodeScalars.append(scalar)
-            if scalar == "\n" { result += "  " }
+        var text = text
+        return text.withUTF8 { bytes in
+            var newlines = 0
+            for byte in bytes where byte == 0x0A { newlines += 1 }
+            return String(unsafeUninitializedCapacity: bytes.count + 2 + 2 * newlines) { output in
+                output[0] = 0x20
+                output[1] = 0x20
+                var count = 2
+                for byte in bytes {
+                    output[count] = byte
+                    count += 1
+                    if byte == 0x0A {
+                        output[count] = 0x20
+                        output[count + 1] = 0x20
+                        count += 2
+                    }
+                }
+                return count
+            }
         }
-        return result
     }
 
     private static func hasMultilineItems(_ items: [String]) -> Bool {

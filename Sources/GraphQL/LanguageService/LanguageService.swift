@@ -9,10 +9,28 @@ public struct LanguageService: Sendable {
     /// Whether messages leave out "Did you mean" suggestions, as the server's do.
     public var hidesSuggestions: Bool
 
-    public init(schema: GraphQLSchema, maxErrors: Int = 100, hidesSuggestions: Bool = false) {
+    /// The largest document `format` writes, in UTF-8 bytes, as its tree measures it.
+    public var maxFormattedBytes: Int
+    /// The most bytes `format`'s printer may copy while indenting, as the tree measures it.
+    public var maxFormattingCopies: Int
+
+    public init(
+        schema: GraphQLSchema, maxErrors: Int = 100, hidesSuggestions: Bool = false, maxFormattedBytes: Int = 1 << 20,
+        maxFormattingCopies: Int = 16 << 20
+    ) {
         self.schema = schema
         self.maxErrors = maxErrors
         self.hidesSuggestions = hidesSuggestions
+        self.maxFormattedBytes = maxFormattedBytes
+        self.maxFormattingCopies = maxFormattingCopies
+    }
+
+    /// Why `format` did not print a document.
+    public enum FormatFailure: Error, Sendable {
+        /// The document does not parse.
+        case syntax(GraphQLError)
+        /// Printing it would write or copy more than the service's limits.
+        case tooLarge(FormattingCost)
     }
 
     /// One problem in a document, where an editor marks it.
@@ -66,9 +84,18 @@ public struct LanguageService: Sendable {
     }
 
     /// The document as the engine's printer writes it (graphql-js's
-    /// `print`; comments are not kept), or the syntax error.
-    public func format(_ text: String) throws(GraphQLError) -> String {
-        Printer.print(try parse(Source(body: text)))
+    /// `print`; comments are not kept); refused, before any printing, when
+    /// its tree says it would be too large to write.
+    public func format(_ text: String) throws(FormatFailure) -> String {
+        let document: Document
+        do {
+            document = try parse(Source(body: text))
+        } catch {
+            throw .syntax(error)
+        }
+        let cost = FormattingCost(of: document)
+        guard cost.bytes <= maxFormattedBytes, cost.copied <= maxFormattingCopies else { throw .tooLarge(cost) }
+        return Printer.print(document)
     }
 
     /// An operation of a document, for an editor's operation picker.

@@ -136,6 +136,22 @@ struct PlaygroundRoutesTests {
         }
     }
 
+    /// The attack of issue 41: 19 KB that printed to 2.4 MB and held a
+    /// worker for ten seconds is refused from its tree, and the worker answers.
+    @Test func formattingADeeplyNestedDocumentIsRefusedBeforeItIsPrinted() async throws {
+        try await Self.withServer(arguments: ["--workers", "1"]) { server in
+            let text =
+                "{"
+                + (0..<19).map { "a\($0):" + String(repeating: "me{", count: 250) + "id" + String(repeating: "}", count: 250) }
+                .joined(separator: " ") + "}"
+            let refused = try await Self.languageService(server, ["method": "format", "text": text])
+            #expect(refused.status == 400)
+            #expect(refused.errorCode == "FORMAT_TOO_LARGE")
+            #expect(refused.body.utf8.count < 1_000)
+            #expect(try await server.graphql("{ __typename }")["data"]["__typename"].string == "Query")
+        }
+    }
+
     @Test func badLanguageServiceRequestsGetCodedErrors() async throws {
         try await Self.withServer { server in
             let notJSON = try await Self.request(server, "/playground/language-service", method: "POST", body: Data("{".utf8))
