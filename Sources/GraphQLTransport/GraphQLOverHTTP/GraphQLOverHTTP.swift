@@ -14,8 +14,14 @@ public final class GraphQLOverHTTP: Sendable {
         public var maxBatchSize = 10
         /// Origins whose browsers may call the API; `"*"` allows any.
         public var allowedOrigins: [String] = []
-        /// Query texts remembered for persisted-query hashes.
+        /// Query texts remembered for persisted-query hashes, when
+        /// `persistedQueries` is not given one made for the process.
         public var maxPersistedQueries = 10_000
+        /// The bytes those may take together.
+        public var maxPersistedQueryBytes = 16 << 20
+        /// The process's persisted queries, shared by its workers; nil
+        /// makes one for this endpoint from the two settings above.
+        public var persistedQueries: PersistedQueries?
         /// How often an idle subscription's event stream gets a comment, so
         /// that proxies keep it open.
         public var eventStreamKeepAlive = Duration.seconds(12)
@@ -47,7 +53,9 @@ public final class GraphQLOverHTTP: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         documents = configuration.operations.makeDocumentCache(for: schema.schema)
-        persistedQueries = PersistedQueries(capacity: configuration.maxPersistedQueries)
+        persistedQueries =
+            configuration.persistedQueries
+            ?? PersistedQueries(capacity: configuration.maxPersistedQueries, maxBytes: configuration.maxPersistedQueryBytes)
         makeContext = context
         sdl = Array(printSchema(schema.schema).utf8) + [0x0A]
     }
@@ -404,7 +412,11 @@ public final class GraphQLOverHTTP: Sendable {
             guard Digest.sha256Hex(Array(query.utf8)) == hash.lowercased() else {
                 return .failure(.badRequest("provided sha does not match query"))
             }
-            persistedQueries.store(query, hash: hash.lowercased())
+            // Kept, and run, without its ignored tokens; a text that does
+            // not lex is left for the document cache to report.
+            guard let compact = try? compactDocument(query) else { return .success(()) }
+            persistedQueries.store(compact, hash: hash.lowercased())
+            parameters.query = compact
             return .success(())
         }
         guard let query = persistedQueries.query(forHash: hash.lowercased()) else {

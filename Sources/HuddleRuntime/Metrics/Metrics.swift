@@ -97,6 +97,14 @@ public final class Metrics: Sendable {
     public var openConnections: Int { connections.load(ordering: .relaxed) }
     public var activeSubscriptions: Int { subscriptions.load(ordering: .relaxed) }
 
+    /// Gauges the layers above report through this process's metrics: name, help and how to read it.
+    private let extraGauges = Mutex<[(name: String, help: String, read: @Sendable () -> Int)]>([])
+
+    /// Reports the value `read` gives under `name`, with the rest.
+    public func registerGauge(_ name: String, help: String, _ read: @escaping @Sendable () -> Int) {
+        extraGauges.withLock { $0.append((name, help, read)) }
+    }
+
     /// Reports `pool`'s connections with the rest.
     public func register(_ pool: any ConnectionPoolGauges) {
         pools.withLock { $0.append(pool) }
@@ -130,6 +138,7 @@ public final class Metrics: Sendable {
         text += "# TYPE huddle_scheduled_job_lateness_seconds_max gauge\nhuddle_scheduled_job_lateness_seconds_max \(jobs.latenessMax)\n"
         text += "# HELP huddle_scheduler_looks_total Times the scheduler looked for due jobs (it sleeps between looks).\n"
         text += "# TYPE huddle_scheduler_looks_total counter\nhuddle_scheduler_looks_total \(jobs.looks)\n"
+        for extra in extraGauges.withLock({ $0 }) { text += gauge(extra.name, extra.help, extra.read()) }
         return text
     }
 

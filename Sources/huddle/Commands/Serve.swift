@@ -99,6 +99,12 @@ struct Serve: AsyncParsableCommand {
     )
     var tokenCacheSeconds: Int = environment("HUDDLE_TOKEN_CACHE_SECONDS") ?? 60
 
+    @Option(
+        help:
+            "Bytes the process keeps of automatic persisted queries, over all its workers (their texts without comments or white space); 0 keeps none (HUDDLE_PERSISTED_QUERY_BYTES)."
+    )
+    var persistedQueryBytes: Int = environment("HUDDLE_PERSISTED_QUERY_BYTES") ?? 16 << 20
+
     @Option(help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
     var schedulerConcurrency: Int = environment("HUDDLE_SCHEDULER_CONCURRENCY") ?? JobRunner.Settings().concurrency
 
@@ -194,6 +200,9 @@ struct Serve: AsyncParsableCommand {
                 "--database-connections (\(connectionCount)) must be at least --workers (\(workers)): each worker needs one")
         }
         guard (1...64).contains(schedulerConcurrency) else { throw ValidationError("--scheduler-concurrency must be between 1 and 64") }
+        guard (0...(1 << 30)).contains(persistedQueryBytes) else {
+            throw ValidationError("--persisted-query-bytes must be between 0 and 1073741824")
+        }
         guard (0...3600).contains(tokenCacheSeconds) else { throw ValidationError("--token-cache-seconds must be between 0 and 3600") }
         _ = try appSettings
         if onlyTrusted && trustedDocuments == nil { throw ValidationError("--only-trusted needs --trusted-documents") }
@@ -346,12 +355,18 @@ struct Serve: AsyncParsableCommand {
         let connectionShares = (0..<schemas.count).map { index in
             connectionCount / schemas.count + (index < connectionCount % schemas.count ? 1 : 0)
         }
+        // One for the process: a client's hash may reach any worker.
+        let persistedQueries = PersistedQueries(capacity: persistedQueryBytes == 0 ? 0 : 10_000, maxBytes: persistedQueryBytes)
+        metrics.registerGauge("huddle_persisted_queries", help: "Automatic persisted queries kept now.") { persistedQueries.usage.count }
+        metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
+            persistedQueries.usage.bytes
+        }
         let workers = zip(schemas, connectionShares).map { schema, connections in
             var database = database
             database.maxConnections = connections
             return Worker(
                 configuration: configuration, metrics: metrics, database: database, listener: listener, tokens: tokens,
-                settings: settings,
+                settings: settings, persistedQueries: persistedQueries,
                 schema: schema, allowedOrigins: origins, operations: operationSettings, playgroundAssets: playgroundAssets,
                 onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
         }
@@ -432,7 +447,8 @@ private final class Worker: Sendable {
 
     init(
         configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, tokens: TokenCache?, settings: AppSettings, schema: ExecutableSchema, allowedOrigins: [String],
+        listener: PostgresListener, tokens: TokenCache?, settings: AppSettings, persistedQueries: PersistedQueries,
+        schema: ExecutableSchema, allowedOrigins: [String],
         operations: GraphQLOperationSettings,
         playgroundAssets: PlaygroundAssets?,
         onShutdown: @escaping @Sendable () -> Void
@@ -446,6 +462,7 @@ private final class Worker: Sendable {
         var operations = operations
         operations.workExecutor = loop
         http.allowedOrigins = allowedOrigins
+        http.persistedQueries = persistedQueries
         http.operations = operations
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
             request, _ async throws(ServiceUnavailable) in

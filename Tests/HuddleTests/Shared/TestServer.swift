@@ -197,6 +197,19 @@ final class TestServer: Sendable {
         return JSON(try JSONReader().read(String(decoding: data, as: UTF8.self)))
     }
 
+    /// The server process's resident memory now (VmRSS), in bytes.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0) * 1024
+    }
+
+    /// A gauge or counter of /metrics, by its full name.
+    func metric(_ name: String) async throws -> Int {
+        let line = try await get("/metrics").split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return Int(line?.split(separator: " ").last ?? "") ?? -1
+    }
+
     /// Sends the server process `signal` (SIGHUP, …).
     func signal(_ signal: Int32) {
         Foundation.kill(process.processIdentifier, signal)
