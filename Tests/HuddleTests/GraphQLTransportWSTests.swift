@@ -77,7 +77,7 @@ import Testing
         func next() -> (kind: String, text: String)? {
             while true {
                 if let frame = WebSocketServerTests.frames(buffer).first {
-                    let headerLength = frame.payload.count > 125 ? 4 : 2
+                    let headerLength = frame.payload.count > 65535 ? 10 : frame.payload.count > 125 ? 4 : 2
                     buffer.removeFirst(headerLength + frame.payload.count)
                     if frame.opcode == 0x8 {
                         let code = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
@@ -97,24 +97,31 @@ import Testing
         }
     }
 
-    static func server(maxUnsentBytes: Int = 4 << 20) async throws -> HTTPServerTests.RunningServer {
+    static func server(maxUnsentBytes: Int = 4 << 20, sendTimeout: Duration = .seconds(10)) async throws
+        -> HTTPServerTests.RunningServer
+    {
         var service = endpoint.service(allowedOrigins: [])
         service.maxUnsentBytes = maxUnsentBytes
         return try await HTTPServerTests.RunningServer(
-            configure: { $0.drainTimeout = .milliseconds(100) }, webSocket: service,
+            configure: {
+                $0.drainTimeout = .milliseconds(100)
+                $0.sendTimeout = sendTimeout
+            }, webSocket: service,
             handler: { _ in HTTPResponse(status: 404) }
         )
     }
 
     /// A subscriber that does not read: the server keeps at most
-    /// `maxUnsentBytes` (and what the kernel buffers) for it, then closes.
+    /// `maxUnsentBytes` (and what the kernel buffers) for it, and once it
+    /// has read nothing for the send timeout, closes (1008).
     @Test func closesOnASubscriberThatDoesNotRead() async throws {
-        let running = try await Self.server(maxUnsentBytes: 256 << 10)
+        let running = try await Self.server(maxUnsentBytes: 256 << 10, sendTimeout: .milliseconds(500))
         let client = try Client(port: running.port)
         client.initialise()
         // 4,000 events of 16 KiB: 64 MiB, far more than socket buffers hold.
         client.send(#"{"id":"1","type":"subscribe","payload":{"query":"subscription { blobs(count: 4000, size: 16384) }"}}"#)
-        try await Task.sleep(for: .seconds(2))
+        // Reading nothing for six send timeouts: stalled, whatever the machine's speed.
+        try await Task.sleep(for: .seconds(3))
         var events = 0
         var last: (kind: String, text: String)?
         while let message = client.next() {

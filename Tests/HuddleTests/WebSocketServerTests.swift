@@ -55,8 +55,13 @@ import Testing
             var length = Int(bytes[index + 1] & 0x7F)
             var start = index + 2
             if length == 126 {
+                guard index + 4 <= bytes.count else { break }
                 length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
                 start += 2
+            } else if length == 127 {
+                guard index + 10 <= bytes.count else { break }
+                length = bytes[(index + 2)..<(index + 10)].reduce(0) { $0 << 8 | Int($1) }
+                start += 8
             }
             guard start + length <= bytes.count else { break }
             frames.append((bytes[index] & 0x0F, Array(bytes[start..<(start + length)])))

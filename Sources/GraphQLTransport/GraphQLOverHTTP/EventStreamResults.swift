@@ -26,8 +26,8 @@ enum EventStreamResults {
     /// One result (or a request error) and `complete`.
     static func single(_ json: [UInt8]) -> HTTPBodyStream {
         HTTPBodyStream { writer in
-            guard writer.write(event("next", json)) else { return }
-            writer.write(complete)
+            guard await writer.write(event("next", json)) else { return }
+            await writer.write(complete)
         }
     }
 
@@ -36,13 +36,13 @@ enum EventStreamResults {
         HTTPBodyStream { writer in
             var json = JSONWriter(capacity: 1_024)
             initial.write(to: &json)
-            guard writer.write(event("next", json.bytes)) else { return }
+            guard await writer.write(event("next", json.bytes)) else { return }
             while let next = await execution.next() {
                 var json = JSONWriter(capacity: 1_024)
                 next.write(to: &json)
-                guard writer.write(event("next", json.bytes)) else { return }
+                guard await writer.write(event("next", json.bytes)) else { return }
             }
-            writer.write(complete)
+            await writer.write(complete)
         }
     }
 
@@ -56,7 +56,7 @@ enum EventStreamResults {
         HTTPBodyStream { writer in
             metrics?.subscriptionStarted()
             defer { metrics?.subscriptionEnded() }
-            guard writer.write(keepAlive) else { return }
+            guard await writer.write(keepAlive) else { return }
             let (merged, continuation) = AsyncStream<ExecutionResult?>.makeStream()
             let ended = await withTaskGroup(of: Void.self) { group -> Bool in
                 group.addTask {
@@ -72,7 +72,7 @@ enum EventStreamResults {
                 for await item in merged {
                     var json = JSONWriter(capacity: 512)
                     item?.write(to: &json)
-                    guard writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
+                    guard await writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
                 }
                 // The source ended, rather than the client or the writer.
                 let ended = !Task.isCancelled && writer.isOpen
@@ -80,7 +80,7 @@ enum EventStreamResults {
                 continuation.finish()
                 return ended
             }
-            if ended { writer.write(complete) }
+            if ended { await writer.write(complete) }
         }
     }
 

@@ -17,14 +17,14 @@ enum MultipartResults {
             var part = JSONWriter(capacity: 1_024)
             part.append(partHead)
             initial.write(to: &part)
-            guard writer.write(part.bytes) else { return }
+            guard await writer.write(part.bytes) else { return }
             while let next = await execution.next() {
                 var part = JSONWriter(capacity: 1_024)
                 part.append(partHead)
                 next.write(to: &part)
-                guard writer.write(part.bytes) else { return }
+                guard await writer.write(part.bytes) else { return }
             }
-            writer.write(closeDelimiter)
+            await writer.write(closeDelimiter)
         }
     }
 }

@@ -110,35 +110,35 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
             case .ended: return close(4403, GraphQLOverWebSocket.signInEnded)
             case .unavailable(let error):
                 guard !Task.isCancelled else { return }
-                return send(
+                return await deliver(
                     id: id, type: "error",
                     payload: GraphQLOverWebSocket.json([.coded(error.message, code: "SERVICE_UNAVAILABLE")]))
             }
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "error", payload: GraphQLOverWebSocket.json(errors))
+                await deliver(id: id, type: "error", payload: GraphQLOverWebSocket.json(errors))
             case .single(let result):
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
-                send(id: id, type: "complete", payload: nil)
+                await deliver(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
+                await deliver(id: id, type: "complete", payload: nil)
             case .incremental(let initial, let execution):
                 // Each result of the incremental delivery is a `next` message.
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "next", payload: GraphQLOverWebSocket.json(initial))
+                await deliver(id: id, type: "next", payload: GraphQLOverWebSocket.json(initial))
                 while let result = await execution.next() {
                     guard !Task.isCancelled else { return }
-                    send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
+                    await deliver(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
                 }
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "complete", payload: nil)
+                await deliver(id: id, type: "complete", payload: nil)
             case .stream(let stream):
                 for await result in stream {
                     guard !Task.isCancelled else { return }
-                    send(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
+                    await deliver(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
                 }
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "complete", payload: nil)
+                await deliver(id: id, type: "complete", payload: nil)
             }
         }
     }
@@ -146,6 +146,12 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
     private func send(id: String, type: StaticString, payload: [UInt8]?) {
         guard !isClosed else { return }
         socket.send(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
+    }
+
+    /// An operation's message, sent as the client reads (see `WebSocket.deliver`).
+    private func deliver(id: String, type: StaticString, payload: [UInt8]?) async {
+        guard !isClosed else { return }
+        await socket.deliver(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
     }
 
     private func close(_ code: UInt16, _ reason: String) {

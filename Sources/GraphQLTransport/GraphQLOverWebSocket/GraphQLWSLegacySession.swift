@@ -112,38 +112,44 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
             case .unavailable(let error):
                 guard !Task.isCancelled else { return }
                 let result = ExecutionResult(data: nil, errors: [.coded(error.message, code: "SERVICE_UNAVAILABLE")])
-                return send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                return await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
             }
             switch await service.start(parameters, context: context) {
             case .failed(let errors):
                 // subscriptions-transport-ws sends request errors as a data message.
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "data", payload: GraphQLOverWebSocket.json(ExecutionResult(data: nil, errors: errors)))
+                await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(ExecutionResult(data: nil, errors: errors)))
             case .single(let result):
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
             case .incremental(let initial, let execution):
                 guard !Task.isCancelled else { return }
-                send(id: id, type: "data", payload: GraphQLOverWebSocket.json(initial))
+                await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(initial))
                 while let result = await execution.next() {
                     guard !Task.isCancelled else { return }
-                    send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                    await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
                 }
                 guard !Task.isCancelled else { return }
             case .stream(let stream):
                 for await result in stream {
                     guard !Task.isCancelled else { return }
-                    send(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                    await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
                 }
                 guard !Task.isCancelled else { return }
             }
-            send(id: id, type: "complete", payload: nil)
+            await deliver(id: id, type: "complete", payload: nil)
         }
     }
 
     private func send(id: String, type: StaticString, payload: [UInt8]?) {
         guard !isClosed else { return }
         socket.send(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
+    }
+
+    /// An operation's message, sent as the client reads (see `WebSocket.deliver`).
+    private func deliver(id: String, type: StaticString, payload: [UInt8]?) async {
+        guard !isClosed else { return }
+        await socket.deliver(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
     }
 
     private func sendConnectionError(_ message: String) {

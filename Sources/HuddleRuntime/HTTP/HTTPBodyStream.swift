@@ -17,12 +17,13 @@ public struct HTTPBodyWriter: Sendable {
     let connection: HTTPConnection
     let chunked: Bool
 
-    /// Sends `bytes`; false once the client is gone or reads too slowly
-    /// (more than the server's unsent-bytes limit waits for it), and the
-    /// producer should stop.
+    /// Sends `bytes` once the client has read enough of what was sent
+    /// before (see `HTTPConnection.roomToWrite`), whatever their size;
+    /// false once the client is gone or has stalled, and the producer
+    /// should stop.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
-        guard connection.canStream else { return false }
+    public func write(_ bytes: [UInt8]) async -> Bool {
+        guard await connection.roomToWrite() else { return false }
         guard !bytes.isEmpty else { return true }
         if chunked {
             var chunk = Array(String(bytes.count, radix: 16).utf8) + [0x0D, 0x0A]
@@ -32,9 +33,9 @@ public struct HTTPBodyWriter: Sendable {
         } else {
             connection.write(bytes)
         }
-        return connection.canStream
+        return !connection.isClosed
     }
 
     /// Whether the client is still there to write to.
-    public var isOpen: Bool { connection.canStream }
+    public var isOpen: Bool { !connection.isClosed }
 }

@@ -99,7 +99,8 @@ final class HTTPConnection: @unchecked Sendable {
         if let webSocket {
             webSocket.close(code: 1001, reason: "server shutting down")
         } else if isIdle {
-            close()
+            // A response may still be on its way to a client reading it.
+            if unsentBytes > 0 { finishWriting() } else { close() }
         } else {
             updateReading()
         }
@@ -248,9 +249,9 @@ final class HTTPConnection: @unchecked Sendable {
             if streams, let stream = response.stream {
                 // Still processing: a client that leaves cancels the producer.
                 await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked))
-                // A client too slow to read what was sent loses the connection,
-                // not a body that looks whole.
-                if !canStream { close() } else if chunked { write(Array("0\r\n\r\n".utf8)) }
+                // A producer that stopped early (its client stalled, or went)
+                // leaves a closed connection, never a body that looks whole.
+                if chunked && !state.isClosed { write(Array("0\r\n\r\n".utf8)) }
             }
             state.processing = false
             guard !state.isClosed else { break }
@@ -346,10 +347,76 @@ final class HTTPConnection: @unchecked Sendable {
             ])
     }
 
-    /// Whether a streamed body may go on: the connection is open and the
-    /// client is reading what it was sent.
-    var canStream: Bool {
-        !state.isClosed && uv_stream_get_write_queue_size(stream) <= server.configuration.maxUnsentBytes
+    // MARK: Backpressure
+
+    /// Producers waiting for the client to read: resumed with true when
+    /// what is queued is back within `maxUnsentBytes`, with false when the
+    /// connection closes or a wait times out (each then looks again).
+    private var roomWaiters: [(limit: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+
+    /// Waits until what is queued for the client is within
+    /// `maxUnsentBytes` (at once when it is), so that a producer writes its
+    /// next part only as the client reads: the backlog stays bounded, and
+    /// a part may be of any size. A client that reads nothing of what
+    /// waits for it for `sendTimeout` has stalled, and the connection
+    /// closes. False once the connection is closed.
+    func roomToWrite() async -> Bool {
+        while !state.isClosed && unsentBytes > server.configuration.maxUnsentBytes {
+            let before = unsentBytes
+            let room = await roomToWriteWithin(server.configuration.maxUnsentBytes)
+            if !room && !state.isClosed && unsentBytes >= before { close() }
+        }
+        return !state.isClosed
+    }
+
+    /// One wait for the backlog to fall within `limit`: true when it has,
+    /// false when the connection closed or `sendTimeout` passed first (the
+    /// caller tells a slow reader from a stalled one by the backlog).
+    func roomToWriteWithin(_ limit: Int) async -> Bool {
+        guard !state.isClosed else { return false }
+        guard unsentBytes > limit else { return true }
+        let loop = server.loop
+        let sendTimeout = server.configuration.sendTimeout
+        let timeout = Task(executorPreference: loop) { [weak self] in
+            await loop.sleep(for: sendTimeout)
+            guard !Task.isCancelled, let self else { return }
+            resumeRoomWaiters(false)
+        }
+        defer { timeout.cancel() }
+        return await withCheckedContinuation { roomWaiters.append((limit, $0)) }
+    }
+
+    private func resumeRoomWaiters(_ room: Bool) {
+        let waiters = roomWaiters
+        roomWaiters = []
+        for waiter in waiters { waiter.continuation.resume(returning: room) }
+    }
+
+    /// Lets go the producers whose limit the backlog is back within.
+    private func resumeWaitersWithRoom() {
+        let backlog = unsentBytes
+        var waiting: [(limit: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        for waiter in roomWaiters {
+            if backlog <= waiter.limit { waiter.continuation.resume(returning: true) } else { waiting.append(waiter) }
+        }
+        roomWaiters = waiting
+    }
+
+    /// While the last response is sent after a shutdown of the write side:
+    /// the client must keep reading it (some of it every `sendTimeout`).
+    private func watchTheLastWrites() {
+        let loop = server.loop
+        let timeout = server.configuration.sendTimeout
+        Task(executorPreference: loop) { [self] in
+            var before = unsentBytes
+            while !state.isClosed && awaitingFlush {
+                await loop.sleep(for: timeout)
+                guard !state.isClosed && awaitingFlush else { return }
+                let now = unsentBytes
+                if now >= before { return close() }
+                before = now
+            }
+        }
     }
 
     func write(_ bytes: [UInt8]) {
@@ -377,24 +444,38 @@ final class HTTPConnection: @unchecked Sendable {
             close()
             return
         }
+        if !roomWaiters.isEmpty { resumeWaitersWithRoom() }
         updateReading()
         processNext()
     }
+
+    /// The write side is shut down once what is queued is sent; the drain
+    /// timer starts only then, however long sending takes a reading client.
+    private var awaitingFlush = false
 
     /// Sends what is queued, then half-closes and drains for a moment.
     func finishWriting() {
         guard !state.isDraining else { return }
         state.advance(to: .draining)
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
+        request.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        awaitingFlush = true
+        // libuv calls back once every queued write is done (or, cancelled,
+        // while the handle closes: the connection is alive until then).
         let result = uv_shutdown(request, stream) { request, _ in
+            let connection = HTTPConnection.from(request!.pointee.data)
             request!.deallocate()
+            connection.awaitingFlush = false
+            connection.armTimer()
         }
         if result != 0 {
             request.deallocate()
+            awaitingFlush = false
             close()
             return
         }
         updateReading()
+        if unsentBytes > 0 { watchTheLastWrites() }
         armTimer()
     }
 
@@ -407,7 +488,8 @@ final class HTTPConnection: @unchecked Sendable {
         guard !state.isClosed else { return }
         let configuration = server.configuration
         let phase = state.timerPhase(parser: parser.phase, webSocketClosing: webSocket?.closeSent == true)
-        guard let phase else {
+        // The drain after the last response counts from its last byte sent.
+        guard let phase, !(phase == .draining && awaitingFlush) else {
             timerPhase = nil
             deadline = nil
             return
@@ -462,6 +544,7 @@ final class HTTPConnection: @unchecked Sendable {
         guard !state.isClosed else { return }
         state.advance(to: .closed)
         if state.processing { responderTask?.cancel() }
+        resumeRoomWaiters(false)
         endResponder()
         webSocket?.end(code: nil)
         if reading {

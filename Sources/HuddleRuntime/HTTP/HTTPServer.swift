@@ -29,8 +29,14 @@ public final class HTTPServer: @unchecked Sendable {
         /// closing (closing with unread input makes the kernel reset the
         /// connection, which can destroy the response on its way).
         public var drainTimeout = Duration.seconds(2)
-        /// Reading stops while a connection has more unsent output than this.
+        /// Reading stops while a connection has more unsent output than
+        /// this, and a streamed body or WebSocket waits before its next
+        /// part until the client has read back within it.
         public var maxUnsentBytes = 1 << 20
+        /// How long a client may read nothing of the output waiting for it
+        /// before it counts as stalled and its connection closes. A large
+        /// response is not a stalled client: it is one that reads none of it.
+        public var sendTimeout = Duration.seconds(10)
         /// Reading stops while this many pipelined requests wait.
         public var maxPipelinedRequests = 16
         /// How long a shutdown waits for requests in flight.

@@ -56,16 +56,33 @@ final class WebSocketConnection {
         }
     }
 
+    /// Sends a frame now: the protocol's own small messages (acks, pongs,
+    /// keep-alives), which a peer that stops reading cannot make pile up
+    /// (reading stops while the backlog is over the bound).
     func send(_ frame: [UInt8]) {
         guard !closeSent, !transport.isClosed else { return }
-        if let maxUnsentBytes, transport.unsentBytes > maxUnsentBytes {
-            // The peer is not reading (a stalled subscriber): stop here, with
-            // a bounded backlog, instead of queueing every event it misses.
-            close(code: 1008, reason: "the client is not reading")
-            return
-        }
         transport.write(frame)
         transport.updateReading()
+    }
+
+    /// Sends a frame of results once the peer has read what was sent
+    /// before back within `maxUnsentBytes`: a large message waits for
+    /// nothing and is not taken for a stalled peer; a peer that reads
+    /// nothing for the server's send timeout has stalled (1008). False
+    /// when the frame was not sent.
+    func deliver(_ frame: [UInt8]) async -> Bool {
+        while let maxUnsentBytes, !closeSent, !transport.isClosed, transport.unsentBytes > maxUnsentBytes {
+            let before = transport.unsentBytes
+            let room = await transport.roomToWriteWithin(maxUnsentBytes)
+            if !room && !transport.isClosed && transport.unsentBytes >= before {
+                // A bounded backlog, rather than every event it misses.
+                close(code: 1008, reason: "the client is not reading")
+            }
+        }
+        guard !closeSent, !transport.isClosed else { return false }
+        transport.write(frame)
+        transport.updateReading()
+        return true
     }
 
     /// Sends our close frame and waits (the drain timeout at most) for the peer's.

@@ -47,8 +47,18 @@ public final class WebSocket: @unchecked Sendable {
         self.connection = connection
     }
 
+    /// Sends a protocol message now (an ack, a pong, a keep-alive).
     public func send(text: String) {
         connection?.send(WebSocketFrame.text(text))
+    }
+
+    /// Sends an operation's message once the client has read back within
+    /// the service's `maxUnsentBytes`; false when it was not sent (the
+    /// socket closed, or the client stalled and it was closed with 1008).
+    @discardableResult
+    public func deliver(text: String) async -> Bool {
+        guard let connection else { return false }
+        return await connection.deliver(WebSocketFrame.text(text))
     }
 
     /// Starts the closing handshake; the TCP connection closes when the
