@@ -175,5 +175,45 @@ import Testing
         // TokenCacheTests serves with 3600 and 0, the ends of the range.
         #expect(try HuddleCommand.run(["serve", "--token-cache-seconds", "3601"]).status == 2)
         #expect(try HuddleCommand.run(["serve", "--token-cache-seconds", "-1"]).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--send-timeout", "0"]).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--send-timeout", "3601"]).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--persisted-query-bytes", "-1"]).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--persisted-query-bytes", "\((1 << 30) + 1)"]).status == 2)
+    }
+
+    /// A port another process listens on (SO_REUSEPORT or not) is an
+    /// error, never a share of that process's clients.
+    @Test(.enabled(if: TestDatabase.available)) func aPortInUseIsRefusedNotShared() async throws {
+        try await TestServer.with { first in
+            let second = try HuddleCommand.run(
+                ["serve", "--no-migrate", "--workers", "1", "--port", "\(first.port)"],
+                environment: ["DATABASE_URL": first.databaseURL])
+            #expect(second.status == 1)
+            #expect(
+                second.standardError.contains("cannot serve: another huddle process serves 127.0.0.1:\(first.port)"),
+                "\(second.standardError)")
+        }
+        // Something else listening, with SO_REUSEPORT as huddle's workers have it.
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(descriptor, $0, length)
+                _ = getsockname(descriptor, $0, &length)
+            }
+        }
+        #expect(listen(descriptor, 8) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let outcome = try HuddleCommand.run(
+            ["serve", "--no-migrate", "--workers", "1", "--port", "\(port)"],
+            environment: ["DATABASE_URL": "host=/nonexistent/socket/dir user=huddle dbname=huddle"])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("cannot serve: 127.0.0.1:\(port) is in use by another process"), "\(outcome.standardError)")
     }
 }

@@ -83,6 +83,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "Seconds a client may read nothing of a response, event or message waiting for it before it counts as stalled and is disconnected; a large result read slowly is not stalled (HUDDLE_SEND_TIMEOUT)."
+    )
+    var sendTimeout: Double = ProcessInfo.processInfo.environment["HUDDLE_SEND_TIMEOUT"].flatMap { Double($0) } ?? 10
+
+    @Option(
+        help:
             "Connections to PostgreSQL for requests, shared out between the workers, at least one each (HUDDLE_DATABASE_CONNECTIONS; default: twice the number of cores, and no fewer than the workers)."
     )
     var databaseConnections: Int?
@@ -188,6 +194,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--\(name) must be 0 or more")
         }
         guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
+        guard sendTimeout > 0, sendTimeout <= 3600 else { throw ValidationError("--send-timeout must be between 0 and 3600 seconds") }
         guard databaseWait > 0, databaseWait <= 600 else { throw ValidationError("--database-wait must be between 0 and 600 seconds") }
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -226,6 +233,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = HTTPServer.Configuration()
         configuration.host = host
         configuration.port = port
+        configuration.sendTimeout = .milliseconds(Int64(sendTimeout * 1000))
         configuration.logger = Logger(level: LogLevel(rawValue: logLevel)!)
         // One set of counters for the process, whichever loop answers.
         let metrics = Metrics()
