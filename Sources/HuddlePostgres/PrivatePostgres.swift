@@ -25,8 +25,12 @@ public final class PrivatePostgres: Sendable {
     public let directory: String
     /// A libpq connection string for the `huddle` database.
     public let url: String
-    /// Whether this process started the server (and so stops it).
+    /// Whether this process started the server, rather than finding it running.
     public let startedHere: Bool
+    /// A shared lock on `users.lock`, held while this process uses the
+    /// cluster: the kernel lets go of it however the process ends, so the
+    /// last user can tell it is the last (see `stopIfUnused`).
+    private let usersLock: Int32
     private let binaries: String
     private let socketDirectory: String
     private let runAs: [String]
@@ -79,7 +83,32 @@ public final class PrivatePostgres: Sendable {
             startedHere = true
         }
         url = "host='\(socketDirectory)' user=huddle dbname='\(database)'"
+        // Taken under the setup lock, so that a last user stopping the
+        // cluster (under it too) never stops one being adopted.
+        usersLock = open(directory + "/users.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard usersLock >= 0, flock(usersLock, LOCK_SH) == 0 else {
+            throw SetupError(description: "cannot lock \(directory)/users.lock: \(String(cString: strerror(errno)))")
+        }
         try Self.createDatabase(database, socketDirectory: socketDirectory)
+    }
+
+    deinit { close(usersLock) }
+
+    /// Stops the server when no other process uses it any more, whoever
+    /// started it: a cluster whose starter was killed (SIGKILL leaves no
+    /// chance to stop it) is stopped by the last process that adopted it.
+    /// Returns whether it stopped the server.
+    @discardableResult
+    public func stopIfUnused() throws -> Bool {
+        let setup = open(directory + "/setup.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard setup >= 0 else { throw SetupError(description: "cannot open \(directory)/setup.lock") }
+        defer { close(setup) }
+        flock(setup, LOCK_EX)
+        // Every other user holds a shared lock: the exclusive one is had only by the last.
+        guard flock(usersLock, LOCK_EX | LOCK_NB) == 0 else { return false }
+        defer { flock(usersLock, LOCK_SH) }
+        try stop()
+        return true
     }
 
     /// Stops the server (fast shutdown: open sessions are ended).

@@ -28,9 +28,9 @@ public struct DatabaseLocation: Sendable {
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
-    /// Stops the private cluster if this process started it.
+    /// Stops the private cluster when no other process uses it.
     public func stopPrivateCluster() {
-        if let privateCluster, privateCluster.startedHere { try? privateCluster.stop() }
+        _ = try? privateCluster?.stopIfUnused()
     }
 
     /// Applies `migrations` (the schema's own by default) on a loop of its

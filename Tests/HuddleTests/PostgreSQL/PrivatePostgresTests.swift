@@ -24,6 +24,24 @@ struct PrivatePostgresTests {
         #expect(!FileManager.default.fileExists(atPath: locked.appendingPathComponent("app").path))
     }
 
+    /// The last process using a cluster stops it, whoever started it: a
+    /// starter killed with SIGKILL (its lock let go by the kernel, as
+    /// releasing it here does) leaves it to the process that adopted it.
+    @Test func theLastUserStopsTheClusterEvenIfItDidNotStartIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-private-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var starter: PrivatePostgres? = try PrivatePostgres(directory: directory)
+        #expect(starter?.startedHere == true)
+        let adopter = try PrivatePostgres(directory: directory)
+        #expect(!adopter.startedHere)
+        // While the starter uses it, the adopter leaves it running.
+        #expect(try adopter.stopIfUnused() == false)
+        #expect(FileManager.default.fileExists(atPath: directory + "/data/postmaster.pid"))
+        starter = nil
+        #expect(try adopter.stopIfUnused() == true)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/data/postmaster.pid"))
+    }
+
     @Test func aPrivateClusterIsSetUpOnceAndSurvivesRestarts() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-private-\(UUID().uuidString.prefix(8))").path
         let cluster = try PrivatePostgres(directory: directory)
