@@ -29,9 +29,9 @@ package enum AccountResolvers {
         binder.rootAsync("Mutation", "logOut") { input in
             let context = input.request
             guard let viewer = context.viewer else { throw APIError.unauthenticated() }
-            _ = try await context.database.query("DELETE FROM auth_tokens WHERE token_hash = $1", [viewer.tokenHash])
-            // At once here; other processes when the database's NOTIFY reaches them.
-            context.tokens?.forget(viewer.tokenHash)
+            let delete = { _ = try await context.database.query("DELETE FROM auth_tokens WHERE token_hash = $1", [viewer.tokenHash]) }
+            // At once here; the answer waits until the database's notice has reached the processes.
+            if let tokens = context.tokens { try await tokens.revoking(viewer.tokenHash, delete) } else { try await delete() }
             return .scalar(.boolean(true))
         }
         binder.rootAsync("Mutation", "updateProfile", updateProfile)

@@ -57,7 +57,10 @@ package final class TokenCache: Sendable {
     /// nothing before.
     package func start() async throws {
         try await watch.start(
-            onNotice: { [self] tokenHash in forget(tokenHash) },
+            onNotice: { [self] tokenHash in
+                forget(tokenHash)
+                heardBack(tokenHash)
+            },
             onReconnect: { [self] in
                 for action in watchers.withLock({ $0.byToken.values.flatMap(\.values) }) { action(.unsure) }
             })
@@ -78,6 +81,63 @@ package final class TokenCache: Sendable {
                 if watchers.byToken[tokenHash]?.isEmpty == true { watchers.byToken[tokenHash] = nil }
             }
         }
+    }
+
+    /// Revocations waiting to be heard back, by token hash: whether the
+    /// notice came, and the revoker waiting for it.
+    private let echoes = Mutex<[String: (heard: Bool, revoker: CheckedContinuation<Void, Never>?)]>([:])
+
+    /// Runs `revoke` (the statement that deletes or changes the token's
+    /// row, whose trigger sends the notice), forgets the token here, and
+    /// returns once this process has heard the notice come back, or after
+    /// `patience` (a LISTEN connection down must not hold a client up).
+    ///
+    /// Every process's LISTEN connection gets the notice at the same
+    /// commit, so once this one has heard it the others have it too, or
+    /// are reading it: a client that revokes a token here and then asks
+    /// another process is refused there, save for that process's own
+    /// moment of reading its socket. Before, the window was this answer's
+    /// way back to the client besides.
+    package func revoking(_ tokenHash: String, patience: Duration = .seconds(1), _ revoke: () async throws -> Void) async throws {
+        // Expected before the statement commits, so the notice cannot come first.
+        echoes.withLock { $0[tokenHash] = (false, nil) }
+        do {
+            try await revoke()
+        } catch {
+            echoes.withLock { $0[tokenHash] = nil }
+            throw error
+        }
+        forget(tokenHash)
+        let timeout = Task { [self] in
+            try? await Task.sleep(for: patience)
+            heardBack(tokenHash)
+        }
+        await withCheckedContinuation { continuation in
+            let heard = echoes.withLock { echoes in
+                guard let echo = echoes[tokenHash], !echo.heard else {
+                    echoes[tokenHash] = nil
+                    return true
+                }
+                echoes[tokenHash] = (false, continuation)
+                return false
+            }
+            if heard { continuation.resume() }
+        }
+        timeout.cancel()
+    }
+
+    /// A revocation's notice came back (or the revoker stopped waiting).
+    private func heardBack(_ tokenHash: String) {
+        let revoker = echoes.withLock { echoes -> CheckedContinuation<Void, Never>? in
+            guard let echo = echoes[tokenHash] else { return nil }
+            if let revoker = echo.revoker {
+                echoes[tokenHash] = nil
+                return revoker
+            }
+            echoes[tokenHash] = (true, nil)
+            return nil
+        }
+        revoker?.resume()
     }
 
     /// Tokens watched now, for tests and metrics.
