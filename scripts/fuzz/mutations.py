@@ -118,7 +118,8 @@ def sign_in():
 
 TOKENS = sign_in()
 SKIPPED = {"logOut", "deleteAccount"}  # they end the fuzzing's own sign-in
-failures = []
+# By mutation: the last failing input hypothesis tried, its smallest.
+failures = {}
 
 
 def check(mutation, status, answer, variables):
@@ -132,8 +133,7 @@ def check(mutation, status, answer, variables):
         elif code == "INTERNAL_SERVER_ERROR":
             problems.append(f"INTERNAL_SERVER_ERROR: {error.get('message')}")
     if problems:
-        failures.append((mutation, problems, variables))
-        print(f"FOUND {mutation}: {problems} with {json.dumps(variables)[:400]}", flush=True)
+        failures[mutation] = (problems, variables)
     assert not problems, problems
 
 
@@ -182,9 +182,9 @@ def main():
         assert status == 200 and answer["data"]["__typename"] == "Query", "the server stopped answering"
         print(f"{field['name']}: {time.time() - before:.1f} s", flush=True)
     print(f"{len(mutations)} mutations fuzzed for {time.time() - started:.0f} s; "
-          f"{len(failures)} failing inputs found")
-    for mutation, problems, variables in failures:
-        print(f"  {mutation}: {problems[0]}")
+          f"{len(failures)} of them failed")
+    for mutation, (problems, variables) in failures.items():
+        print(f"  {mutation}: {problems[0]} with {json.dumps(variables)[:300]}")
     sys.exit(1 if failures else 0)
 
 
