@@ -12,7 +12,8 @@ import Synchronization
 public final class DocumentCache: Sendable {
     /// What a document's text came to: a valid document, or the errors that reject it.
     public enum Entry: Sendable {
-        case valid(Document, Source)
+        /// A valid document, with what its runs work out once and reuse.
+        case valid(Document, Source, OperationMemo)
         case invalid([GraphQLError])
     }
 
@@ -55,7 +56,9 @@ public final class DocumentCache: Sendable {
             let errors = Suggestions.$areHidden.withValue(hidesSuggestions) {
                 validate(schema: schema, document: document, source: source, rules: rules)
             }
-            entry = errors.isEmpty ? .valid(document, source) : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
+            entry =
+                errors.isEmpty
+                ? .valid(document, source, OperationMemo()) : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
         } catch {
             entry = .invalid([error.coded(ifUncoded: "GRAPHQL_PARSE_FAILED")])
         }

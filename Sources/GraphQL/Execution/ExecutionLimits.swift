@@ -77,14 +77,22 @@ public struct ExecutionLimits: Sendable, Hashable {
 
     /// `operation` measured, when a bound needs it, and the error of the
     /// first bound it is over.
+    /// With `memo`, a measure made before for the same operation and
+    /// variables is reused.
     func measure(
-        _ operation: OperationDefinition, in document: Document, schema: GraphQLSchema, variableValues: [String: GraphQLValue]
+        _ operation: OperationDefinition, in document: Document, schema: GraphQLSchema, variableValues: [String: GraphQLValue],
+        memo: OperationMemo? = nil
     ) -> (cost: OperationCost?, refusal: GraphQLError?) {
         guard measuresOperations else { return (nil, nil) }
+        let key = memo.map { _ in
+            OperationMemo.Key(operationName: operation.name?.value, variableValues: variableValues, defaultListSize: defaultListSize)
+        }
+        if let key, let measured = memo?.cost(for: key) { return (measured, refusal(of: measured)) }
         let measured = OperationCost.measure(
             schema: schema, document: document, operation: operation, variableValues: variableValues,
             defaultListSize: defaultListSize
         )
+        if let key { memo?.keep(measured, for: key) }
         return (measured, refusal(of: measured))
     }
 
@@ -100,10 +108,11 @@ public struct ExecutionLimits: Sendable, Hashable {
     /// The error for the first bound `measured` is over, if any: a request
     /// error, before any resolver runs, with the measure and the limit.
     public func refusal(of measured: OperationCost) -> GraphQLError? {
-        func over(_ value: Int, _ limit: Int?, _ code: String, _ message: String, _ measure: String) -> GraphQLError? {
+        // The message is made only for the bound that is over: every request is measured.
+        func over(_ value: Int, _ limit: Int?, _ code: String, _ message: @autoclosure () -> String, _ measure: String) -> GraphQLError? {
             guard let limit, value > limit else { return nil }
             return GraphQLError(
-                message: message,
+                message: message(),
                 extensions: [
                     .init("code", .string(code)), .init(measure, .int(value)), .init("limit", .int(limit)),
                 ])

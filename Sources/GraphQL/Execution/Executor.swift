@@ -18,11 +18,12 @@ public func execute(
     rootValue: Parent = .root,
     context: any Sendable = (),
     limits: ExecutionLimits = .default,
-    workExecutor: (any TaskExecutor)? = nil
+    workExecutor: (any TaskExecutor)? = nil,
+    memo: OperationMemo? = nil
 ) async -> ExecutionResult {
     switch prepareExecution(
         schema: schema, document: document, source: source, operationName: operationName, variables: variables, context: context,
-        limits: limits, workExecutor: workExecutor, incremental: false)
+        limits: limits, workExecutor: workExecutor, incremental: false, memo: memo)
     {
     case .refused(let result):
         return result
@@ -43,7 +44,7 @@ enum PreparedExecution {
 /// measure: everything before the operation runs.
 func prepareExecution(
     schema: ExecutableSchema, document: Document, source: Source, operationName: String?, variables: [GraphQLValue.Member],
-    context: any Sendable, limits: ExecutionLimits, workExecutor: (any TaskExecutor)?, incremental: Bool
+    context: any Sendable, limits: ExecutionLimits, workExecutor: (any TaskExecutor)?, incremental: Bool, memo: OperationMemo?
 ) -> PreparedExecution {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -60,7 +61,7 @@ func prepareExecution(
     guard let rootType = schema.schema.rootType(for: operation.operation) else {
         return .refused(ExecutionResult(data: nil, errors: [notConfigured(operation, source)]))
     }
-    let (cost, refusal) = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues)
+    let (cost, refusal) = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues, memo: memo)
     if let refusal {
         var refused = ExecutionResult(data: nil, errors: [refusal])
         refused.cost = cost

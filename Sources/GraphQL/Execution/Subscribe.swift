@@ -18,7 +18,8 @@ public func subscribe(
     variables: [GraphQLValue.Member] = [],
     context: @escaping @Sendable () -> any Sendable = { () },
     limits: ExecutionLimits = .default,
-    workExecutor: (any TaskExecutor)? = nil
+    workExecutor: (any TaskExecutor)? = nil,
+    memo: OperationMemo? = nil
 ) async -> SubscriptionResult {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -33,7 +34,7 @@ public func subscribe(
     guard operation.operation == .subscription, let rootType = schema.schema.subscriptionType else {
         return .failure(ExecutionResult(data: nil, errors: [notConfigured(operation, source)]))
     }
-    if let refusal = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues).refusal {
+    if let refusal = limits.measure(operation, in: document, schema: schema.schema, variableValues: variableValues, memo: memo).refusal {
         return .failure(ExecutionResult(data: nil, errors: [refusal]))
     }
     // Measured once here: each event keeps only the bounds on running it.

@@ -286,12 +286,12 @@ public final class GraphQLOverHTTP: Sendable {
         }
         let document: Document
         let source: Source
+        let memo: OperationMemo
         switch documents.entry(for: query) {
         case .invalid(let errors):
             return .success(Answer(requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil))
-        case .valid(let validDocument, let validSource):
-            document = validDocument
-            source = validSource
+        case .valid(let validDocument, let validSource, let validMemo):
+            (document, source, memo) = (validDocument, validSource, validMemo)
         }
         let operationType: String
         switch selectOperation(document, parameters.operationName) {
@@ -314,7 +314,8 @@ public final class GraphQLOverHTTP: Sendable {
         }
         let workExecutor = LoopLane.current ?? configuration.operations.workExecutor
         if delivery == .eventStream && operationType == "subscription" {
-            return .success(await subscribe(document, source, parameters, context: context, requestErrorStatus: requestErrorStatus))
+            return .success(
+                await subscribe(document, source, memo, parameters, context: context, requestErrorStatus: requestErrorStatus))
         }
         var result: ExecutionResult
         var execution: IncrementalExecution?
@@ -322,7 +323,7 @@ public final class GraphQLOverHTTP: Sendable {
             switch await executeIncrementally(
                 schema: schema, document: document, source: source,
                 operationName: parameters.operationName, variables: parameters.variables, context: context,
-                limits: configuration.operations.executionLimits, workExecutor: workExecutor)
+                limits: configuration.operations.executionLimits, workExecutor: workExecutor, memo: memo)
             {
             case .complete(let complete): result = complete
             case .incremental(let initial, let incremental): (result, execution) = (initial, incremental)
@@ -331,7 +332,7 @@ public final class GraphQLOverHTTP: Sendable {
             result = await execute(
                 schema: schema, document: document, source: source,
                 operationName: parameters.operationName, variables: parameters.variables, context: context,
-                limits: configuration.operations.executionLimits, workExecutor: workExecutor
+                limits: configuration.operations.executionLimits, workExecutor: workExecutor, memo: memo
             )
         }
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
@@ -362,7 +363,8 @@ public final class GraphQLOverHTTP: Sendable {
     /// A subscription over an event stream: each event's result, run with a
     /// context of its own when the request's context makes them.
     private func subscribe(
-        _ document: Document, _ source: Source, _ parameters: GraphQLRequest, context: any Sendable, requestErrorStatus: Int
+        _ document: Document, _ source: Source, _ memo: OperationMemo, _ parameters: GraphQLRequest, context: any Sendable,
+        requestErrorStatus: Int
     ) async -> Answer {
         let makeContext: @Sendable () -> any Sendable
         if let maker = context as? OperationContextMaking {
@@ -373,7 +375,7 @@ public final class GraphQLOverHTTP: Sendable {
         switch await GraphQL.subscribe(
             schema: schema, document: document, source: source, operationName: parameters.operationName,
             variables: parameters.variables, context: makeContext, limits: configuration.operations.executionLimits,
-            workExecutor: configuration.operations.workExecutor)
+            workExecutor: configuration.operations.workExecutor, memo: memo)
         {
         case .stream(let events):
             return Answer(

@@ -88,11 +88,11 @@ public final class GraphQLOverWebSocket: Sendable {
         guard let query = request.query else { return .failed([.coded("Must provide query string.", code: "BAD_REQUEST")]) }
         let document: Document
         let source: Source
+        let memo: OperationMemo
         switch documents.entry(for: query) {
         case .invalid(let errors): return .failed(errors)
-        case .valid(let validDocument, let validSource):
-            document = validDocument
-            source = validSource
+        case .valid(let validDocument, let validSource, let validMemo):
+            (document, source, memo) = (validDocument, validSource, validMemo)
         }
         let operation: OperationDefinition
         switch selectOperation(document, request.operationName) {
@@ -111,7 +111,7 @@ public final class GraphQLOverWebSocket: Sendable {
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
                 variables: request.variables, context: makeContext, limits: configuration.operations.executionLimits,
-                workExecutor: configuration.operations.workExecutor
+                workExecutor: configuration.operations.workExecutor, memo: memo
             ) {
             case .stream(let stream): return .stream(stream)
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
@@ -123,7 +123,7 @@ public final class GraphQLOverWebSocket: Sendable {
             switch await executeIncrementally(
                 schema: schema, document: document, source: source, operationName: request.operationName,
                 variables: request.variables, context: operationContext, limits: configuration.operations.executionLimits,
-                workExecutor: configuration.operations.workExecutor)
+                workExecutor: configuration.operations.workExecutor, memo: memo)
             {
             case .complete(let complete): result = complete
             case .incremental(let initial, let execution): return .incremental(initial, execution)
@@ -132,7 +132,7 @@ public final class GraphQLOverWebSocket: Sendable {
             result = await execute(
                 schema: schema, document: document, source: source, operationName: request.operationName,
                 variables: request.variables, context: operationContext,
-                limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor
+                limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor, memo: memo
             )
         }
         return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })

@@ -12,11 +12,12 @@ public func executeIncrementally(
     rootValue: Parent = .root,
     context: any Sendable = (),
     limits: ExecutionLimits = .default,
-    workExecutor: (any TaskExecutor)? = nil
+    workExecutor: (any TaskExecutor)? = nil,
+    memo: OperationMemo? = nil
 ) async -> IncrementalExecutionResult {
     switch prepareExecution(
         schema: schema, document: document, source: source, operationName: operationName, variables: variables, context: context,
-        limits: limits, workExecutor: workExecutor, incremental: true)
+        limits: limits, workExecutor: workExecutor, incremental: true, memo: memo)
     {
     case .refused(let result):
         return .complete(result)
