@@ -486,7 +486,6 @@ final class HTTPConnection: @unchecked Sendable {
     /// the last response. No timer while the handler works on a request.
     func armTimer() {
         guard !state.isClosed else { return }
-        let configuration = server.configuration
         let phase = state.timerPhase(parser: parser.phase, webSocketClosing: webSocket?.closeSent == true)
         // The drain after the last response counts from its last byte sent.
         guard let phase, !(phase == .draining && awaitingFlush) else {
@@ -496,12 +495,15 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if phase == timerPhase && phase != .body { return }
         timerPhase = phase
+        // Each read on its own, not through a copy of the whole
+        // configuration (its logger and metrics retained and released):
+        // every request arms the timer.
         let timeout =
             switch phase {
-            case .draining: configuration.drainTimeout
-            case .idle: configuration.idleTimeout
-            case .head: configuration.headerTimeout
-            case .body: configuration.bodyTimeout
+            case .draining: server.configuration.drainTimeout
+            case .idle: server.configuration.idleTimeout
+            case .head: server.configuration.headerTimeout
+            case .body: server.configuration.bodyTimeout
             }
         let due = uv_now(server.loop.uv) + UInt64(max(0, timeout.milliseconds))
         deadline = due
