@@ -8,8 +8,19 @@ import Testing
 @Suite(.serialized) struct ServeCommandTests {
     /// A port free a moment ago.
     static func freePort() -> Int {
+        let (descriptor, port) = boundSocket()
+        close(descriptor)
+        return port
+    }
+
+    /// A socket bound to a free port of 127.0.0.1 (with SO_REUSEPORT when
+    /// asked), and the port; the caller closes it.
+    static func boundSocket(reusePort: Bool = false) -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
+        if reusePort {
+            var one: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -20,7 +31,7 @@ import Testing
                 _ = getsockname(descriptor, $0, &length)
             }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     @Test func servesOnEveryWorkerAndExitsCleanlyOnSIGTERM() async throws {
@@ -194,22 +205,9 @@ import Testing
                 "\(second.standardError)")
         }
         // Something else listening, with SO_REUSEPORT as huddle's workers have it.
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (descriptor, port) = Self.boundSocket(reusePort: true)
         defer { close(descriptor) }
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = bind(descriptor, $0, length)
-                _ = getsockname(descriptor, $0, &length)
-            }
-        }
         #expect(listen(descriptor, 8) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let outcome = try HuddleCommand.run(
             ["serve", "--no-migrate", "--workers", "1", "--port", "\(port)"],
             environment: ["DATABASE_URL": "host=/nonexistent/socket/dir user=huddle dbname=huddle"])

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import GraphQL
+import HuddleRuntime
+
+extension Bench {
+    /// What each stage of a small GraphQL request costs on its own, so
+    /// that a regression on the request path shows where it is: the HTTP
+    /// request parsed, its JSON body read, the document cache's hit, the
+    /// operation measured against the limits, the execution (the measure
+    /// memorised, as a cached document has it), the response's JSON, and the
+    /// request's log line. One loop thread, no I/O; the sum is not the
+    /// server's time per request (the kernel's part, the tasks and the
+    /// connection's state are not in it), the parts are what a change moves.
+    struct RequestStages: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "request-stages",
+            abstract: "Time each stage of { __typename } and { me { id } } on their own: name, bytes, ns per call."
+        )
+
+        @OptionGroup var timing: TimingOptions
+
+        static let sdl = "type Query { me: User } type User { id: ID! name: String }"
+
+        func run() async throws {
+            let schema = try buildSchema(Self.sdl)
+            var builder = ExecutableSchema.Builder(schema: schema)
+            builder.resolve("Query", "me") { _ in .value(.object([.init("id", .string("VXNlcjox")), .init("name", .string("Ana"))])) }
+            builder.readFieldsByName("User")
+            let executable = try builder.build()
+            let cache = DocumentCache(schema: schema)
+            var limits = ExecutionLimits.default
+            // Its timer is the server loop's (DeadlineScheduling); here there is no loop.
+            limits.maxExecutionTime = nil
+            for query in ["{ __typename }", "{ me { id } }"] {
+                try await measure(query, executable: executable, cache: cache, limits: limits)
+            }
+        }
+
+        private func measure(_ query: String, executable: ExecutableSchema, cache: DocumentCache, limits: ExecutionLimits) async throws {
+            let label = query == "{ __typename }" ? "typename" : "me"
+            let body = Array(#"{"query":"\#(query)"}"#.utf8)
+            let request =
+                Array(
+                    "POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+                        .utf8)
+                + body
+            func time(_ stage: String, _ operation: () throws -> Void) rethrows {
+                let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                    () throws in try operation()
+                }
+                Measurement.report(name: "\(label) \(stage)", bytes: body.count, nanoseconds: nanoseconds)
+            }
+            time("http-parse") {
+                var parser = HTTPRequestParser()
+                precondition(parser.feed(request).count == 2)
+            }
+            let reader = JSONReader()
+            try time("json-read") { _ = try body.withUnsafeBufferPointer { try reader.read($0) } }
+            guard case .valid(let document, let source, let memo) = cache.entry(for: query),
+                case .success(let operation) = selectOperation(document, nil)
+            else { throw ValidationError("\(query) is not a valid document") }
+            time("document-cache-hit") { _ = cache.entry(for: query) }
+            time("limits-measure") {
+                _ = OperationCost.measure(
+                    schema: executable.schema, document: document, operation: operation, variableValues: [:],
+                    defaultListSize: limits.defaultListSize)
+            }
+            let result = await execute(schema: executable, document: document, source: source, limits: limits, memo: memo)
+            let executed = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                _ = await execute(schema: executable, document: document, source: source, limits: limits, memo: memo)
+            }
+            Measurement.report(name: "\(label) execute", bytes: body.count, nanoseconds: executed)
+            time("json-write") {
+                var writer = JSONWriter(capacity: 256)
+                result.write(to: &writer)
+            }
+            let logger = Logger(level: .info, sink: { _ in })
+            time("log-line") {
+                logger.log(
+                    .info, "request",
+                    [
+                        "method": .string("POST"), "path": .string("/graphql"), "operation": nil, "status": .int(200),
+                        "duration_ms": .double(0.412), "bytes": .int(31),
+                    ])
+            }
+        }
+    }
+}
