@@ -349,10 +349,11 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Backpressure
 
-    /// Producers waiting for the client to read: resumed with true when
-    /// what is queued is back within `maxUnsentBytes`, with false when the
-    /// connection closes or a wait times out (each then looks again).
-    private var roomWaiters: [(limit: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// Producers waiting for the client to read, by number: resumed with
+    /// true when what is queued is back within their limit, with false
+    /// when the connection closes or their own wait times out.
+    private var roomWaiters: [Int: (limit: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    private var nextRoomWaiter = 0
 
     /// Waits until what is queued for the client is within
     /// `maxUnsentBytes` (at once when it is), so that a producer writes its
@@ -375,31 +376,32 @@ final class HTTPConnection: @unchecked Sendable {
     func roomToWriteWithin(_ limit: Int) async -> Bool {
         guard !state.isClosed else { return false }
         guard unsentBytes > limit else { return true }
+        let number = nextRoomWaiter
+        nextRoomWaiter += 1
         let loop = server.loop
         let sendTimeout = server.configuration.sendTimeout
         let timeout = Task(executorPreference: loop) { [weak self] in
             await loop.sleep(for: sendTimeout)
             guard !Task.isCancelled, let self else { return }
-            resumeRoomWaiters(false)
+            roomWaiters.removeValue(forKey: number)?.continuation.resume(returning: false)
         }
         defer { timeout.cancel() }
-        return await withCheckedContinuation { roomWaiters.append((limit, $0)) }
+        return await withCheckedContinuation { roomWaiters[number] = (limit, $0) }
     }
 
     private func resumeRoomWaiters(_ room: Bool) {
         let waiters = roomWaiters
-        roomWaiters = []
-        for waiter in waiters { waiter.continuation.resume(returning: room) }
+        roomWaiters = [:]
+        for waiter in waiters.values { waiter.continuation.resume(returning: room) }
     }
 
     /// Lets go the producers whose limit the backlog is back within.
     private func resumeWaitersWithRoom() {
         let backlog = unsentBytes
-        var waiting: [(limit: Int, continuation: CheckedContinuation<Bool, Never>)] = []
-        for waiter in roomWaiters {
-            if backlog <= waiter.limit { waiter.continuation.resume(returning: true) } else { waiting.append(waiter) }
+        for (number, waiter) in roomWaiters where backlog <= waiter.limit {
+            roomWaiters[number] = nil
+            waiter.continuation.resume(returning: true)
         }
-        roomWaiters = waiting
     }
 
     /// While the last response is sent after a shutdown of the write side:
