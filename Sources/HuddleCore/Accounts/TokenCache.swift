@@ -110,7 +110,7 @@ package final class TokenCache: Sendable {
         forget(tokenHash)
         let timeout = Task { [self] in
             try? await Task.sleep(for: patience)
-            heardBack(tokenHash)
+            if !Task.isCancelled { heardBack(tokenHash) }
         }
         await withCheckedContinuation { continuation in
             let heard = echoes.withLock { echoes in
