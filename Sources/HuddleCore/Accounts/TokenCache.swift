@@ -140,9 +140,6 @@ package final class TokenCache: Sendable {
         revoker?.resume()
     }
 
-    /// Tokens watched now, for tests and metrics.
-    package var watchedTokens: Int { watchers.withLock { $0.byToken.count } }
-
     /// The user of the token hashed `tokenHash`, when this process checked
     /// it lately and it is still valid.
     package func userID(forTokenHash tokenHash: String) -> Int64? {
