@@ -57,7 +57,14 @@ enum HabitBuddiesDemoData {
             "\(try counts.decode(Int.self, at: 0)) habits, \(try counts.decode(Int.self, at: 1)) check-ins, \(try counts.decode(Int.self, at: 2)) buddy pairs, \(try counts.decode(Int.self, at: 3)) meetings"
     }
 
+    /// The row triggers that hold a request to the rules (HB001–HB004) look
+    /// up their table once per row, which is most of the seed's time at the
+    /// bench scale; the seed stands them down and checks the same rules over
+    /// the whole tables afterwards (`checkRules`).
+    static let ruleTriggers = [("habits", "habits_check_active"), ("habit_check_ins", "habit_check_ins_check")]
+
     private static func seedHabits(_ shape: Shape, on connection: PostgresConnection) async throws {
+        for (table, trigger) in ruleTriggers { _ = try await connection.query("ALTER TABLE \(table) DISABLE TRIGGER \(trigger)") }
         _ = try await connection.query(
             """
             INSERT INTO habit_profiles (user_id, time_zone, created_at)
@@ -98,6 +105,8 @@ enum HabitBuddiesDemoData {
               AND ((h.user_id = 1 AND d::date >= (now() AT TIME ZONE p.time_zone)::date - 12)
                    OR \(pick("h.id || ':' || d::date")) < 0.55 + 0.4 * \(pick("h.user_id || ':consistency'")))
             """)
+        for (table, trigger) in ruleTriggers { _ = try await connection.query("ALTER TABLE \(table) ENABLE TRIGGER \(trigger)") }
+        try await checkRules(on: connection)
         _ = try await connection.query(
             """
             INSERT INTO habit_milestones (habit_id, days, reached_on)
@@ -110,6 +119,25 @@ enum HabitBuddiesDemoData {
             SELECT $1, h.id, habit_reminder_due(p.time_zone, h.reminder_time, now())
             FROM habits h JOIN habit_profiles p ON p.user_id = h.user_id WHERE h.status = 'ACTIVE' AND h.reminder_time IS NOT NULL
             """, [HabitReminder.kind])
+    }
+
+    /// What the stood-down triggers hold, over the whole tables at once: at
+    /// most three active habits a user, and check-ins only on an active
+    /// habit's days from its start to its owner's today.
+    private static func checkRules(on connection: PostgresConnection) async throws {
+        let broken = try await connection.query(
+            """
+            SELECT (SELECT count(*) FROM (SELECT user_id FROM habits WHERE status = 'ACTIVE' GROUP BY user_id HAVING count(*) > 3) x)::int,
+                   (SELECT count(*) FROM habit_check_ins c JOIN habits h ON h.id = c.habit_id JOIN habit_profiles p ON p.user_id = h.user_id
+                    WHERE h.status <> 'ACTIVE' OR c.day < h.started_on OR c.day > (now() AT TIME ZONE p.time_zone)::date)::int
+            """)[0]
+        let (users, checkIns) = (try broken.decode(Int.self, at: 0), try broken.decode(Int.self, at: 1))
+        guard users == 0, checkIns == 0 else {
+            throw DemoData.SeedError(
+                description:
+                    "Habit Buddies' seed broke its rules: \(users) users with more than 3 active habits, \(checkIns) check-ins out of a habit's days"
+            )
+        }
     }
 
     /// Pairs (i, i+1) for odd i, (i, i+2) for i ≡ 1, 2 (mod 8) and (i, i+4)

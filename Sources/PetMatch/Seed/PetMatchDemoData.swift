@@ -83,7 +83,7 @@ enum PetMatchDemoData {
         let shape = shape(scale)
         try await seedShelters(shape, users: users, on: connection)
         try await seedPets(shape, on: connection)
-        try await seedPreferences(shape, on: connection)
+        try await seedPreferences(shape, users: users, on: connection)
         _ = try await connection.query("ANALYZE shelters, pets, pet_preferences")
         try await seedSwipes(shape, on: connection)
         let counts = try await connection.query(
@@ -180,9 +180,10 @@ enum PetMatchDemoData {
             """)
     }
 
-    /// Preferences: most users want a dog, a cat or a rabbit, some narrow
+    /// Preferences of the shared accounts (another app may be adding
+    /// accounts of its own at the same time): most users want a dog, a cat or a rabbit, some narrow
     /// sizes, ages or genders, a few name breeds; distances 25 to 100 km from home.
-    private static func seedPreferences(_ shape: Shape, on connection: PostgresConnection) async throws {
+    private static func seedPreferences(_ shape: Shape, users: Int, on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             """
             INSERT INTO pet_preferences (user_id, type, sizes, age_groups, genders, distance_km)
@@ -193,8 +194,8 @@ enum PetMatchDemoData {
                    CASE WHEN \(pick("u.id || ':genders'")) < 0.1 THEN ARRAY['FEMALE'] ELSE '{}' END,
                    (ARRAY[25, 50, 50, 80, 100])[1 + floor(\(pick("u.id || ':distance'")) * 5)::int]
             FROM users u, LATERAL (SELECT \(pick("u.id || ':type'")) AS t) x
-            WHERE u.id >= $1
-            """, [shape.preferencesFrom])
+            WHERE u.id BETWEEN $1 AND $2
+            """, [shape.preferencesFrom, users])
         _ = try await connection.query(
             """
             INSERT INTO pet_preference_breeds (user_id, type, breed_id)
@@ -237,11 +238,15 @@ enum PetMatchDemoData {
                 ) distinct_candidates ORDER BY k LIMIT $2::int
             ) c, LATERAL (SELECT \(pick("u.id || ':' || c.pet_id || ':dir'")) AS d) x
             """, [shape.nearestSwipes, shape.swipes])
+        // Favourites are the right and super swipes by construction, which
+        // is what pet_favorites_check holds one row at a time.
+        _ = try await connection.query("ALTER TABLE pet_favorites DISABLE TRIGGER pet_favorites_check")
         _ = try await connection.query(
             """
             INSERT INTO pet_favorites (user_id, pet_id, is_super, created_at)
             SELECT user_id, pet_id, direction = 'SUPER', swiped_at FROM pet_swipes WHERE direction <> 'LEFT'
             """)
+        _ = try await connection.query("ALTER TABLE pet_favorites ENABLE TRIGGER pet_favorites_check")
         for trigger in swipeTriggers { _ = try await connection.query("ALTER TABLE pet_swipes ENABLE TRIGGER \(trigger)") }
     }
 

@@ -41,4 +41,25 @@ struct SeedTests {
         #expect(counts.hasPrefix("seeded 40 users, 12 locations, 60 sessions with "))
         #expect(try HuddleCommand.run(["seed", "--scale", "huge"]).status == 2)
     }
+
+    /// `--apps` seeds the shared accounts and only the named apps, which is
+    /// what a benchmark of one screen needs; the bench scale seeds each app
+    /// in a transaction of its own, beside the others.
+    @Test func seedsOnlyTheNamedApps() async throws {
+        let unknown = try HuddleCommand.run(["seed", "--apps", "playmate,chess"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("no app named chess"), "\(unknown.standardError)")
+        try await TestDatabase.withScratchDatabase { url in
+            let seeded = try HuddleCommand.run(["seed", "--scale", "bench", "--apps", "playmate"], environment: ["DATABASE_URL": url])
+            #expect(seeded.status == 0, "\(seeded.standardError)")
+            #expect(seeded.standardOutput.hasPrefix("seeded 10000 users, 2000 locations, 20000 sessions with "), "\(seeded.standardOutput)")
+            #expect(!seeded.standardOutput.contains("projects"))
+            let server = try await TestServer.start(databaseURL: url)
+            defer { server.stop() }
+            let answer = try await server.graphql(
+                "{ sportsSessions(first: 2) { edges { node { id } } } explore: projects(first: 1) { edges { node { id } } } }")
+            #expect(answer["data"]["sportsSessions"]["edges"].array.count == 2, "\(answer)")
+            #expect(answer["data"]["explore"]["edges"].array.isEmpty, "\(answer)")
+        }
+    }
 }
