@@ -49,179 +49,229 @@ package enum HabitBuddies: App {
 
 /// Habit Buddies' batching loaders of one operation.
 final class HabitBuddiesLoaders: RequestLoaders {
-    let habits: DataLoader<Int64, HabitRecord?>
-    let progress: DataLoader<Int64, HabitProgress>
-    let milestones: DataLoader<Int64, [HabitMilestone]>
-    let profiles: DataLoader<Int64, HabitProfileRecord?>
-    /// Users' active and paused habits with their progress, as the viewer
-    /// may see them (empty for others); `userHabits(for:)` picks one.
-    let userHabits: DataLoader<Int64, [HabitRecord]>
-    /// The same, with each habit's 30-day completion and milestones read in the same statement.
-    let userHabitsInFull: DataLoader<Int64, [HabitRecord]>
-    /// Users' buddies (the viewer's, keyed by the viewer: `isBuddy` reads them too).
-    let buddies: DataLoader<Int64, [BuddyRecord]>
-    /// The same, with the buddies' habits and progress read in the same statement (`buddies(for:)` picks one).
-    let buddiesWithHabits: DataLoader<Int64, [BuddyRecord]>
-    let meetings: DataLoader<Int64, MeetingRecord?>
-    let checklists: DataLoader<Int64, [ChecklistItemRecord]>
-    let meetingScores: DataLoader<Int64, [BuddyScoreRecord]>
-    let completionRates: DataLoader<HabitRange, Double>
-    let calendars: DataLoader<HabitMonth, [HabitDay]>
-    let catalogue: DataLoader<Int64, CatalogueHabitRecord?>
-    /// The scores between the viewer and each buddy (by the buddy's id), newest first.
-    let pairScores: DataLoader<Int64, [BuddyScoreRecord]>
-    /// Each user's next proposed or accepted meeting that has not ended.
-    let nextMeetings: DataLoader<Int64, MeetingRecord?>
+    private enum Slot: Int, CaseIterable {
+        case habits, progress, milestones, profiles, userHabits, userHabitsInFull, buddies, buddiesWithHabits, meetings, checklists,
+            meetingScores, completionRates, calendars, catalogue, pairScores, nextMeetings
+    }
+    private let slots = LoaderSlots<Slot>()
+    private let database: PostgresPool
+    private let viewerID: Int64?
+    private let shared: Loaders
 
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
-        let progress = DataLoader<Int64, HabitProgress> { ids in
-            var found: [Int64: HabitProgress] = [:]
-            for row in try await database.query(
-                "SELECT \(HabitProgress.columns) FROM habits h JOIN habit_profiles p ON p.user_id = h.user_id WHERE h.id = ANY($1::bigint[])",
-                [ids])
-            {
-                let progress = try HabitProgress(row: row)
-                found[progress.habitID] = progress
-            }
-            return ids.map { .success(found[$0] ?? HabitProgress(habitID: $0)) }
-        }
-        self.progress = progress
-        habits = DataLoader { ids in
-            let rows = try await database.query(
-                "SELECT \(HabitRecord.columns) \(HabitRecord.from) WHERE h.id = ANY($1::bigint[]) AND \(HabitRecord.visible(toViewerAt: 2))",
-                [ids, viewerID])
-            return try Loaders.byID(ids, rows) { try HabitRecord(row: $0) }
-        }
-        let milestones = DataLoader<Int64, [HabitMilestone]> { ids in
-            let rows = try await database.query(
-                "SELECT habit_id, days, reached_on::text FROM habit_milestones WHERE habit_id = ANY($1::bigint[]) ORDER BY habit_id, days",
-                [ids])
-            return try Loaders.grouped(ids, rows) { row in
-                (try row.decode(Int64.self, at: 0), HabitMilestone(days: try row.decode(at: 1), reachedOn: try row.decode(at: 2)))
+        self.database = database
+        self.viewerID = viewerID
+        self.shared = shared
+    }
+
+    var habits: DataLoader<Int64, HabitRecord?> {
+        slots.loader(.habits) { [database, viewerID] in
+            DataLoader { ids in
+                let rows = try await database.query(
+                    "SELECT \(HabitRecord.columns) \(HabitRecord.from) WHERE h.id = ANY($1::bigint[]) AND \(HabitRecord.visible(toViewerAt: 2))",
+                    [ids, viewerID])
+                return try Loaders.byID(ids, rows) { try HabitRecord(row: $0) }
             }
         }
-        // With the profile's user, primed into the shared loaders: a screen
-        // that shows a profile (the dashboard) names its owner too, in its
-        // next meeting, say, and would read them again.
-        profiles = DataLoader { ids in
-            var found: [Int64: HabitProfileRecord] = [:]
-            for row in try await database.query(
-                """
-                SELECT \(HabitProfileRecord.columns), \(UserRecord.columns)
-                FROM habit_profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ANY($1::bigint[])
-                """, [ids])
-            {
-                let profile = try HabitProfileRecord(row: row)
-                shared.prime(try UserRecord(row: row, offset: HabitProfileRecord.columnCount))
-                found[profile.userID] = profile
-            }
-            return ids.map { .success(found[$0]) }
-        }
-        let buddies = Self.buddies(database, viewerID: viewerID, shared: shared)
-        self.buddies = buddies
-        meetings = DataLoader { ids in
-            guard let viewerID else { return ids.map { _ in .success(nil) } }
-            let rows = try await database.query(
-                "SELECT \(MeetingRecord.columns) FROM buddy_meetings m WHERE m.id = ANY($1::bigint[]) AND $2 IN (m.organizer_id, m.buddy_id)",
-                [ids, viewerID])
-            return try Loaders.byID(ids, rows) { try MeetingRecord(row: $0) }
-        }
-        checklists = DataLoader { ids in
-            let rows = try await database.query(
-                "SELECT \(ChecklistItemRecord.columns) FROM meeting_checklist_items i WHERE i.meeting_id = ANY($1::bigint[]) ORDER BY i.meeting_id, i.position",
-                [ids])
-            return try Loaders.grouped(ids, rows) { row in
-                let item = try ChecklistItemRecord(row: row)
-                return (item.meetingID, item)
+    }
+    var progress: DataLoader<Int64, HabitProgress> {
+        slots.loader(.progress) { [database] in
+            DataLoader<Int64, HabitProgress> { ids in
+                var found: [Int64: HabitProgress] = [:]
+                for row in try await database.query(
+                    "SELECT \(HabitProgress.columns) FROM habits h JOIN habit_profiles p ON p.user_id = h.user_id WHERE h.id = ANY($1::bigint[])",
+                    [ids])
+                {
+                    let progress = try HabitProgress(row: row)
+                    found[progress.habitID] = progress
+                }
+                return ids.map { .success(found[$0] ?? HabitProgress(habitID: $0)) }
             }
         }
-        catalogue = Loaders.byID(database, CatalogueHabitRecord.columns, from: "habit_catalogue", as: "c") {
-            try CatalogueHabitRecord(row: $0)
-        }
-        pairScores = DataLoader { ids in
-            guard let viewerID else { return ids.map { _ in .success([]) } }
-            let rows = try await database.query(
-                """
-                SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s
-                WHERE (s.scorer_id = $1 AND s.scored_id = ANY($2::bigint[])) OR (s.scored_id = $1 AND s.scorer_id = ANY($2::bigint[]))
-                ORDER BY s.created_at DESC, s.meeting_id DESC
-                """, [viewerID, ids])
-            return try Loaders.grouped(ids, rows) { row in
-                let score = try BuddyScoreRecord(row: row)
-                return (score.scorerID == viewerID ? score.scoredID : score.scorerID, score)
+    }
+    var milestones: DataLoader<Int64, [HabitMilestone]> {
+        slots.loader(.milestones) { [database] in
+            DataLoader<Int64, [HabitMilestone]> { ids in
+                let rows = try await database.query(
+                    "SELECT habit_id, days, reached_on::text FROM habit_milestones WHERE habit_id = ANY($1::bigint[]) ORDER BY habit_id, days",
+                    [ids])
+                return try Loaders.grouped(ids, rows) { row in
+                    (try row.decode(Int64.self, at: 0), HabitMilestone(days: try row.decode(at: 1), reachedOn: try row.decode(at: 2)))
+                }
             }
         }
-        nextMeetings = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(MeetingRecord.columns), o.id FROM unnest($1::bigint[]) AS o(id)
-                CROSS JOIN LATERAL (
-                    SELECT * FROM buddy_meetings m
-                    WHERE o.id IN (m.organizer_id, m.buddy_id) AND \(MeetingRecord.stillToCome)
-                    ORDER BY m.starts_at, m.id LIMIT 1
-                ) m
-                """, [ids])
-            var found: [Int64: MeetingRecord] = [:]
-            for row in rows { found[try row.decode(Int64.self, at: rows.columnCount - 1)] = try MeetingRecord(row: row) }
-            return ids.map { .success(found[$0]) }
-        }
-        meetingScores = DataLoader { ids in
-            let rows = try await database.query(
-                "SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s WHERE s.meeting_id = ANY($1::bigint[]) ORDER BY s.meeting_id, s.created_at",
-                [ids])
-            return try Loaders.grouped(ids, rows) { row in
-                let score = try BuddyScoreRecord(row: row)
-                return (score.meetingID, score)
+    }
+    // With the profile's user, primed into the shared loaders: a screen
+    // that shows a profile (the dashboard) names its owner too, in its
+    // next meeting, say, and would read them again.
+    var profiles: DataLoader<Int64, HabitProfileRecord?> {
+        slots.loader(.profiles) { [database, shared] in
+            DataLoader { ids in
+                var found: [Int64: HabitProfileRecord] = [:]
+                for row in try await database.query(
+                    """
+                    SELECT \(HabitProfileRecord.columns), \(UserRecord.columns)
+                    FROM habit_profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = ANY($1::bigint[])
+                    """, [ids])
+                {
+                    let profile = try HabitProfileRecord(row: row)
+                    shared.prime(try UserRecord(row: row, offset: HabitProfileRecord.columnCount))
+                    found[profile.userID] = profile
+                }
+                return ids.map { .success(found[$0]) }
             }
         }
-        let completionRates = DataLoader<HabitRange, Double> { keys in
-            let rows = try await database.query(
-                """
-                SELECT k.i, count(c.day)::int, greatest(0, k.last - k.first + 1)::int
-                FROM (
-                    SELECT k.i, k.habit, greatest(coalesce(k.first, coalesce(k.last, t.today) - 29), h.started_on) AS first,
-                           least(coalesce(k.last, t.today), t.today) AS last
-                    FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS k(habit, first, last, i)
-                    JOIN habits h ON h.id = k.habit JOIN habit_profiles p ON p.user_id = h.user_id,
-                    LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
-                ) k
-                LEFT JOIN habit_check_ins c ON c.habit_id = k.habit AND c.day BETWEEN k.first AND k.last
-                GROUP BY k.i, k.first, k.last
-                """, [keys.map(\.habit), keys.map(\.from), keys.map(\.to)])
-            var rates: [Int: Double] = [:]
-            for row in rows {
-                let done = try row.decode(Int.self, at: 1), days = try row.decode(Int.self, at: 2)
-                rates[try row.decode(Int.self, at: 0) - 1] = HabitRange.rate(done: done, days: days)
-            }
-            return keys.indices.map { .success(rates[$0] ?? 0) }
+    }
+    /// Users' active and paused habits with their progress, as the viewer
+    /// may see them (empty for others); `userHabits(for:)` picks one.
+    var userHabits: DataLoader<Int64, [HabitRecord]> {
+        slots.loader(.userHabits) { Self.userHabits(database, viewerID: viewerID, progress: progress) }
+    }
+    /// The same, with each habit's 30-day completion and milestones read in the same statement.
+    var userHabitsInFull: DataLoader<Int64, [HabitRecord]> {
+        slots.loader(.userHabitsInFull) {
+            Self.userHabits(
+                database, viewerID: viewerID, progress: progress, inFull: (completionRates: completionRates, milestones: milestones))
         }
-        self.milestones = milestones
-        self.completionRates = completionRates
-        userHabits = Self.userHabits(database, viewerID: viewerID, progress: progress)
-        userHabitsInFull = Self.userHabits(
-            database, viewerID: viewerID, progress: progress, inFull: (completionRates: completionRates, milestones: milestones))
-        buddiesWithHabits = Self.buddies(
-            database, viewerID: viewerID, shared: shared, habits: (userHabits: userHabits, progress: progress, buddies: buddies))
-        calendars = DataLoader { keys in
-            let rows = try await database.query(
-                """
-                SELECT k.i, d.day::text, c.day IS NOT NULL, d.day > t.today, d.day < h.started_on
-                FROM unnest($1::bigint[], $2::date[]) WITH ORDINALITY AS k(habit, month, i)
-                JOIN habits h ON h.id = k.habit JOIN habit_profiles p ON p.user_id = h.user_id
-                CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
-                CROSS JOIN LATERAL (SELECT date_trunc('month', coalesce(k.month, t.today))::date AS first) m
-                CROSS JOIN LATERAL (SELECT generate_series(m.first, (m.first + interval '1 month' - interval '1 day')::date, interval '1 day')::date AS day) d
-                LEFT JOIN habit_check_ins c ON c.habit_id = k.habit AND c.day = d.day
-                ORDER BY k.i, d.day
-                """, [keys.map(\.habit), keys.map(\.month)])
-            var days: [Int: [HabitDay]] = [:]
-            for row in rows {
-                days[try row.decode(Int.self, at: 0) - 1, default: []].append(
-                    HabitDay(
-                        date: try row.decode(at: 1), done: try row.decode(at: 2), isFuture: try row.decode(at: 3),
-                        isBeforeStart: try row.decode(at: 4)))
+    }
+    /// Users' buddies (the viewer's, keyed by the viewer: `isBuddy` reads them too).
+    var buddies: DataLoader<Int64, [BuddyRecord]> {
+        slots.loader(.buddies) { Self.buddies(database, viewerID: viewerID, shared: shared) }
+    }
+    /// The same, with the buddies' habits and progress read in the same statement (`buddies(for:)` picks one).
+    var buddiesWithHabits: DataLoader<Int64, [BuddyRecord]> {
+        slots.loader(.buddiesWithHabits) {
+            Self.buddies(
+                database, viewerID: viewerID, shared: shared, habits: (userHabits: userHabits, progress: progress, buddies: buddies))
+        }
+    }
+    var meetings: DataLoader<Int64, MeetingRecord?> {
+        slots.loader(.meetings) { [database, viewerID] in
+            DataLoader { ids in
+                guard let viewerID else { return ids.map { _ in .success(nil) } }
+                let rows = try await database.query(
+                    "SELECT \(MeetingRecord.columns) FROM buddy_meetings m WHERE m.id = ANY($1::bigint[]) AND $2 IN (m.organizer_id, m.buddy_id)",
+                    [ids, viewerID])
+                return try Loaders.byID(ids, rows) { try MeetingRecord(row: $0) }
             }
-            return keys.indices.map { .success(days[$0] ?? []) }
+        }
+    }
+    var checklists: DataLoader<Int64, [ChecklistItemRecord]> {
+        slots.loader(.checklists) { [database] in
+            DataLoader { ids in
+                let rows = try await database.query(
+                    "SELECT \(ChecklistItemRecord.columns) FROM meeting_checklist_items i WHERE i.meeting_id = ANY($1::bigint[]) ORDER BY i.meeting_id, i.position",
+                    [ids])
+                return try Loaders.grouped(ids, rows) { row in
+                    let item = try ChecklistItemRecord(row: row)
+                    return (item.meetingID, item)
+                }
+            }
+        }
+    }
+    var meetingScores: DataLoader<Int64, [BuddyScoreRecord]> {
+        slots.loader(.meetingScores) { [database] in
+            DataLoader { ids in
+                let rows = try await database.query(
+                    "SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s WHERE s.meeting_id = ANY($1::bigint[]) ORDER BY s.meeting_id, s.created_at",
+                    [ids])
+                return try Loaders.grouped(ids, rows) { row in
+                    let score = try BuddyScoreRecord(row: row)
+                    return (score.meetingID, score)
+                }
+            }
+        }
+    }
+    var completionRates: DataLoader<HabitRange, Double> {
+        slots.loader(.completionRates) { [database] in
+            DataLoader<HabitRange, Double> { keys in
+                let rows = try await database.query(
+                    """
+                    SELECT k.i, count(c.day)::int, greatest(0, k.last - k.first + 1)::int
+                    FROM (
+                        SELECT k.i, k.habit, greatest(coalesce(k.first, coalesce(k.last, t.today) - 29), h.started_on) AS first,
+                               least(coalesce(k.last, t.today), t.today) AS last
+                        FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS k(habit, first, last, i)
+                        JOIN habits h ON h.id = k.habit JOIN habit_profiles p ON p.user_id = h.user_id,
+                        LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
+                    ) k
+                    LEFT JOIN habit_check_ins c ON c.habit_id = k.habit AND c.day BETWEEN k.first AND k.last
+                    GROUP BY k.i, k.first, k.last
+                    """, [keys.map(\.habit), keys.map(\.from), keys.map(\.to)])
+                var rates: [Int: Double] = [:]
+                for row in rows {
+                    let done = try row.decode(Int.self, at: 1), days = try row.decode(Int.self, at: 2)
+                    rates[try row.decode(Int.self, at: 0) - 1] = HabitRange.rate(done: done, days: days)
+                }
+                return keys.indices.map { .success(rates[$0] ?? 0) }
+            }
+        }
+    }
+    var calendars: DataLoader<HabitMonth, [HabitDay]> {
+        slots.loader(.calendars) { [database] in
+            DataLoader { keys in
+                let rows = try await database.query(
+                    """
+                    SELECT k.i, d.day::text, c.day IS NOT NULL, d.day > t.today, d.day < h.started_on
+                    FROM unnest($1::bigint[], $2::date[]) WITH ORDINALITY AS k(habit, month, i)
+                    JOIN habits h ON h.id = k.habit JOIN habit_profiles p ON p.user_id = h.user_id
+                    CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
+                    CROSS JOIN LATERAL (SELECT date_trunc('month', coalesce(k.month, t.today))::date AS first) m
+                    CROSS JOIN LATERAL (SELECT generate_series(m.first, (m.first + interval '1 month' - interval '1 day')::date, interval '1 day')::date AS day) d
+                    LEFT JOIN habit_check_ins c ON c.habit_id = k.habit AND c.day = d.day
+                    ORDER BY k.i, d.day
+                    """, [keys.map(\.habit), keys.map(\.month)])
+                var days: [Int: [HabitDay]] = [:]
+                for row in rows {
+                    days[try row.decode(Int.self, at: 0) - 1, default: []].append(
+                        HabitDay(
+                            date: try row.decode(at: 1), done: try row.decode(at: 2), isFuture: try row.decode(at: 3),
+                            isBeforeStart: try row.decode(at: 4)))
+                }
+                return keys.indices.map { .success(days[$0] ?? []) }
+            }
+        }
+    }
+    var catalogue: DataLoader<Int64, CatalogueHabitRecord?> {
+        slots.loader(.catalogue) {
+            Loaders.byID(database, CatalogueHabitRecord.columns, from: "habit_catalogue", as: "c") { try CatalogueHabitRecord(row: $0) }
+        }
+    }
+    /// The scores between the viewer and each buddy (by the buddy's id), newest first.
+    var pairScores: DataLoader<Int64, [BuddyScoreRecord]> {
+        slots.loader(.pairScores) { [database, viewerID] in
+            DataLoader { ids in
+                guard let viewerID else { return ids.map { _ in .success([]) } }
+                let rows = try await database.query(
+                    """
+                    SELECT \(BuddyScoreRecord.columns) FROM buddy_scores s
+                    WHERE (s.scorer_id = $1 AND s.scored_id = ANY($2::bigint[])) OR (s.scored_id = $1 AND s.scorer_id = ANY($2::bigint[]))
+                    ORDER BY s.created_at DESC, s.meeting_id DESC
+                    """, [viewerID, ids])
+                return try Loaders.grouped(ids, rows) { row in
+                    let score = try BuddyScoreRecord(row: row)
+                    return (score.scorerID == viewerID ? score.scoredID : score.scorerID, score)
+                }
+            }
+        }
+    }
+    /// Each user's next proposed or accepted meeting that has not ended.
+    var nextMeetings: DataLoader<Int64, MeetingRecord?> {
+        slots.loader(.nextMeetings) { [database] in
+            DataLoader { ids in
+                let rows = try await database.query(
+                    """
+                    SELECT \(MeetingRecord.columns), o.id FROM unnest($1::bigint[]) AS o(id)
+                    CROSS JOIN LATERAL (
+                        SELECT * FROM buddy_meetings m
+                        WHERE o.id IN (m.organizer_id, m.buddy_id) AND \(MeetingRecord.stillToCome)
+                        ORDER BY m.starts_at, m.id LIMIT 1
+                    ) m
+                    """, [ids])
+                var found: [Int64: MeetingRecord] = [:]
+                for row in rows { found[try row.decode(Int64.self, at: rows.columnCount - 1)] = try MeetingRecord(row: row) }
+                return ids.map { .success(found[$0]) }
+            }
         }
     }
 }

@@ -44,57 +44,82 @@ package enum PetMatch: App {
 
 /// petMatch's batching loaders of one operation.
 final class PetMatchLoaders: RequestLoaders {
-    let pets: DataLoader<Int64, PetRecord?>
-    let shelters: DataLoader<Int64, ShelterRecord?>
-    let preferences: DataLoader<Int64, PreferencesRecord?>
-    /// The viewer's swipe on each pet.
-    let viewerSwipes: DataLoader<Int64, String?>
-    /// Whether each pet is among the viewer's favourites.
-    let viewerFavorites: DataLoader<Int64, Bool>
-    /// Whether the viewer is on each shelter's staff.
-    let viewerStaff: DataLoader<Int64, Bool>
-    /// Each shelter's staff, by username.
-    let staff: DataLoader<Int64, [UserRecord]>
+    private enum Slot: Int, CaseIterable {
+        case pets, shelters, preferences, viewerSwipes, viewerFavorites, viewerStaff, staff
+    }
+    private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
+    private let viewerID: Int64?
+    private let shared: Loaders
     private let shelterPetPages = Mutex<[String: DataLoader<OwnedPage, ConnectionPage>]>([:])
 
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
         self.database = database
-        pets = Loaders.byID(database, PetRecord.columns, from: "pets", as: "p") { try PetRecord(row: $0) }
-        shelters = Loaders.byID(database, ShelterRecord.columns, from: "shelters", as: "s") { try ShelterRecord(row: $0) }
-        preferences = DataLoader { ids in
-            let rows = try await database.query(PreferencesRecord.select, [ids])
-            var found: [Int64: PreferencesRecord] = [:]
-            for row in rows {
-                let preferences = try PreferencesRecord(row: row)
-                found[preferences.userID] = preferences
+        self.viewerID = viewerID
+        self.shared = shared
+    }
+
+    var pets: DataLoader<Int64, PetRecord?> {
+        slots.loader(.pets) { Loaders.byID(database, PetRecord.columns, from: "pets", as: "p") { try PetRecord(row: $0) } }
+    }
+    var shelters: DataLoader<Int64, ShelterRecord?> {
+        slots.loader(.shelters) { Loaders.byID(database, ShelterRecord.columns, from: "shelters", as: "s") { try ShelterRecord(row: $0) } }
+    }
+    var preferences: DataLoader<Int64, PreferencesRecord?> {
+        slots.loader(.preferences) { [database] in
+            DataLoader { ids in
+                let rows = try await database.query(PreferencesRecord.select, [ids])
+                var found: [Int64: PreferencesRecord] = [:]
+                for row in rows {
+                    let preferences = try PreferencesRecord(row: row)
+                    found[preferences.userID] = preferences
+                }
+                return ids.map { .success(found[$0]) }
             }
-            return ids.map { .success(found[$0]) }
         }
-        viewerSwipes = DataLoader { ids in
-            guard let viewerID else { return ids.map { _ in .success(nil) } }
-            var found: [Int64: String] = [:]
-            for row in try await database.query(
-                "SELECT pet_id, direction FROM pet_swipes WHERE user_id = $1 AND pet_id = ANY($2::bigint[])", [viewerID, ids])
-            {
-                found[try row.decode(Int64.self, at: 0)] = try row.decode(String.self, at: 1)
+    }
+    /// The viewer's swipe on each pet.
+    var viewerSwipes: DataLoader<Int64, String?> {
+        slots.loader(.viewerSwipes) { [database, viewerID] in
+            DataLoader { ids in
+                guard let viewerID else { return ids.map { _ in .success(nil) } }
+                var found: [Int64: String] = [:]
+                for row in try await database.query(
+                    "SELECT pet_id, direction FROM pet_swipes WHERE user_id = $1 AND pet_id = ANY($2::bigint[])", [viewerID, ids])
+                {
+                    found[try row.decode(Int64.self, at: 0)] = try row.decode(String.self, at: 1)
+                }
+                return ids.map { .success(found[$0]) }
             }
-            return ids.map { .success(found[$0]) }
         }
-        viewerFavorites = Loaders.viewerSet(
-            database, viewerID, "SELECT pet_id FROM pet_favorites WHERE user_id = $1 AND pet_id = ANY($2::bigint[])")
-        viewerStaff = Loaders.viewerSet(
-            database, viewerID, "SELECT shelter_id FROM shelter_staff WHERE user_id = $1 AND shelter_id = ANY($2::bigint[])")
-        staff = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(UserRecord.columns), m.shelter_id FROM shelter_staff m JOIN users u ON u.id = m.user_id
-                WHERE m.shelter_id = ANY($1::bigint[]) ORDER BY m.shelter_id, lower(u.username)
-                """, [ids])
-            return try Loaders.grouped(ids, rows) { row in
-                let user = try UserRecord(row: row)
-                shared.prime(user)
-                return (try row.decode(Int64.self, at: rows.columnCount - 1), user)
+    }
+    /// Whether each pet is among the viewer's favourites.
+    var viewerFavorites: DataLoader<Int64, Bool> {
+        slots.loader(.viewerFavorites) {
+            Loaders.viewerSet(database, viewerID, "SELECT pet_id FROM pet_favorites WHERE user_id = $1 AND pet_id = ANY($2::bigint[])")
+        }
+    }
+    /// Whether the viewer is on each shelter's staff.
+    var viewerStaff: DataLoader<Int64, Bool> {
+        slots.loader(.viewerStaff) {
+            Loaders.viewerSet(
+                database, viewerID, "SELECT shelter_id FROM shelter_staff WHERE user_id = $1 AND shelter_id = ANY($2::bigint[])")
+        }
+    }
+    /// Each shelter's staff, by username.
+    var staff: DataLoader<Int64, [UserRecord]> {
+        slots.loader(.staff) { [database, shared] in
+            DataLoader { ids in
+                let rows = try await database.query(
+                    """
+                    SELECT \(UserRecord.columns), m.shelter_id FROM shelter_staff m JOIN users u ON u.id = m.user_id
+                    WHERE m.shelter_id = ANY($1::bigint[]) ORDER BY m.shelter_id, lower(u.username)
+                    """, [ids])
+                return try Loaders.grouped(ids, rows) { row in
+                    let user = try UserRecord(row: row)
+                    shared.prime(user)
+                    return (try row.decode(Int64.self, at: rows.columnCount - 1), user)
+                }
             }
         }
     }

@@ -52,20 +52,42 @@ package enum Playmate: App {
 
 /// Playmate's batching loaders of one operation.
 final class PlaymateLoaders: RequestLoaders {
-    let locations: DataLoader<Int64, LocationRecord?>
-    let sessions: DataLoader<Int64, SessionRecord?>
-    /// Whether the viewer plays in each session.
-    let viewerSessions: DataLoader<Int64, Bool>
-    let statistics: DataLoader<Int64, UserStatistics>
-    let invitations: DataLoader<Int64, InvitationRecord?>
+    private enum Slot: Int, CaseIterable {
+        case locations, sessions, viewerSessions, statistics, invitations
+    }
+    private let slots = LoaderSlots<Slot>()
+    private let database: PostgresPool
+    private let viewerID: Int64?
 
     init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
-        locations = Loaders.byID(database, LocationRecord.columns, from: "locations", as: "l") { try LocationRecord(row: $0) }
-        sessions = Loaders.byID(database, SessionRecord.columns, from: "sports_sessions", as: "s") { try SessionRecord(row: $0) }
-        statistics = DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) }
-        invitations = Loaders.byID(database, InvitationRecord.columns, from: "invitations", as: "i") { try InvitationRecord(row: $0) }
-        viewerSessions = Loaders.viewerSet(
-            database, viewerID, "SELECT session_id FROM session_players WHERE user_id = $1 AND session_id = ANY($2::bigint[])")
+        self.database = database
+        self.viewerID = viewerID
+    }
+
+    var locations: DataLoader<Int64, LocationRecord?> {
+        slots.loader(.locations) {
+            Loaders.byID(database, LocationRecord.columns, from: "locations", as: "l") { try LocationRecord(row: $0) }
+        }
+    }
+    var sessions: DataLoader<Int64, SessionRecord?> {
+        slots.loader(.sessions) {
+            Loaders.byID(database, SessionRecord.columns, from: "sports_sessions", as: "s") { try SessionRecord(row: $0) }
+        }
+    }
+    /// Whether the viewer plays in each session.
+    var viewerSessions: DataLoader<Int64, Bool> {
+        slots.loader(.viewerSessions) {
+            Loaders.viewerSet(
+                database, viewerID, "SELECT session_id FROM session_players WHERE user_id = $1 AND session_id = ANY($2::bigint[])")
+        }
+    }
+    var statistics: DataLoader<Int64, UserStatistics> {
+        slots.loader(.statistics) { [database] in DataLoader { ids in try await StatisticsResolvers.load(ids, on: database) } }
+    }
+    var invitations: DataLoader<Int64, InvitationRecord?> {
+        slots.loader(.invitations) {
+            Loaders.byID(database, InvitationRecord.columns, from: "invitations", as: "i") { try InvitationRecord(row: $0) }
+        }
     }
 }
 

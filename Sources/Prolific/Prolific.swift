@@ -41,180 +41,250 @@ package enum Prolific: App {
 
 /// Prolific's batching loaders of one operation.
 final class ProlificLoaders: RequestLoaders {
-    let projects: DataLoader<Int64, ProjectRecord?>
-    let rounds: DataLoader<Int64, RoundRecord?>
-    let snippets: DataLoader<Int64, SnippetRecord?>
-    /// Projects' open rounds.
-    let currentRounds: DataLoader<Int64, RoundRecord?>
-    /// Rounds' snippets with their counts, best first.
-    let rankedSnippets: DataLoader<Int64, [SnippetRecord]>
-    /// Snippets' counts, for snippets read without them.
-    let counts: DataLoader<Int64, SnippetCount>
-    /// Projects' winning snippets in order.
-    let stories: DataLoader<Int64, [SnippetRecord]>
-    let snippetCounts: DataLoader<Int64, Int>
-    /// Whether the viewer follows each project.
-    let viewerFollows: DataLoader<Int64, Bool>
-    /// Whether the viewer is a member of each project.
-    let viewerMemberships: DataLoader<Int64, Bool>
-    /// Whether the viewer voted for each snippet.
-    let viewerVotes: DataLoader<Int64, Bool>
-    /// Private projects' members, the owner first.
-    let members: DataLoader<Int64, [UserRecord]>
-    let writers: DataLoader<Int64, WriterRecord>
-    let roundPages: DataLoader<OwnedPage, ConnectionPage>
-    let userProjectPages: DataLoader<OwnedPage, ConnectionPage>
-    let userSnippetPages: DataLoader<OwnedPage, ConnectionPage>
-    private let readProjects: @Sendable (ProjectParts) -> DataLoader<Int64, ProjectRecord?>
+    private enum Slot: Int, CaseIterable {
+        case projects, rounds, snippets, currentRounds, rankedSnippets, counts, stories, snippetCounts, viewerFollows,
+            viewerMemberships, viewerVotes, members, writers, roundPages, userProjectPages, userSnippetPages
+    }
+    private let slots = LoaderSlots<Slot>()
+    private let database: PostgresPool
+    private let viewerID: Int64?
+    private let shared: Loaders
     private let projectsWithParts = Mutex<[ProjectParts: DataLoader<Int64, ProjectRecord?>]>([:])
 
-    /// Projects read with `parts` of their page as well (one loader per
-    /// set of parts in an operation).
-    func projects(with parts: ProjectParts) -> DataLoader<Int64, ProjectRecord?> {
-        if parts.isEmpty { return projects }
-        return projectsWithParts.withLock { loaders in
-            if let loader = loaders[parts] { return loader }
-            let loader = readProjects(parts)
-            loaders[parts] = loader
-            return loader
-        }
+    init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
+        self.database = database
+        self.viewerID = viewerID
+        self.shared = shared
     }
 
     // A batch primes the loaders of what its statement joined anyway (the
     // project's owner and the viewer's follow, with the page's parts its
     // open round, snippet count, story and ranked snippets; the authors,
     // their karma and the viewer's votes of a page of snippets), so the
-    // project page costs one statement, not twelve.
-    init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
-        let viewerFollows = Loaders.viewerSet(
-            database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
-        let viewerVotes = Loaders.viewerSet(
-            database, viewerID, "SELECT snippet_id FROM votes WHERE voter_id = $1 AND snippet_id = ANY($2::bigint[])")
-        let snippetCounts = Loaders.counts(
-            database, "SELECT round_id, count(*)::int FROM snippets WHERE round_id = ANY($1::bigint[]) GROUP BY round_id")
-        let writers = DataLoader<Int64, WriterRecord> { ids in
-            let rows = try await database.query(
-                "SELECT \(WriterRecord.columns) FROM prolific_writers w WHERE w.user_id = ANY($1::bigint[])", [ids])
-            var found: [Int64: WriterRecord] = [:]
-            for row in rows {
-                let writer = try WriterRecord(row: row)
-                found[writer.userID] = writer
-            }
-            return ids.map { .success(found[$0] ?? WriterRecord(userID: $0)) }
-        }
-        self.viewerFollows = viewerFollows
-        self.viewerVotes = viewerVotes
-        self.snippetCounts = snippetCounts
-        self.writers = writers
-        viewerMemberships = Loaders.viewerSet(
-            database, viewerID, "SELECT project_id FROM project_members WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
+    // project page costs one statement, not twelve. A loader that primes
+    // others is given them when it is made (making them too).
 
-        let currentRounds = DataLoader<Int64, RoundRecord?> { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(ProjectReads.openRoundColumns)
-                FROM rounds r WHERE r.project_id = ANY($1::bigint[]) AND r.completed_at IS NULL
-                """, [ids])
-            var open: [Int64: RoundRecord] = [:]
-            for row in rows {
-                let round = try ProjectReads.openRound(row, snippetCounts: snippetCounts)
-                open[round.projectID] = round
-            }
-            return ids.map { .success(open[$0]) }
+    var projects: DataLoader<Int64, ProjectRecord?> {
+        slots.loader(.projects) { readProjects([]) }
+    }
+
+    /// Projects read with `parts` of their page as well (one loader per
+    /// set of parts in an operation).
+    func projects(with parts: ProjectParts) -> DataLoader<Int64, ProjectRecord?> {
+        if parts.isEmpty { return projects }
+        if let loader = projectsWithParts.withLock({ $0[parts] }) { return loader }
+        let loader = readProjects(parts)
+        return projectsWithParts.withLock { loaders in
+            if let stored = loaders[parts] { return stored }
+            loaders[parts] = loader
+            return loader
         }
-        let stories = DataLoader<Int64, [SnippetRecord]> { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(ProjectReads.storyColumns) \(ProjectReads.storyFrom)
-                WHERE r.project_id = ANY($1::bigint[]) ORDER BY r.project_id, r.number
-                """, [ids])
-            var byProject: [Int64: [SnippetRecord]] = [:]
-            for row in rows {
-                let snippet = try ProjectReads.storySnippet(row, shared: shared)
-                byProject[snippet.projectID, default: []].append(snippet)
+    }
+
+    private func readProjects(_ parts: ProjectParts) -> DataLoader<Int64, ProjectRecord?> {
+        let primed = ProjectReads.Primed(
+            shared: shared, viewerFollows: viewerFollows, currentRounds: currentRounds, snippetCounts: snippetCounts, stories: stories,
+            rankedSnippets: rankedSnippets, viewerVotes: viewerVotes, writers: writers)
+        return ProjectReads.loader(parts, database: database, viewerID: viewerID, priming: primed)
+    }
+
+    // Rounds and snippets by id, of projects the viewer may see.
+    var rounds: DataLoader<Int64, RoundRecord?> {
+        slots.loader(.rounds) { visible(RoundRecord.columns, from: "rounds r") { try RoundRecord(row: $0) } }
+    }
+    var snippets: DataLoader<Int64, SnippetRecord?> {
+        slots.loader(.snippets) { visible(SnippetRecord.columns, from: "snippets s") { try SnippetRecord(row: $0) } }
+    }
+
+    private func visible<Record: Identified>(
+        _ columns: String, from table: String, _ record: @escaping @Sendable (PostgresRow) throws -> Record
+    ) -> DataLoader<Int64, Record?> {
+        let sql = """
+            SELECT \(columns) FROM \(table) JOIN projects p ON p.id = project_id
+            WHERE \(table.split(separator: " ").last!).id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
+            """
+        let (database, viewerID) = (database, viewerID)
+        return DataLoader { ids in try Loaders.byID(ids, try await database.query(sql, [ids, viewerID]), record) }
+    }
+
+    /// Projects' open rounds.
+    var currentRounds: DataLoader<Int64, RoundRecord?> {
+        slots.loader(.currentRounds) { [database, snippetCounts] in
+            DataLoader<Int64, RoundRecord?> { ids in
+                let rows = try await database.query(
+                    """
+                    SELECT \(ProjectReads.openRoundColumns)
+                    FROM rounds r WHERE r.project_id = ANY($1::bigint[]) AND r.completed_at IS NULL
+                    """, [ids])
+                var open: [Int64: RoundRecord] = [:]
+                for row in rows {
+                    let round = try ProjectReads.openRound(row, snippetCounts: snippetCounts)
+                    open[round.projectID] = round
+                }
+                return ids.map { .success(open[$0]) }
             }
-            return ids.map { .success(byProject[$0] ?? []) }
         }
-        self.currentRounds = currentRounds
-        self.stories = stories
-        // A page of snippets: each with its count, the viewer's vote, its author and their karma.
-        @Sendable func ranked(where condition: String, _ ids: [Int64]) async throws -> [SnippetRecord] {
+    }
+
+    /// Rounds' snippets with their counts, best first.
+    var rankedSnippets: DataLoader<Int64, [SnippetRecord]> {
+        slots.loader(.rankedSnippets) { [ranked] in
+            DataLoader { ids in
+                var byRound: [Int64: [SnippetRecord]] = [:]
+                for snippet in try await ranked("s.round_id = ANY($1::bigint[])", ids) {
+                    byRound[snippet.roundID, default: []].append(snippet)
+                }
+                return ids.map { .success(byRound[$0] ?? []) }
+            }
+        }
+    }
+
+    /// Snippets' counts, for snippets read without them.
+    var counts: DataLoader<Int64, SnippetCount> {
+        slots.loader(.counts) { [ranked] in
+            DataLoader { ids in
+                var counts: [Int64: SnippetCount] = [:]
+                for snippet in try await ranked("s.id = ANY($1::bigint[])", ids) { counts[snippet.id] = snippet.count }
+                return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0, isWinner: false)) }
+            }
+        }
+    }
+
+    /// A page of snippets: each with its count, the viewer's vote, its author
+    /// and their karma (primed into those loaders, made with this).
+    private var ranked: @Sendable (String, [Int64]) async throws -> [SnippetRecord] {
+        let (database, viewerID, viewerVotes, writers, shared) = (database, viewerID, viewerVotes, writers, shared)
+        return { condition, ids in
             let page = try await database.query(SnippetCounting.page(where: condition), [ids, viewerID])
             return try SnippetCounting.ranked(page: page).map { snippet, row in
                 try SnippetCounting.prime(from: row, of: snippet, viewerVotes: viewerVotes, writers: writers, shared: shared)
                 return snippet
             }
         }
-        let rankedSnippets = DataLoader<Int64, [SnippetRecord]> { ids in
-            var byRound: [Int64: [SnippetRecord]] = [:]
-            for snippet in try await ranked(where: "s.round_id = ANY($1::bigint[])", ids) {
-                byRound[snippet.roundID, default: []].append(snippet)
+    }
+
+    /// Projects' winning snippets in order.
+    var stories: DataLoader<Int64, [SnippetRecord]> {
+        slots.loader(.stories) { [database, shared] in
+            DataLoader<Int64, [SnippetRecord]> { ids in
+                let rows = try await database.query(
+                    """
+                    SELECT \(ProjectReads.storyColumns) \(ProjectReads.storyFrom)
+                    WHERE r.project_id = ANY($1::bigint[]) ORDER BY r.project_id, r.number
+                    """, [ids])
+                var byProject: [Int64: [SnippetRecord]] = [:]
+                for row in rows {
+                    let snippet = try ProjectReads.storySnippet(row, shared: shared)
+                    byProject[snippet.projectID, default: []].append(snippet)
+                }
+                return ids.map { .success(byProject[$0] ?? []) }
             }
-            return ids.map { .success(byRound[$0] ?? []) }
-        }
-        self.rankedSnippets = rankedSnippets
-        let primed = ProjectReads.Primed(
-            shared: shared, viewerFollows: viewerFollows, currentRounds: currentRounds, snippetCounts: snippetCounts, stories: stories,
-            rankedSnippets: rankedSnippets, viewerVotes: viewerVotes, writers: writers)
-        readProjects = { parts in ProjectReads.loader(parts, database: database, viewerID: viewerID, priming: primed) }
-        projects = readProjects([])
-        // Rounds and snippets by id, of projects the viewer may see.
-        func visible<Record: Identified>(
-            _ columns: String, from table: String, _ record: @escaping @Sendable (PostgresRow) throws -> Record
-        ) -> DataLoader<Int64, Record?> {
-            let sql = """
-                SELECT \(columns) FROM \(table) JOIN projects p ON p.id = project_id
-                WHERE \(table.split(separator: " ").last!).id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
-                """
-            return DataLoader { ids in try Loaders.byID(ids, try await database.query(sql, [ids, viewerID]), record) }
-        }
-        rounds = visible(RoundRecord.columns, from: "rounds r") { try RoundRecord(row: $0) }
-        snippets = visible(SnippetRecord.columns, from: "snippets s") { try SnippetRecord(row: $0) }
-        counts = DataLoader { ids in
-            var counts: [Int64: SnippetCount] = [:]
-            for snippet in try await ranked(where: "s.id = ANY($1::bigint[])", ids) { counts[snippet.id] = snippet.count }
-            return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0, isWinner: false)) }
-        }
-        members = DataLoader { ids in
-            let rows = try await database.query(
-                """
-                SELECT \(UserRecord.columns), m.project_id FROM project_members m
-                JOIN projects p ON p.id = m.project_id JOIN users u ON u.id = m.user_id
-                WHERE m.project_id = ANY($1::bigint[]) AND p.is_private
-                ORDER BY m.project_id, m.user_id <> p.owner_id, m.joined_at, m.user_id
-                """, [ids])
-            var byProject: [Int64: [UserRecord]] = [:]
-            for row in rows {
-                byProject[try row.decode(Int64.self, at: rows.columnCount - 1), default: []].append(try UserRecord(row: row))
-            }
-            return ids.map { .success(byProject[$0] ?? []) }
-        }
-        roundPages = KeysetQuery.loader(on: database) {
-            KeysetQuery(
-                columns: RoundRecord.columns, from: "FROM rounds r WHERE r.project_id = owner.id", parameters: [],
-                keys: [("r.number", "integer")])
-        } node: {
-            try RoundRecord(row: $0)
-        }
-        userProjectPages = KeysetQuery.loader(on: database) {
-            KeysetQuery(
-                columns: ProjectRecord.columns,
-                from: "FROM projects p WHERE p.owner_id = owner.id AND \(ProjectRecord.visible(toViewerAt: 1))",
-                parameters: [viewerID], keys: [("p.created_at", "timestamptz"), ("p.id", "bigint")], descending: true)
-        } node: {
-            try ProjectRecord(row: $0)
-        }
-        userSnippetPages = KeysetQuery.loader(on: database) {
-            KeysetQuery(
-                columns: SnippetRecord.columns,
-                from:
-                    "FROM snippets s JOIN projects p ON p.id = s.project_id WHERE s.author_id = owner.id AND \(ProjectRecord.visible(toViewerAt: 1))",
-                parameters: [viewerID], keys: [("s.created_at", "timestamptz"), ("s.id", "bigint")], descending: true)
-        } node: {
-            try SnippetRecord(row: $0)
         }
     }
 
+    var snippetCounts: DataLoader<Int64, Int> {
+        slots.loader(.snippetCounts) {
+            Loaders.counts(
+                database, "SELECT round_id, count(*)::int FROM snippets WHERE round_id = ANY($1::bigint[]) GROUP BY round_id")
+        }
+    }
+
+    /// Whether the viewer follows each project.
+    var viewerFollows: DataLoader<Int64, Bool> {
+        slots.loader(.viewerFollows) {
+            Loaders.viewerSet(
+                database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
+        }
+    }
+
+    /// Whether the viewer is a member of each project.
+    var viewerMemberships: DataLoader<Int64, Bool> {
+        slots.loader(.viewerMemberships) {
+            Loaders.viewerSet(
+                database, viewerID, "SELECT project_id FROM project_members WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
+        }
+    }
+
+    /// Whether the viewer voted for each snippet.
+    var viewerVotes: DataLoader<Int64, Bool> {
+        slots.loader(.viewerVotes) {
+            Loaders.viewerSet(database, viewerID, "SELECT snippet_id FROM votes WHERE voter_id = $1 AND snippet_id = ANY($2::bigint[])")
+        }
+    }
+
+    /// Private projects' members, the owner first.
+    var members: DataLoader<Int64, [UserRecord]> {
+        slots.loader(.members) { [database] in
+            DataLoader { ids in
+                let rows = try await database.query(
+                    """
+                    SELECT \(UserRecord.columns), m.project_id FROM project_members m
+                    JOIN projects p ON p.id = m.project_id JOIN users u ON u.id = m.user_id
+                    WHERE m.project_id = ANY($1::bigint[]) AND p.is_private
+                    ORDER BY m.project_id, m.user_id <> p.owner_id, m.joined_at, m.user_id
+                    """, [ids])
+                var byProject: [Int64: [UserRecord]] = [:]
+                for row in rows {
+                    byProject[try row.decode(Int64.self, at: rows.columnCount - 1), default: []].append(try UserRecord(row: row))
+                }
+                return ids.map { .success(byProject[$0] ?? []) }
+            }
+        }
+    }
+
+    var writers: DataLoader<Int64, WriterRecord> {
+        slots.loader(.writers) { [database] in
+            DataLoader<Int64, WriterRecord> { ids in
+                let rows = try await database.query(
+                    "SELECT \(WriterRecord.columns) FROM prolific_writers w WHERE w.user_id = ANY($1::bigint[])", [ids])
+                var found: [Int64: WriterRecord] = [:]
+                for row in rows {
+                    let writer = try WriterRecord(row: row)
+                    found[writer.userID] = writer
+                }
+                return ids.map { .success(found[$0] ?? WriterRecord(userID: $0)) }
+            }
+        }
+    }
+
+    var roundPages: DataLoader<OwnedPage, ConnectionPage> {
+        slots.loader(.roundPages) {
+            KeysetQuery.loader(on: database) {
+                KeysetQuery(
+                    columns: RoundRecord.columns, from: "FROM rounds r WHERE r.project_id = owner.id", parameters: [],
+                    keys: [("r.number", "integer")])
+            } node: {
+                try RoundRecord(row: $0)
+            }
+        }
+    }
+
+    var userProjectPages: DataLoader<OwnedPage, ConnectionPage> {
+        slots.loader(.userProjectPages) { [database, viewerID] in
+            KeysetQuery.loader(on: database) {
+                KeysetQuery(
+                    columns: ProjectRecord.columns,
+                    from: "FROM projects p WHERE p.owner_id = owner.id AND \(ProjectRecord.visible(toViewerAt: 1))",
+                    parameters: [viewerID], keys: [("p.created_at", "timestamptz"), ("p.id", "bigint")], descending: true)
+            } node: {
+                try ProjectRecord(row: $0)
+            }
+        }
+    }
+
+    var userSnippetPages: DataLoader<OwnedPage, ConnectionPage> {
+        slots.loader(.userSnippetPages) { [database, viewerID] in
+            KeysetQuery.loader(on: database) {
+                KeysetQuery(
+                    columns: SnippetRecord.columns,
+                    from:
+                        "FROM snippets s JOIN projects p ON p.id = s.project_id WHERE s.author_id = owner.id AND \(ProjectRecord.visible(toViewerAt: 1))",
+                    parameters: [viewerID], keys: [("s.created_at", "timestamptz"), ("s.id", "bigint")], descending: true)
+            } node: {
+                try SnippetRecord(row: $0)
+            }
+        }
+    }
 }
 
 extension RequestContext {

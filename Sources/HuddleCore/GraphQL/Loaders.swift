@@ -7,36 +7,55 @@ import HuddleRuntime
 /// app's `RequestLoaders`), so a level of a query costs one statement
 /// however many parents it has.
 package final class Loaders: Sendable {
-    package let users: DataLoader<Int64, UserRecord?>
-    /// Users with their names only, for selections that ask no more
-    /// (`UserRecord.fieldsAnsweredByNames`): a narrower statement.
-    package let userNames: DataLoader<Int64, UserRecord?>
-    package let friendCounts: DataLoader<Int64, Int>
-    /// Whether the viewer is friends with each user.
-    package let viewerFriends: DataLoader<Int64, Bool>
-    package let friendRequests: DataLoader<Int64, FriendRequestRecord?>
-    /// Users' pages of friends: one statement per distinct page request
-    /// (the same arguments for every user of a list), whatever the users.
-    package let friendPages: DataLoader<OwnedPage, ConnectionPage>
+    private enum Slot: Int, CaseIterable {
+        case users, userNames, friendCounts, viewerFriends, friendRequests, friendPages
+    }
+    private let slots = LoaderSlots<Slot>()
+    private let database: PostgresPool
+    private let viewerID: Int64?
 
     package init(database: PostgresPool, viewerID: Int64?) {
-        users = Self.byID(database, UserRecord.columns, from: "users", as: "u") { try UserRecord(row: $0) }
-        userNames = Self.byID(database, UserRecord.nameColumns, from: "users", as: "u") { try UserRecord(namesFrom: $0) }
-        friendPages = KeysetQuery.loader(on: database) {
-            KeysetQuery(
-                columns: UserRecord.columns,
-                from: "FROM friendships f JOIN users u ON u.id = f.friend_id WHERE f.user_id = owner.id",
-                parameters: [], keys: [("lower(u.username)", "text"), ("u.id", "bigint")]
-            )
-        } node: {
-            try UserRecord(row: $0)
+        self.database = database
+        self.viewerID = viewerID
+    }
+
+    package var users: DataLoader<Int64, UserRecord?> {
+        slots.loader(.users) { Self.byID(database, UserRecord.columns, from: "users", as: "u") { try UserRecord(row: $0) } }
+    }
+    /// Users with their names only, for selections that ask no more
+    /// (`UserRecord.fieldsAnsweredByNames`): a narrower statement.
+    package var userNames: DataLoader<Int64, UserRecord?> {
+        slots.loader(.userNames) { Self.byID(database, UserRecord.nameColumns, from: "users", as: "u") { try UserRecord(namesFrom: $0) } }
+    }
+    package var friendCounts: DataLoader<Int64, Int> {
+        slots.loader(.friendCounts) {
+            Self.counts(database, "SELECT user_id, count(*)::int FROM friendships WHERE user_id = ANY($1::bigint[]) GROUP BY user_id")
         }
-        friendCounts = Self.counts(
-            database, "SELECT user_id, count(*)::int FROM friendships WHERE user_id = ANY($1::bigint[]) GROUP BY user_id")
-        viewerFriends = Self.viewerSet(
-            database, viewerID, "SELECT friend_id FROM friendships WHERE user_id = $1 AND friend_id = ANY($2::bigint[])")
-        friendRequests = Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") {
-            try FriendRequestRecord(row: $0)
+    }
+    /// Whether the viewer is friends with each user.
+    package var viewerFriends: DataLoader<Int64, Bool> {
+        slots.loader(.viewerFriends) {
+            Self.viewerSet(database, viewerID, "SELECT friend_id FROM friendships WHERE user_id = $1 AND friend_id = ANY($2::bigint[])")
+        }
+    }
+    package var friendRequests: DataLoader<Int64, FriendRequestRecord?> {
+        slots.loader(.friendRequests) {
+            Self.byID(database, FriendRequestRecord.columns, from: "friend_requests", as: "r") { try FriendRequestRecord(row: $0) }
+        }
+    }
+    /// Users' pages of friends: one statement per distinct page request
+    /// (the same arguments for every user of a list), whatever the users.
+    package var friendPages: DataLoader<OwnedPage, ConnectionPage> {
+        slots.loader(.friendPages) {
+            KeysetQuery.loader(on: database) {
+                KeysetQuery(
+                    columns: UserRecord.columns,
+                    from: "FROM friendships f JOIN users u ON u.id = f.friend_id WHERE f.user_id = owner.id",
+                    parameters: [], keys: [("lower(u.username)", "text"), ("u.id", "bigint")]
+                )
+            } node: {
+                try UserRecord(row: $0)
+            }
         }
     }
 
