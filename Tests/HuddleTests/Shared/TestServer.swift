@@ -217,9 +217,22 @@ final class TestServer: Sendable {
 
     /// The statements the server has run so far (from /metrics).
     func statementCount() async throws -> Int {
-        let metrics = try await get("/metrics")
-        let line = metrics.split(separator: "\n").first { $0.hasPrefix("huddle_database_statements_total ") }
-        return Int(line?.split(separator: " ").last ?? "") ?? -1
+        // Read once no statement is running and the count holds still, so
+        // that one still finishing from before is not counted as the next
+        // request's (a slow machine stretches that tail).
+        var last = -1
+        for _ in 0..<100 {
+            let metrics = try await get("/metrics")
+            func value(_ name: String) -> Int {
+                let line = metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                return Int(line?.split(separator: " ").last ?? "") ?? -1
+            }
+            let count = value("huddle_database_statements_total")
+            if count == last, value("huddle_database_connections_busy") == 0, value("huddle_database_waiting") == 0 { return count }
+            last = count
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return last
     }
 
     // MARK: Fixtures
