@@ -95,10 +95,11 @@ struct TokenCacheTests {
             let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "0"])
             defer { server.stop() }
             let user = try await server.makeUsers(1, prefix: "uncached")[0]
-            let first = try await meStatements(server, token: user.token)
-            #expect(first == 2)
-            let second = try await meStatements(server, token: user.token)
-            #expect(second == 2)
+            // The token and the user, every time; a statement still
+            // finishing from the server's start can only add to a count.
+            var counts: [Int] = []
+            for _ in 0..<3 { counts.append(try await meStatements(server, token: user.token)) }
+            #expect(counts.allSatisfy { $0 >= 2 } && counts.min() == 2, "\(counts)")
         }
     }
 }
