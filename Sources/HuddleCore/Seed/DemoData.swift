@@ -77,7 +77,10 @@ public enum DemoData {
                 for try await (index, summary) in group { summaries[index] = summary }
                 return summaries.compactMap { $0 }
             }
-            return try await database.withConnection { connection in try await finish(added, on: connection) }
+            return try await database.withTransaction { connection in
+                _ = try await connection.query("SET LOCAL statement_timeout = 0")
+                return try await finish(added, on: connection)
+            }
         }
     }
 

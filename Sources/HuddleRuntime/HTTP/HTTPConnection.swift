@@ -427,9 +427,9 @@ final class HTTPConnection: @unchecked Sendable {
         // most whole at once. A queued write costs a copy, a request and,
         // when libuv finishes it, a change to the socket's epoll
         // registration: a system call per response that the direct write
-        // does not make. A WebSocket's frames keep to the queue: written
-        // directly, events of a two-server subscription test went missing
-        // on a loaded machine, for a reason not yet found.
+        // does not make. A WebSocket's frames keep to the queue for now:
+        // they have not been measured, and a loaded run's failure first
+        // blamed on this was the test reading a keep-alive as an event.
         var written = 0
         if !state.isWebSocket, uv_stream_get_write_queue_size(stream) == 0, !bytes.isEmpty {
             let result = bytes.withUnsafeBytes { raw in
@@ -437,12 +437,11 @@ final class HTTPConnection: @unchecked Sendable {
                     UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(raw.count))
                 return uv_try_write(stream, &buffer, 1)
             }
+            // A failure (the peer gone) is left to the queued write below,
+            // which reports it as before, after the exchange is logged.
             if result >= 0 {
                 written = Int(result)
                 if written == bytes.count { return }
-            } else if result != Int32(UV_EAGAIN.rawValue) {
-                close()
-                return
             }
         }
         let rest = bytes[written...]

@@ -13,6 +13,7 @@ struct LiveNotificationTests {
         client.send(#"{"type":"connection_init","payload":{"token":"\#(token)"}}"#)
         let ack = client.next()?.text
         #expect(ack == #"{"type":"connection_ack"}"#)
+        client.skipsKeepAlives = true
         return client
     }
 

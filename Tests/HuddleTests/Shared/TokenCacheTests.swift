@@ -29,10 +29,15 @@ struct TokenCacheTests {
         try await TestDatabase.withScratchDatabase { url in
             let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "3600"])
             defer { server.stop() }
-            let users = try await server.makeUsers(2, prefix: "cached")
-            // The first request asks for the token and loads the user; the next only loads the user.
-            #expect(try await meStatements(server, token: users[0].token) == 2)
-            #expect(try await meStatements(server, token: users[0].token) == 1)
+            let users = try await server.makeUsers(3, prefix: "cached")
+            // The first request asks for the token and loads the user; the next only load the user.
+            // A statement still finishing from the server's start can only add to a
+            // count: the least of several is the requests' own.
+            let firsts = [try await meStatements(server, token: users[0].token), try await meStatements(server, token: users[2].token)]
+            #expect(firsts.min() == 2, "\(firsts)")
+            var nexts: [Int] = []
+            for _ in 0..<3 { nexts.append(try await meStatements(server, token: users[0].token)) }
+            #expect(nexts.min() == 1, "\(nexts)")
             // An operator's SQL, not the API: the database tells the server.
             _ = try await server.sql(
                 "DELETE FROM auth_tokens WHERE token_hash = $1", [Authentication.hash(users[0].token)])
@@ -51,7 +56,9 @@ struct TokenCacheTests {
             let ana = try await first.signUp("ana")
             for server in [first, second] {
                 _ = try await meStatements(server, token: ana.token)
-                #expect(try await meStatements(server, token: ana.token) == 1)
+                var counts: [Int] = []
+                for _ in 0..<3 { counts.append(try await meStatements(server, token: ana.token)) }
+                #expect(counts.min() == 1, "\(counts)")
             }
             #expect(try await first.graphql("mutation { logOut }", token: ana.token)["data"]["logOut"].bool == true)
             // The process that logged out forgets at once; the other when the NOTIFY comes.
@@ -66,7 +73,9 @@ struct TokenCacheTests {
         try await TestServer.with { server in
             let user = try await server.makeUsers(1, prefix: "listen")[0]
             _ = try await meStatements(server, token: user.token)
-            #expect(try await meStatements(server, token: user.token) == 1)
+            var counts: [Int] = []
+            for _ in 0..<3 { counts.append(try await meStatements(server, token: user.token)) }
+            #expect(counts.min() == 1, "\(counts)")
             let listening = "FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND datname = current_database()"
             let killed = try await server.sql("SELECT pid, pg_terminate_backend(pid) \(listening)")
             #expect(killed.count == 1)
@@ -80,7 +89,8 @@ struct TokenCacheTests {
             }
             #expect(listensAgain)
             // What was learned on the old connection is not trusted: the server asks the database again.
-            #expect(try await meStatements(server, token: user.token) == 2)
+            let afterReconnect = try await meStatements(server, token: user.token)
+            #expect(afterReconnect == 2, "\(afterReconnect)")
             var cachedAgain = false
             for _ in 0..<100 where !cachedAgain {
                 try await Task.sleep(for: .milliseconds(50))
