@@ -64,7 +64,7 @@ enum HabitBuddiesDemoData {
     static let ruleTriggers = [("habits", "habits_check_active"), ("habit_check_ins", "habit_check_ins_check")]
 
     private static func seedHabits(_ shape: Shape, on connection: PostgresConnection) async throws {
-        for (table, trigger) in ruleTriggers { _ = try await connection.query("ALTER TABLE \(table) DISABLE TRIGGER \(trigger)") }
+        try await DemoData.setTriggers(ruleTriggers, enabled: false, on: connection)
         _ = try await connection.query(
             """
             INSERT INTO habit_profiles (user_id, time_zone, created_at)
@@ -105,7 +105,7 @@ enum HabitBuddiesDemoData {
               AND ((h.user_id = 1 AND d::date >= (now() AT TIME ZONE p.time_zone)::date - 12)
                    OR \(pick("h.id || ':' || d::date")) < 0.55 + 0.4 * \(pick("h.user_id || ':consistency'")))
             """)
-        for (table, trigger) in ruleTriggers { _ = try await connection.query("ALTER TABLE \(table) ENABLE TRIGGER \(trigger)") }
+        try await DemoData.setTriggers(ruleTriggers, enabled: true, on: connection)
         try await checkRules(on: connection)
         _ = try await connection.query(
             """
@@ -165,7 +165,7 @@ enum HabitBuddiesDemoData {
             UNION ALL SELECT second_id, first_id, 'RIGHT', matched_at FROM buddy_pairs
             """)
         // Past meetings (the check that a meeting starts in the future is for requests).
-        _ = try await connection.query("ALTER TABLE buddy_meetings DISABLE TRIGGER buddy_meetings_check")
+        try await DemoData.setTriggers([("buddy_meetings", "buddy_meetings_check")], enabled: false, on: connection)
         _ = try await connection.query(
             """
             INSERT INTO buddy_meetings (organizer_id, buddy_id, starts_at, time_zone, duration_minutes, description, status, created_at)
@@ -180,7 +180,7 @@ enum HabitBuddiesDemoData {
                  generate_series(0, $1::int + (b.id % 2)::int) AS j
             ORDER BY b.id, j
             """, [shape.pastMeetingsPerPair, MeetingResolvers.templateDescription])
-        _ = try await connection.query("ALTER TABLE buddy_meetings ENABLE TRIGGER buddy_meetings_check")
+        try await DemoData.setTriggers([("buddy_meetings", "buddy_meetings_check")], enabled: true, on: connection)
         _ = try await connection.query(
             """
             INSERT INTO meeting_checklist_items (meeting_id, position, text, checked_by, checked_at)

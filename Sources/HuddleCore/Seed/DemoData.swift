@@ -34,6 +34,17 @@ public enum DemoData {
         package init(description: String) { self.description = description }
     }
 
+    /// Turns off (or back on) row triggers that a seed's set-based
+    /// statements stand in for, given as (table, trigger). Inside the
+    /// seeding transaction, a failure rolls the change back with the rest.
+    package static func setTriggers(_ triggers: [(String, String)], enabled: Bool, on connection: PostgresConnection)
+        async throws
+    {
+        for (table, trigger) in triggers {
+            _ = try await connection.query("ALTER TABLE \(table) \(enabled ? "ENABLE" : "DISABLE") TRIGGER \(trigger)")
+        }
+    }
+
     /// A number in [0, 1) from md5 of `key`, as SQL.
     package static func pick(_ key: String) -> String {
         "(('x' || substr(md5(\(key)), 1, 8))::bit(32)::bigint / 4294967296.0)"

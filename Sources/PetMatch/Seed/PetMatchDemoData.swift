@@ -77,7 +77,7 @@ enum PetMatchDemoData {
         "Our volunteers say: patient people will be rewarded.", "Ask us about a meet-and-greet this weekend.",
     ]
 
-    static let swipeTriggers = ["pet_swipes_check", "pet_swipes_favorite"]
+    static let swipeTriggers = [("pet_swipes", "pet_swipes_check"), ("pet_swipes", "pet_swipes_favorite")]
 
     static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String {
         let shape = shape(scale)
@@ -209,7 +209,7 @@ enum PetMatchDemoData {
     /// pets anywhere: 70% left,
     /// 25% right, 5% super; the right ones are favourites.
     private static func seedSwipes(_ shape: Shape, on connection: PostgresConnection) async throws {
-        for trigger in swipeTriggers { _ = try await connection.query("ALTER TABLE pet_swipes DISABLE TRIGGER \(trigger)") }
+        try await DemoData.setTriggers(swipeTriggers, enabled: false, on: connection)
         _ = try await connection.query(
             """
             INSERT INTO pet_swipes (user_id, pet_id, direction, swiped_at)
@@ -240,14 +240,14 @@ enum PetMatchDemoData {
             """, [shape.nearestSwipes, shape.swipes])
         // Favourites are the right and super swipes by construction, which
         // is what pet_favorites_check holds one row at a time.
-        _ = try await connection.query("ALTER TABLE pet_favorites DISABLE TRIGGER pet_favorites_check")
+        try await DemoData.setTriggers([("pet_favorites", "pet_favorites_check")], enabled: false, on: connection)
         _ = try await connection.query(
             """
             INSERT INTO pet_favorites (user_id, pet_id, is_super, created_at)
             SELECT user_id, pet_id, direction = 'SUPER', swiped_at FROM pet_swipes WHERE direction <> 'LEFT'
             """)
-        _ = try await connection.query("ALTER TABLE pet_favorites ENABLE TRIGGER pet_favorites_check")
-        for trigger in swipeTriggers { _ = try await connection.query("ALTER TABLE pet_swipes ENABLE TRIGGER \(trigger)") }
+        try await DemoData.setTriggers([("pet_favorites", "pet_favorites_check")], enabled: true, on: connection)
+        try await DemoData.setTriggers(swipeTriggers, enabled: true, on: connection)
     }
 
     private static func pick(_ key: String) -> String { DemoData.pick(key) }

@@ -83,7 +83,7 @@ enum ProlificDemoData {
 
     static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String {
         let shape = shape(scale)
-        for (table, trigger) in triggers { _ = try await connection.query("ALTER TABLE \(table) DISABLE TRIGGER \(trigger)") }
+        try await DemoData.setTriggers(triggers, enabled: false, on: connection)
         // Projects: paces mostly NORMAL, every fourth SPEED (so a demo sees
         // rounds end), created so that the open round is part-way through.
         _ = try await connection.query(
@@ -166,7 +166,7 @@ enum ProlificDemoData {
         _ = try await connection.query(
             "INSERT INTO scheduled_jobs (kind, subject_id, due_at) SELECT $1, id, ends_at FROM rounds WHERE completed_at IS NULL",
             [RoundEnd.kind])
-        for (table, trigger) in triggers { _ = try await connection.query("ALTER TABLE \(table) ENABLE TRIGGER \(trigger)") }
+        try await DemoData.setTriggers(triggers, enabled: true, on: connection)
         let counts = try await connection.query(
             """
             SELECT (SELECT count(*) FROM projects)::int, (SELECT count(*) FROM rounds)::int,
