@@ -14,7 +14,9 @@ import PackageDescription
 //      connections and Node, loaders, the inbox and subscriptions, auth);
 //      then one target per app (Playmate, ...), each an `App` that the
 //      executable mounts with one line (Sources/huddle/MountedApps.swift)
-//   5. huddle:    the command-line executable
+//   5. huddle:    the command-line executable, which composes the server:
+//      the routes (the Playground, GraphQL over HTTP, health and metrics),
+//      the mounted apps, the schema and the database
 let package = Package(
     name: "Huddle",
     platforms: [.macOS(.v15)],
@@ -74,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "HuddlePlayground", "GraphQL", "Formats"],
+            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats"],
             plugins: ["EmbedFiles"]
         ),
         // The Playground: the IDE's files (Playground/, built in) and its
@@ -84,26 +86,32 @@ let package = Package(
             dependencies: ["GraphQL", "HuddleRuntime"],
             plugins: ["EmbedFiles"]
         ),
-        // Schema/ (SDL and migrations) built into HuddleCore and Playground/
-        // into HuddlePlayground, so the binary carries its contract and its
-        // IDE: the tool writes the Swift, the plugin runs it.
+        // Each app's folder of Schema/ (its SDL and migrations) built into
+        // its target, Schema/shared/ into HuddleCore and Playground/ into
+        // HuddlePlayground, so the binary carries its contract and its IDE
+        // and the core carries no app's files: the tool writes the Swift,
+        // the plugin runs it.
         .executableTarget(name: "embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(
             name: "Playmate",
-            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"],
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "Prolific",
-            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"],
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "PetMatch",
-            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"],
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "HabitBuddies",
-            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"]
+            dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"],
+            plugins: ["EmbedFiles"]
         ),
         .executableTarget(
             name: "huddle",
@@ -145,7 +153,8 @@ let package = Package(
                 "GraphQLTransport",
                 "GraphQL", "Formats",
                 "CLibPQ",
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ],
     swiftLanguageModes: [.v6]

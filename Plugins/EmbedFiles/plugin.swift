@@ -1,27 +1,35 @@
 import Foundation
 import PackagePlugin
 
-/// Builds a top-level folder into the target it is applied to, as a Swift
-/// enum holding each file's text, so that `huddle` carries them and runs
-/// from any folder: `Schema/` (the SDL and the migrations) into HuddleCore
-/// as `EmbeddedSchema`, `Playground/` (the IDE's own files) into
-/// HuddlePlayground as `EmbeddedPlayground`. Every file is an input:
-/// editing one rebuilds.
+/// Builds a folder of the package into the target it is applied to, as a
+/// Swift enum holding each file's text, so that `huddle` carries them and
+/// runs from any folder: each app target its own part of the schema
+/// (`Schema/<its name in lower case>/`: SDL and migrations) as
+/// `EmbeddedSchema`, HuddleCore the shared part (`Schema/shared/`), and
+/// HuddlePlayground the IDE's own files (`Playground/`) as
+/// `EmbeddedPlayground`. Every file is an input: editing one rebuilds.
 @main
 struct EmbedFiles: BuildToolPlugin {
-    /// What each target that applies the plugin embeds.
+    /// What a target embeds when it is not an app.
     static let embeddings: [String: (folder: String, type: String, extensions: [String])] = [
-        "HuddleCore": ("Schema", "EmbeddedSchema", ["graphql", "sql"]),
+        "HuddleCore": ("Schema/shared", "EmbeddedSchema", schemaExtensions),
         "HuddlePlayground": ("Playground", "EmbeddedPlayground", ["html", "js", "css", "svg"]),
     ]
+    static let schemaExtensions = ["graphql", "sql"]
+
+    /// An app's part of the schema: its folder under `Schema/` is its name in lower case.
+    static func embedding(of target: String) -> (folder: String, type: String, extensions: [String]) {
+        embeddings[target] ?? ("Schema/" + target.lowercased(), "EmbeddedSchema", schemaExtensions)
+    }
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        guard let embedding = Self.embeddings[target.name] else {
-            Diagnostics.error("EmbedFiles knows nothing to embed into \(target.name)")
-            return []
-        }
+        let embedding = Self.embedding(of: target.name)
         let folder = context.package.directoryURL.appendingPathComponent(embedding.folder)
         let output = context.pluginWorkDirectoryURL.appendingPathComponent(embedding.type + ".swift")
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            Diagnostics.error("EmbedFiles: \(target.name) embeds \(embedding.folder)/, which does not exist")
+            return []
+        }
         var inputs: [URL] = []
         if let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) {
             for case let file as URL in files where embedding.extensions.contains(file.pathExtension) { inputs.append(file) }

@@ -6,6 +6,7 @@ import HuddleRuntime
 /// Habit Buddies: habits formed with accountability buddies.
 package enum HabitBuddies: App {
     package static let schemaFolder = "habitbuddies"
+    package static var schemaFiles: [(path: String, text: String)] { EmbeddedSchema.files }
 
     package static func bind(_ binder: inout SchemaBinder) {
         HabitResolvers.bind(&binder)

@@ -2,37 +2,44 @@ import Foundation
 import GraphQL
 import HuddlePostgres
 
-/// Huddle's own schema: the SDL files of `Schema/`, a folder for what the
-/// apps share (`shared`) and one per app, which are the contract with the
-/// front ends, and `migrations/`. The binary carries the folder as it was
-/// built (`embedded`); a folder given at run time (`--schema-dir`,
-/// `HUDDLE_SCHEMA_DIR`) replaces it, for development.
+/// Huddle's own schema, `Schema/`: a folder for what the apps share
+/// (`shared`) and one per app, each holding SDL files (the contract with
+/// the front ends) and its migrations (`migrations/`). The binary carries
+/// each folder in the target that owns it (`App.schemaFiles`); a folder
+/// given at run time (`--schema-dir`, `HUDDLE_SCHEMA_DIR`) replaces them
+/// all, for development. Either way only the shared core's folder and the
+/// mounted apps' are read.
 public struct SchemaDirectory: Sendable {
     /// The folder read, or nil for the schema built into the binary.
     public let url: URL?
+    /// Whose folders are read, in order: the shared core's, then each app's.
+    package let parts: [any App.Type]
 
-    /// A folder on disk; symbolic links in it (or to it) are followed.
-    public init(url: URL) {
+    /// A folder on disk (symbolic links in it, or to it, are followed), for
+    /// the shared core and `apps`.
+    package init(url: URL?, mounting apps: [any App.Type]) {
         self.url = url
+        parts = [Shared.self] + apps.filter { ObjectIdentifier($0) != ObjectIdentifier(Shared.self) }
     }
 
-    private init() {
-        url = nil
+    /// The schema this binary was built with, for the shared core and `apps`.
+    package static func embedded(mounting apps: [any App.Type]) -> SchemaDirectory {
+        SchemaDirectory(url: nil, mounting: apps)
     }
-
-    /// The schema this binary was built with.
-    public static let embedded = SchemaDirectory()
 
     /// The environment variable naming a schema folder to use instead of the embedded one.
     public static let environmentVariable = "HUDDLE_SCHEMA_DIR"
 
     /// The folder `path` names (else `HUDDLE_SCHEMA_DIR`'s), checked; the
     /// embedded schema when neither is given.
-    public static func resolve(
-        _ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    package static func resolve(
+        _ path: String?, mounting apps: [any App.Type],
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> SchemaDirectory {
-        guard let path = path ?? environment[environmentVariable].flatMap({ $0.isEmpty ? nil : $0 }) else { return .embedded }
-        let directory = SchemaDirectory(url: URL(fileURLWithPath: path))
+        guard let path = path ?? environment[environmentVariable].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return .embedded(mounting: apps)
+        }
+        let directory = SchemaDirectory(url: URL(fileURLWithPath: path), mounting: apps)
         try directory.check()
         return directory
     }
@@ -40,14 +47,14 @@ public struct SchemaDirectory: Sendable {
     /// `Schema/` in the working directory or one of the three above it
     /// (the package's own, for tests and the private cluster's place).
     public static func locate(from workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        -> SchemaDirectory?
+        -> URL?
     {
         var candidate = workingDirectory
         for _ in 0..<4 {
             let schema = candidate.appendingPathComponent("Schema", isDirectory: true)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: schema.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return SchemaDirectory(url: schema)
+                return schema
             }
             candidate.deleteLastPathComponent()
         }
@@ -59,25 +66,27 @@ public struct SchemaDirectory: Sendable {
         public var description: String
     }
 
-    /// Throws unless the folder exists and holds SDL.
+    /// Throws unless the folder exists and each part's folder in it holds SDL.
     public func check() throws {
         guard let url else { return }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SchemaFolderError(description: "the schema folder \(url.path) does not exist or is not a folder")
         }
-        guard try files().contains(where: { $0.path.hasSuffix(".graphql") }) else {
-            throw SchemaFolderError(
-                description:
-                    "the schema folder \(url.path) holds no .graphql file (it should hold shared/ and a folder per app, each with SDL files)"
-            )
-        }
+        _ = try sources()
     }
 
-    /// Every `.graphql` and `.sql` file, by path relative to the folder,
-    /// sorted, so that every build and run reads them in one order.
+    /// Every `.graphql` and `.sql` file of the parts, by path relative to
+    /// the schema folder (`playmate/sessions.graphql`,
+    /// `playmate/migrations/0001_sessions.sql`): each part's sorted, the
+    /// parts in order, so that every build and run reads them in one order.
     public func files() throws -> [(path: String, text: String)] {
-        guard let url else { return EmbeddedSchema.files }
+        try parts.flatMap { part in try files(of: part).map { (part.schemaFolder + "/" + $0.path, $0.text) } }
+    }
+
+    /// One part's files, by path relative to its folder.
+    private func files(of part: any App.Type) throws -> [(path: String, text: String)] {
+        guard let url else { return part.schemaFiles.sorted { $0.path < $1.path } }
         var files: [(path: String, text: String)] = []
         func collect(_ folder: URL, prefix: String) throws {
             // Resolved first: a folder that is a symbolic link (a container's
@@ -94,41 +103,45 @@ public struct SchemaDirectory: Sendable {
                 }
             }
         }
-        try collect(url, prefix: "")
+        let folder = url.appendingPathComponent(part.schemaFolder)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SchemaFolderError(
+                description: "\(origin) has no SDL in \(part.schemaFolder)/ (it should hold shared/ and a folder per app)")
+        }
+        try collect(folder, prefix: "")
         return files.sorted { $0.path < $1.path }
     }
 
     /// Where the schema comes from, for messages.
     public var origin: String { url?.path ?? "the schema built into huddle" }
 
-    /// The SDL of `folders` (every folder but `migrations` for nil), each
-    /// file a `Source` named `Schema/FOLDER/FILE`.
-    public func sources(in folders: [String]? = nil) throws -> [Source] {
-        let all = try files().filter { $0.path.hasSuffix(".graphql") }
-        if let folders {
-            for folder in folders where !all.contains(where: { $0.path.hasPrefix(folder + "/") }) {
-                throw SchemaFolderError(description: "\(origin) has no SDL in \(folder)/")
-            }
-        }
-        return all.filter { file in
-            guard let slash = file.path.firstIndex(of: "/") else { return false }
-            let folder = String(file.path[..<slash])
-            return folder != "migrations" && (folders?.contains(folder) ?? true)
-        }
-        .map { Source(body: $0.text, name: "Schema/" + $0.path) }
+    /// The SDL of every part, each file a `Source` named `Schema/PART/FILE`.
+    public func sources() throws -> [Source] {
+        try parts.flatMap { part in try sources(of: part) }
     }
 
-    /// The SDL of the shared core and of `apps`.
+    /// The SDL of the shared core and of `apps`, which must be among the parts.
     package func sources(mounting apps: [any App.Type]) throws -> [Source] {
-        try sources(in: ([Shared.self] + apps).map { $0.schemaFolder })
+        let folders = Set(([Shared.self] + apps).map { $0.schemaFolder })
+        return try parts.filter { folders.contains($0.schemaFolder) }.flatMap { part in try sources(of: part) }
     }
 
-    /// The migrations in `migrations/`, in order.
+    private func sources(of part: any App.Type) throws -> [Source] {
+        let sdl = try files(of: part).filter { $0.path.hasSuffix(".graphql") && !$0.path.hasPrefix("migrations/") }
+        guard !sdl.isEmpty else { throw SchemaFolderError(description: "\(origin) has no SDL in \(part.schemaFolder)/") }
+        return sdl.map { Source(body: $0.text, name: "Schema/\(part.schemaFolder)/\($0.path)") }
+    }
+
+    /// The migrations of every part, in the order they run: the shared
+    /// core's, then each app's, each in version order.
     public func migrations() throws -> [Migration] {
-        let prefix = "migrations/"
-        let files = try files().filter { $0.path.hasPrefix(prefix) && $0.path.hasSuffix(".sql") }
-        return try PostgresMigrator.migrations(
-            files.map { (String($0.path.dropFirst(prefix.count)), $0.text) },
-            from: url.map { $0.appendingPathComponent("migrations").path } ?? "Schema/migrations")
+        try parts.flatMap { part in
+            let prefix = "migrations/"
+            let files = try files(of: part).filter { $0.path.hasPrefix(prefix) && $0.path.hasSuffix(".sql") }
+            return try PostgresMigrator.migrations(
+                files.map { (String($0.path.dropFirst(prefix.count)), $0.text) }, app: part.schemaFolder,
+                from: (url?.path ?? "Schema") + "/\(part.schemaFolder)/migrations")
+        }
     }
 }

@@ -7,6 +7,7 @@ import Synchronization
 /// petMatch: adoptable pets to swipe on, listed by shelters' staff.
 package enum PetMatch: App {
     package static let schemaFolder = "petmatch"
+    package static var schemaFiles: [(path: String, text: String)] { EmbeddedSchema.files }
 
     package static func bind(_ binder: inout SchemaBinder) {
         CatalogueResolvers.bind(&binder)

@@ -6,6 +6,7 @@ import HuddleRuntime
 /// Playmate: sports sessions near you, with friends and invitations.
 package enum Playmate: App {
     package static let schemaFolder = "playmate"
+    package static var schemaFiles: [(path: String, text: String)] { EmbeddedSchema.files }
 
     package static func bind(_ binder: inout SchemaBinder) {
         LocationResolvers.bind(&binder)

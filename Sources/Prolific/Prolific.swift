@@ -7,6 +7,7 @@ import Synchronization
 /// Prolific: stories written together in rounds, with karma-weighted votes.
 package enum Prolific: App {
     package static let schemaFolder = "prolific"
+    package static var schemaFiles: [(path: String, text: String)] { EmbeddedSchema.files }
 
     package static func bind(_ binder: inout SchemaBinder) {
         ProjectResolvers.bind(&binder)

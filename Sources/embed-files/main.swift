@@ -46,8 +46,8 @@ var source = """
 
     /// The \(root.lastPathComponent)/ folder as it was when this binary was
     /// built, by path relative to it.
-    package enum \(typeName) {
-        package static let files: [(path: String, text: String)] = [
+    enum \(typeName) {
+        static let files: [(path: String, text: String)] = [
 
     """
 for file in files {

@@ -2,14 +2,18 @@ import GraphQL
 import HuddlePostgres
 import HuddleRuntime
 
-/// One of the apps Huddle serves, as the shared core sees it: its schema
-/// folder, its resolvers, its `Node` types, the notices it puts in the
+/// One of the apps Huddle serves, as the shared core sees it: its part of
+/// the schema (SDL and migrations), its resolvers, its `Node` types, the notices it puts in the
 /// inbox and its demo data. The `huddle` executable lists the apps it
 /// mounts; everything that spans apps (`node(id:)`, `Node`'s type
 /// resolution, the notice kinds, seeding) is built from that list.
 package protocol App: SendableMetatype {
-    /// Its folder under `Schema/`, which holds its SDL.
+    /// Its folder under `Schema/`, which holds its SDL and, in `migrations/`,
+    /// its migrations (numbered on their own, run after the shared core's).
     static var schemaFolder: String { get }
+    /// That folder as it was when the binary was built, by path relative
+    /// to it: what the app's target embeds (`EmbeddedSchema.files`).
+    static var schemaFiles: [(path: String, text: String)] { get }
     /// Binds the resolvers of its types and of its extensions of shared ones.
     static func bind(_ binder: inout SchemaBinder)
     /// Its object types that implement `Node`.

@@ -4,6 +4,7 @@ import GraphQL
 /// friends, Relay connections, the inbox and its subscriptions.
 package enum Shared: App {
     package static let schemaFolder = "shared"
+    package static var schemaFiles: [(path: String, text: String)] { EmbeddedSchema.files }
 
     package static func bind(_ binder: inout SchemaBinder) {
         binder.bindPageInfo()

@@ -24,7 +24,7 @@ public struct DatabaseLocation: Sendable {
 
     /// The folder holding `Schema/` (the working directory when there is none).
     public static func packageRoot() -> URL {
-        SchemaDirectory.locate()?.url?.deletingLastPathComponent()
+        SchemaDirectory.locate()?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
@@ -33,17 +33,22 @@ public struct DatabaseLocation: Sendable {
         _ = try? privateCluster?.stopIfUnused()
     }
 
-    /// Applies `migrations` (the schema's own by default) on a loop of its
-    /// own, then registers the notice kinds of the shared core and `apps`
-    /// (see `NotificationKind`); nil registers none (migrations of another schema).
+    /// Applies `migrations` (the schema's own, the shared core's then each
+    /// mounted app's, by default) on a loop of its own, then registers the
+    /// notice kinds of the shared core and `apps` (see `NotificationKind`);
+    /// nil registers none (migrations of another schema). A database Huddle
+    /// migrated before each app numbered its own is carried over first
+    /// (`GlobalNumbering.huddle`).
     package func migrate(
-        _ migrations: [Migration]? = nil, schema: SchemaDirectory = .embedded, registering apps: [any App.Type]?
+        _ migrations: [Migration]? = nil, schema: SchemaDirectory, registering apps: [any App.Type]?
     ) async throws -> PostgresMigrator.Report {
+        let numbering: GlobalNumbering? = migrations == nil ? .huddle : nil
         let migrations = try migrations ?? schema.migrations()
         let configuration = configuration
         let kinds = apps.map { Notifications.kinds(mounting: $0) }
         return try await EventLoop.withOwnThread { loop in
-            let report = try await PostgresMigrator.migrate(migrations, configuration: configuration, on: loop)
+            let report = try await PostgresMigrator.migrate(
+                migrations, carryingOver: numbering, configuration: configuration, on: loop)
             if let kinds {
                 let connection = try await PostgresConnection.connect(configuration, on: loop)
                 defer { connection.close() }

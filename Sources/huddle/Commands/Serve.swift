@@ -253,7 +253,7 @@ struct Serve: AsyncParsableCommand {
         let schemas: [ExecutableSchema]
         let directory: SchemaDirectory
         do {
-            directory = try SchemaDirectory.resolve(schemaDir)
+            directory = try SchemaDirectory.resolve(schemaDir, mounting: mountedApps)
             schemas = try (0..<workers).map { _ in
                 try HuddleAPI.executableSchema(
                     directory, apps: mountedApps, incrementalDelivery: !noIncrementalDelivery, logger: configuration.logger)
@@ -296,6 +296,10 @@ struct Serve: AsyncParsableCommand {
         if !noMigrate {
             do {
                 let report = try await location.migrate(schema: directory, registering: mountedApps)
+                if report.carriedOver {
+                    FileHandle.standardError.write(
+                        Data("huddle: migrations: carried over from one numbering to each app's own; nothing ran again\n".utf8))
+                }
                 FileHandle.standardError.write(
                     Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
             } catch {

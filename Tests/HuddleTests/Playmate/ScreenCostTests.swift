@@ -9,9 +9,7 @@ import Testing
 /// resolver runs. The figures here are the ones the README's "Limits" gives.
 @Suite struct ScreenCostTests {
     static let schema: GraphQLSchema = {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try! buildSchema(SchemaDirectory(url: root.appendingPathComponent("Schema")).sources())
+        try! buildSchema(TestSchema.directory.sources())
     }()
 
     static let screens: [String: String] = [

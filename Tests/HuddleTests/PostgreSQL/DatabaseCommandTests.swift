@@ -3,6 +3,7 @@ import HuddleCore
 import HuddlePostgres
 import HuddleRuntime
 import Testing
+import huddle
 
 /// `huddle migrate` and /readyz, as users meet them.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
@@ -11,16 +12,20 @@ struct DatabaseCommandTests {
         try await TestDatabase.withScratchDatabase { url in
             try await PostgresMigratorTests.withMigrations(PostgresMigratorTests.files) { directory in
                 let environment = ["DATABASE_URL": url]
+                // Recorded under the folder's name, made fit for an app's.
+                let app = URL(fileURLWithPath: directory).lastPathComponent.lowercased()
                 let first = try HuddleCommand.run(["migrate", "--migrations", directory], environment: environment)
                 #expect(first.status == 0, "\(first.standardError)")
-                #expect(first.standardOutput == "applied 0001_players.sql\napplied 0002_scores.sql\n2 applied, 0 already applied\n")
+                #expect(
+                    first.standardOutput
+                        == "applied \(app)/0001_players.sql\napplied \(app)/0002_scores.sql\n2 applied, 0 already applied\n")
                 let second = try HuddleCommand.run(["migrate", "--migrations", directory], environment: environment)
                 #expect(second.standardOutput == "0 applied, 2 already applied\n")
 
                 try "SELECT 1;".write(toFile: "\(directory)/0002_scores.sql", atomically: true, encoding: .utf8)
                 let refused = try HuddleCommand.run(["migrate", "--migrations", directory], environment: environment)
                 #expect(refused.status == 1)
-                #expect(refused.standardError.contains("migration 0002_scores.sql changed after it was applied"))
+                #expect(refused.standardError.contains("migration \(app)/0002_scores.sql changed after it was applied"))
             }
         }
     }

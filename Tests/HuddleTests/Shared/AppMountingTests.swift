@@ -8,10 +8,7 @@ import Testing
 /// resolvers, node types and notice kinds come in with it and with nothing
 /// else.
 @Suite struct AppMountingTests {
-    let directory = SchemaDirectory(
-        url: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Schema"))
+    let directory = TestSchema.directory
 
     @Test func theSharedCoreBuildsAloneWithoutAnyAppsTypes() throws {
         // Building checks every field has its resolver.

@@ -7,13 +7,15 @@ import HuddleCore
 struct SchemaFolderOption: ParsableArguments {
     @Option(
         name: .customLong("schema-dir"),
-        help: "A Schema/ folder (SDL and migrations) to use instead of the one built into huddle (HUDDLE_SCHEMA_DIR).")
+        help:
+            "A Schema/ folder (shared/ and a folder per app, each with SDL and migrations/) to use instead of the one built into huddle (HUDDLE_SCHEMA_DIR)."
+    )
     var path: String?
 
     /// The folder, checked, or the embedded schema; exit 2 with the reason.
     func directory() throws -> SchemaDirectory {
         do {
-            return try SchemaDirectory.resolve(path)
+            return try SchemaDirectory.resolve(path, mounting: mountedApps)
         } catch {
             throw CommandFailure.usage("\(error)")
         }

@@ -9,6 +9,10 @@
 -- breed belongs to the preferred type. Errors raised here carry the
 -- SQLSTATEs PM001-PM005, which the API turns into answers.
 
+-- Shelters are ordered by distance from the swiper (earthdistance over cube).
+CREATE EXTENSION IF NOT EXISTS cube;
+CREATE EXTENSION IF NOT EXISTS earthdistance;
+
 CREATE TABLE pet_types (
     type text PRIMARY KEY CHECK (type ~ '^[A-Z_]+$'),
     name text NOT NULL,

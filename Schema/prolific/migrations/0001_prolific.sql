@@ -8,6 +8,9 @@
 -- changes, the winner belongs to its round, karma is a ledger whose total
 -- a trigger keeps.
 
+-- Titles are searched by trigram similarity.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
 -- Activity with exponential decay, kept as log2 of the decayed sum so that
 -- the order never needs recomputing: an event of weight w at time t adds
 -- 2^(log2 w + t/H) with H one day, and comparing two projects' sums at any
