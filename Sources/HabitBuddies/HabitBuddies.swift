@@ -37,7 +37,7 @@ package enum HabitBuddies: App {
 
     package static let settings = [maxBuddies, meetingReminderMinutes]
 
-    /// The cap on buddies per user, which the database applies too (migration 0011's `huddle.max_buddies`).
+    /// The cap on buddies per user, which the database applies too (its first migration's `huddle.max_buddies`).
     static let maxBuddies = AppSetting(
         "max-buddies", default: 3, range: 1...50, help: "Habit Buddies: the most buddies one user may have")
     static let meetingReminderMinutes = AppSetting(
@@ -282,7 +282,7 @@ extension RequestContext {
     var habitBuddies: HabitBuddiesLoaders { loaders(HabitBuddiesLoaders.self) }
 }
 
-/// The database's refusals (migration 0011's SQLSTATEs HB001-HB010 and the
+/// The database's refusals (its first migration's SQLSTATEs HB001-HB010 and the
 /// meetings' exclusion constraint), as answers a client can act on. The
 /// resolvers check what they can first; these are for writes that raced.
 enum HabitBuddiesErrors {

@@ -160,7 +160,7 @@ extension RequestContext {
     var petMatch: PetMatchLoaders { loaders(PetMatchLoaders.self) }
 }
 
-/// The database's refusals (migration 0010's SQLSTATEs PM001-PM005), as
+/// The database's refusals (its first migration's SQLSTATEs PM001-PM005), as
 /// answers a client can act on. The resolvers check first; these are for a
 /// write that raced a change (a status change under a swipe).
 enum PetMatchErrors {

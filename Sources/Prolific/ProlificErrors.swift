@@ -2,7 +2,7 @@ import GraphQL
 import HuddleCore
 import HuddlePostgres
 
-/// The database's refusals (migration 0009's SQLSTATEs PR001-PR005), as
+/// The database's refusals (its first migration's SQLSTATEs PR001-PR005), as
 /// answers a client can act on. The resolvers check first and say more;
 /// these are for a write that raced a change (a round ending under a vote).
 enum ProlificErrors {

@@ -51,7 +51,7 @@ final class HabitRecord: Identified {
 }
 
 /// A habit's streaks, worked out here from its days (the same rules as
-/// migration 0011's `habit_streaks`, which the database's own work uses):
+/// its first migration's `habit_streaks`, which the database's own work uses):
 /// reading a habit's days costs PostgreSQL an index-only scan, where its
 /// gaps-and-islands query cost a window, a sort and two aggregations per
 /// habit (0.95 ms against 0.27 for a dashboard's nine buddy habits).

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// A token leaves the cache the moment it stops being valid anywhere:
 /// deleting its row (logging out, or an operator's SQL) sends a NOTIFY on
-/// `channel` from the database itself (migration 0012), which every
+/// `channel` from the database itself (`shared/migrations/0005_token_revocation.sql`), which every
 /// process follows; the process that logged out forgets at once, before
 /// the NOTIFY comes back. What the cache learned is trusted only while the
 /// LISTEN connection that was listening then still is: while it is down,

@@ -13,7 +13,7 @@ import Synchronization
 /// so lists, cursors and `distanceKm` agree with SQL to the last bit
 /// (`ShelterDirectoryTests` compares every shelter).
 ///
-/// Any change to `shelters` sends a NOTIFY (migration 0013) that drops the
+/// Any change to `shelters` sends a NOTIFY (its migration 0002) that drops the
 /// copy in every process; the next feed reads the table again. A copy
 /// read under an earlier LISTEN connection, or while none listens, is not
 /// used (notifications may have been missed).

@@ -263,7 +263,7 @@ enum ProlificDemoData {
             """)
     }
 
-    /// Followers, the last activity and its decayed sum (log2, as migration 0009 keeps it), from the rows.
+    /// Followers, the last activity and its decayed sum (log2, as its first migration keeps it), from the rows.
     private static func computeActivity(on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             """

@@ -4,7 +4,7 @@ import HuddlePostgres
 
 /// The weighted count of snippets: a finished round's from
 /// `snippet_results` (as it was counted), an open round's live from
-/// `prolific_snippet_scores` (the formula, in migration 0009), in the
+/// `prolific_snippet_scores` (the formula, in its first migration), in the
 /// order that decides a winner: score, then voters, then the earlier
 /// snippet. One statement reads the snippets with what a page shows of
 /// them and the live count beside them (with generic plans it costs less

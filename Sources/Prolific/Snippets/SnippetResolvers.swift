@@ -5,7 +5,7 @@ import HuddlePostgres
 
 /// Snippets: their fields, submitting, voting and unvoting.
 enum SnippetResolvers {
-    /// The longest snippet, in characters (the SDL's docs and migration 0009 say the same).
+    /// The longest snippet, in characters (the SDL's docs and its first migration say the same).
     static let maxLength = 1000
 
     static func bind(_ binder: inout SchemaBinder) {
