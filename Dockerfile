@@ -7,7 +7,7 @@
 #
 # The image has no PostgreSQL server (a database belongs in its own
 # container or service: see compose.yaml), so DATABASE_URL is required.
-# Settings: the HUDDLE_* variables of the README's Configuration table
+# Settings: the HUDDLE_* variables of the Configuration table in docs/operations.md
 # (HUDDLE_WORKERS, HUDDLE_ALLOWED_ORIGINS, HUDDLE_MAX_COST, ...).
 # scripts/container/check proves on a machine without a container engine
 # that the runtime stage provides every library the binary needs and that
@@ -51,7 +51,7 @@ ENV HUDDLE_HOST=0.0.0.0 HUDDLE_PORT=8080 HUDDLE_LOG_LEVEL=info
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
     CMD ["curl", "-fsS", "http://127.0.0.1:8080/readyz"]
-# SIGTERM drains the requests in flight (see the README) before exiting.
+# SIGTERM drains the requests in flight (see docs/operations.md) before exiting.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/huddle"]
 CMD ["serve"]

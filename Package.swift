@@ -56,9 +56,8 @@ let package = Package(
             // The engine's classes are only mutated while a schema is built or
             // within one validation or execution, which owns them; the static
             // exclusivity checks stay, the per-access run-time ones go. With
-            // them the engine ran 2.4-2.6x slower (a 10,000-object list 4.45 ms
-            // against 1.71 ms, introspecting a 1 MB schema 40 ms against 17 ms,
-            // same run, 2026-11-24), so the flag stays, although unsafeFlags
+            // them the engine ran several times slower (docs/performance.md,
+            // "Measured choices"), so the flag stays, although unsafeFlags
             // keep SwiftPM from accepting this package as another's dependency.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
         ),

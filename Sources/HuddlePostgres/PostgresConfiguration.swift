@@ -33,8 +33,7 @@ public struct PostgresConfiguration: Sendable {
     /// for each run's values. The statements here are parameterised and
     /// shaped by their text (a search's filters write different text), so
     /// the generic plan is the right one, and re-planning cost more than
-    /// running: Prolific's project page went from 509 to 1,463 requests/s
-    /// (its statements spent 0.5-1.2 ms planning, 0.1 ms running).
+    /// running (docs/performance.md, "Measured choices").
     public var forceGenericPlans = true
     /// How many times `withTransaction` runs its body again after a
     /// serialization failure or deadlock.

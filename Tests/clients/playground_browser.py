@@ -180,7 +180,7 @@ try:
     wait.until(lambda d: d.execute_script("return !!(window.playground && window.playground.queryEditor)"))
     print("redirected", driver.current_url.split("?")[0].removeprefix(base), editor_text())
 
-    # An overview for the README (docs/playground.png is a copy of it).
+    # An overview for the docs (docs/playground.png is a copy of it).
     driver.execute_script("""window.playground.queryEditor.setValue(
         'query MyProfile($first: Int = 3) {\\n  me {\\n    username\\n    friendCount\\n'
         + '    friends(first: $first) {\\n      totalCount\\n      edges { node { username } }\\n    }\\n  }\\n}\\n')""")

@@ -1,7 +1,7 @@
 """Soak and fault scenarios against a running `huddle serve` (see scripts/soak/run).
 
 Each scenario talks only to 127.0.0.1, bounds its own connections and time,
-and prints the figures the README's "Soak and fault tests" reports:
+and prints the figures docs/performance.md's soak and fault tests report:
 
   subscribers N   N graphql-transport-ws subscribers to one session's updates
                   on one process: memory per connection, and whether every

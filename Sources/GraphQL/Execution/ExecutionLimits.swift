@@ -3,7 +3,7 @@
 /// one above), so a server measures what an operation asks for before it
 /// runs (`OperationCost`) and bounds what it will write.
 ///
-/// The defaults were chosen from the apps' own screens (README, "Limits"):
+/// The defaults were chosen from the apps' own screens (docs/operations.md, "Limits"):
 /// a page of 20 nearby sessions with their players (up to 100 each) costs
 /// about 6,300 and nests 5 deep, the feed's largest page (100 sessions)
 /// about 22,000; a friends-of-friends list nests 8. The defaults leave

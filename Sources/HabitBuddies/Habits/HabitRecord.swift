@@ -54,7 +54,7 @@ final class HabitRecord: Identified {
 /// its first migration's `habit_streaks`, which the database's own work uses):
 /// reading a habit's days costs PostgreSQL an index-only scan, where its
 /// gaps-and-islands query cost a window, a sort and two aggregations per
-/// habit (0.95 ms against 0.27 for a dashboard's nine buddy habits).
+/// habit (docs/performance.md, "Measured choices").
 struct HabitProgress: Sendable {
     var habitID: Int64
     /// Days in a row checked in, up to today or yesterday; 0 otherwise.

@@ -149,7 +149,7 @@ package final class JobRunner: Sendable {
             let claim = try await database.withTransaction { connection in
                 // statement_timestamp(), stable, bounds the index scan; with
                 // the volatile clock_timestamp() PostgreSQL filtered every
-                // row instead (5 ms a claim with 25,000 jobs waiting).
+                // row instead (docs/performance.md, "Measured choices").
                 let rows = try await connection.query(
                     """
                     SELECT id, kind, subject_id, extract(epoch FROM clock_timestamp() - due_at)::float8

@@ -11,7 +11,7 @@ import HuddlePostgres
 /// and each shelter's pets newest first from its (shelter, published, id)
 /// index, the two joined laterally so the scan stops once the page is full.
 /// (Ordering pets by a GiST distance and a second key would sort every pet
-/// within reach: 420 ms against 7 ms on the bench dataset.) The page is
+/// within reach: docs/performance.md, "Measured choices".) The page is
 /// the first rows of that nested loop, in its order: the lateral joins
 /// leave the planner no other shape.
 struct PetListQuery {

@@ -21,7 +21,7 @@ enum ProjectResolvers {
             let viewer = input.request.viewer?.userID
             return list(page, "FROM projects p WHERE \(ProjectRecord.visible(toViewerAt: 1))", [viewer], input.request.database)
         }
-        // Explore: by the decayed activity (the `heat` column, README
+        // Explore: by the decayed activity (the `heat` column, docs/prolific.md,
         // "explore"), which is fixed between events, so a cursor keeps its place.
         binder.root("Query", "exploreProjects") { input in
             let page = try PageRequest(input)

@@ -53,7 +53,7 @@ enum SnippetCounting {
     }
 
     /// The ranking of counted snippets: by round, then the higher score,
-    /// more votes, the earlier, the lower id (README, "ties").
+    /// more votes, the earlier, the lower id (docs/prolific.md, "ties").
     static func ranksBefore(_ x: SnippetRecord, _ y: SnippetRecord) -> Bool {
         if x.roundID != y.roundID { return x.roundID < y.roundID }
         if x.count!.score != y.count!.score { return x.count!.score > y.count!.score }

@@ -249,7 +249,7 @@ struct Serve: AsyncParsableCommand {
         defer { withExtendedLifetime(portClaim) {} }
         // Each worker gets a schema of its own: objects that two loop threads
         // retain and release in turn bounce their reference counts between
-        // the cores' caches, which cost the feed query a third of its time.
+        // the cores' caches (docs/performance.md, "Measured choices").
         let schemas: [ExecutableSchema]
         let directory: SchemaDirectory
         do {

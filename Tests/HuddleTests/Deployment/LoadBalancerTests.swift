@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Three `huddle serve` processes on one database behind nginx (Debian's
-/// nginx-light), as the README's deployment section sets it up: mutations
+/// nginx-light), as docs/operations.md's Deployment sets it up: mutations
 /// answered by one process reach subscribers held by the others, and the
 /// API keeps answering when a process is killed.
 @Suite(.enabled(if: TestDatabase.available && FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")), .hangGuard)

@@ -6,7 +6,7 @@ import Testing
 /// The default operation limits measured against the queries Playmate's
 /// screens send: every screen fits with room to spare, and the attacks
 /// that took the server's time (issues 18 and 20) are refused before any
-/// resolver runs. The figures here are the ones the README's "Limits" gives.
+/// resolver runs. The figures here are the ones docs/operations.md's "Limits" gives.
 @Suite struct ScreenCostTests {
     static let schema: GraphQLSchema = {
         try! buildSchema(TestSchema.directory.sources())

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The explore order (README, "Explore"): activity with a half-life of a
+/// The explore order (docs/prolific.md, "Explore"): activity with a half-life of a
 /// day, a project's start counting as a burst, so a new project passes an
 /// old one that was busy days ago, and a busy one stays above a new one.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)

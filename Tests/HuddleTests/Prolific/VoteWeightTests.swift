@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's vote weight on a fixed dataset, with the expected winner:
+/// docs/prolific.md's vote weight on a fixed dataset, with the expected winner:
 /// power is the voter's karma (at least 1), split over the snippets they
 /// vote for in the round, and a quarter of it for a voter habitual for the
 /// author. Without the habit rule the other snippet would win.
