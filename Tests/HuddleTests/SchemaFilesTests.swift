@@ -49,7 +49,7 @@ import Testing
         // The shared core's migrations run first; each app's after, in the order the apps are mounted.
         #expect(
             try directory.migrations().map(\.app).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-                == ["shared", "playmate", "prolific", "petmatch", "habitbuddies"])
+                == ["shared"] + TestSchema.apps.map { $0.schemaFolder })
     }
 
     @Test func aFolderBehindSymbolicLinksReadsTheSame() throws {

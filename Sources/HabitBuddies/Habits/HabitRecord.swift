@@ -18,12 +18,27 @@ final class HabitRecord: Identified {
     /// The owner's date when it was read.
     let today: String
 
-    static let columnCount = 9
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
-    static let columns = """
-        h.id, h.user_id, h.catalogue_id::bigint, coalesce(c.name, h.custom_name), h.status, h.started_on::text,
-        to_char(h.reminder_time, 'HH24:MI'), h.created_at, ((now() AT TIME ZONE p.time_zone)::date)::text
-        """
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, userID, catalogueID, name, status, startedOn, reminderTime, createdAt, today
+
+        var expression: String? {
+            switch self {
+            case .catalogueID: "h.catalogue_id::bigint"
+            case .name: "coalesce(c.name, h.custom_name)"
+            case .startedOn: "h.started_on::text"
+            case .reminderTime: "to_char(h.reminder_time, 'HH24:MI')"
+            case .today: "((now() AT TIME ZONE p.time_zone)::date)::text"
+            default: nil
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "h")
+    /// The select list, from `h`.
+    static var columns: String { selection.list }
 
     /// The tables `columns` reads (`h`, `p`, `c`), to put in a FROM clause or a join.
     static let tables = "habits h JOIN habit_profiles p ON p.user_id = h.user_id LEFT JOIN habit_catalogue c ON c.id = h.catalogue_id"
@@ -38,15 +53,16 @@ final class HabitRecord: Identified {
     }
 
     init(row: PostgresRow, offset: Int = 0) throws {
-        id = try row.decode(at: offset)
-        userID = try row.decode(at: offset + 1)
-        catalogueID = try row.decode(at: offset + 2)
-        name = try row.decode(at: offset + 3)
-        status = try row.decode(at: offset + 4)
-        startedOn = try row.decode(at: offset + 5)
-        reminderTime = try row.decode(at: offset + 6)
-        createdAt = try row.decode(at: offset + 7)
-        today = try row.decode(at: offset + 8)
+        let column = row.columns(Column.self, at: offset)
+        id = try column[.id]
+        userID = try column[.userID]
+        catalogueID = try column[.catalogueID]
+        name = try column[.name]
+        status = try column[.status]
+        startedOn = try column[.startedOn]
+        reminderTime = try column[.reminderTime]
+        createdAt = try column[.createdAt]
+        today = try column[.today]
     }
 }
 
@@ -65,20 +81,30 @@ struct HabitProgress: Sendable {
 
     /// The habit's id, its days checked in (days since 1970-01-01, in
     /// order) and its owner's today (likewise); habit `h`, profile `p`.
-    static let columns = """
-        h.id, ARRAY(SELECT c.day - DATE '1970-01-01' FROM habit_check_ins c WHERE c.habit_id = h.id ORDER BY c.day),
-        (now() AT TIME ZONE p.time_zone)::date - DATE '1970-01-01'
-        """
-    static let columnCount = 3
+    enum Column: Int, PostgresColumnList {
+        case habitID, days, today
+
+        var expression: String? {
+            switch self {
+            case .habitID: "h.id"
+            case .days: "ARRAY(SELECT c.day - DATE '1970-01-01' FROM habit_check_ins c WHERE c.habit_id = h.id ORDER BY c.day)"
+            case .today: "(now() AT TIME ZONE p.time_zone)::date - DATE '1970-01-01'"
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "h")
+    /// The select list, from `h` and `p`.
+    static var columns: String { selection.list }
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
     init(habitID: Int64) {
         self.habitID = habitID
     }
 
     init(row: PostgresRow, offset: Int = 0) throws {
-        self.init(
-            habitID: try row.decode(at: offset), days: try row.decode([Int64].self, at: offset + 1),
-            today: try row.decode(at: offset + 2))
+        let column = row.columns(Column.self, at: offset)
+        self.init(habitID: try column[.habitID], days: try column[.days] as [Int64], today: try column[.today])
     }
 
     /// From `days`, ascending and distinct, and `today`, all counted from 1970-01-01.
@@ -107,18 +133,31 @@ final class HabitProfileRecord: Sendable {
     let today: String
     let buddyCount: Int
 
-    static let columnCount = 5
-    static let columns = """
-        p.user_id, p.time_zone, p.looking_for_buddies, ((now() AT TIME ZONE p.time_zone)::date)::text,
-        (SELECT count(*) FROM buddy_pairs b WHERE b.first_id = p.user_id OR b.second_id = p.user_id)::int
-        """
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case userID, timeZone, lookingForBuddies, today, buddyCount
+
+        var expression: String? {
+            switch self {
+            case .today: "((now() AT TIME ZONE p.time_zone)::date)::text"
+            case .buddyCount: "(SELECT count(*) FROM buddy_pairs b WHERE b.first_id = p.user_id OR b.second_id = p.user_id)::int"
+            default: nil
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "p")
+    /// The select list, from `p`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        userID = try row.decode(at: 0)
-        timeZone = try row.decode(at: 1)
-        lookingForBuddies = try row.decode(at: 2)
-        today = try row.decode(at: 3)
-        buddyCount = try row.decode(at: 4)
+        let column = row.columns(Column.self)
+        userID = try column[.userID]
+        timeZone = try column[.timeZone]
+        lookingForBuddies = try column[.lookingForBuddies]
+        today = try column[.today]
+        buddyCount = try column[.buddyCount]
     }
 }
 

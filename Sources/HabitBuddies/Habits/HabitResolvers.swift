@@ -9,12 +9,26 @@ final class CatalogueHabitRecord: Identified {
     let name: String
     let category: String
 
-    static let columns = "c.id::bigint, c.name, c.category"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, name, category
+
+        var expression: String? {
+            switch self {
+            case .id: "c.id::bigint"
+            default: nil
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "c")
+    /// The select list, from `c`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        name = try row.decode(at: 1)
-        category = try row.decode(at: 2)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        name = try column[.name]
+        category = try column[.category]
     }
 }
 

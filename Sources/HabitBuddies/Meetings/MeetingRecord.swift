@@ -24,25 +24,37 @@ final class MeetingRecord: Identified {
     /// Meeting `m` is proposed or accepted and has not ended.
     static let stillToCome = "m.status IN ('PROPOSED', 'ACCEPTED') AND \(end) > now()"
 
-    static let columns = """
-        m.id, m.organizer_id, m.buddy_id, m.starts_at, \(end), m.time_zone,
-        to_char(m.starts_at AT TIME ZONE m.time_zone, 'YYYY-MM-DD"T"HH24:MI'), m.duration_minutes, m.description, m.status,
-        m.created_at, m.updated_at
-        """
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, organizerID, inviteeID, startsAt, endsAt, timeZone, localStart, durationMinutes, description, status, createdAt, updatedAt
+
+        var expression: String? {
+            switch self {
+            case .inviteeID: "m.buddy_id"
+            case .endsAt: "\(end)"
+            case .localStart: "to_char(m.starts_at AT TIME ZONE m.time_zone, 'YYYY-MM-DD\"T\"HH24:MI')"
+            default: nil
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "m")
+    /// The select list, from `m`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        organizerID = try row.decode(at: 1)
-        inviteeID = try row.decode(at: 2)
-        startsAt = try row.decode(at: 3)
-        endsAt = try row.decode(at: 4)
-        timeZone = try row.decode(at: 5)
-        localStart = try row.decode(at: 6)
-        durationMinutes = try row.decode(at: 7)
-        description = try row.decode(at: 8)
-        status = try row.decode(at: 9)
-        createdAt = try row.decode(at: 10)
-        updatedAt = try row.decode(at: 11)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        organizerID = try column[.organizerID]
+        inviteeID = try column[.inviteeID]
+        startsAt = try column[.startsAt]
+        endsAt = try column[.endsAt]
+        timeZone = try column[.timeZone]
+        localStart = try column[.localStart]
+        durationMinutes = try column[.durationMinutes]
+        description = try column[.description]
+        status = try column[.status]
+        createdAt = try column[.createdAt]
+        updatedAt = try column[.updatedAt]
     }
 
     /// The other person of the meeting, to `viewer`.
@@ -57,14 +69,21 @@ final class ChecklistItemRecord: Sendable {
     let checkedBy: Int64?
     let checkedAt: Date?
 
-    static let columns = "i.meeting_id, i.position, i.text, i.checked_by, i.checked_at"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case meetingID, position, text, checkedBy, checkedAt
+    }
+    static let selection = PostgresColumns<Column>(alias: "i")
+    /// The select list, from `i`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        meetingID = try row.decode(at: 0)
-        position = try row.decode(at: 1)
-        text = try row.decode(at: 2)
-        checkedBy = try row.decode(at: 3)
-        checkedAt = try row.decode(at: 4)
+        let column = row.columns(Column.self)
+        meetingID = try column[.meetingID]
+        position = try column[.position]
+        text = try column[.text]
+        checkedBy = try column[.checkedBy]
+        checkedAt = try column[.checkedAt]
     }
 }
 
@@ -77,14 +96,21 @@ final class BuddyScoreRecord: Sendable {
     let comment: String
     let createdAt: Date
 
-    static let columns = "s.meeting_id, s.scorer_id, s.scored_id, s.score, s.comment, s.created_at"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case meetingID, scorerID, scoredID, score, comment, createdAt
+    }
+    static let selection = PostgresColumns<Column>(alias: "s")
+    /// The select list, from `s`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        meetingID = try row.decode(at: 0)
-        scorerID = try row.decode(at: 1)
-        scoredID = try row.decode(at: 2)
-        score = try row.decode(at: 3)
-        comment = try row.decode(at: 4)
-        createdAt = try row.decode(at: 5)
+        let column = row.columns(Column.self)
+        meetingID = try column[.meetingID]
+        scorerID = try column[.scorerID]
+        scoredID = try column[.scoredID]
+        score = try column[.score]
+        comment = try column[.comment]
+        createdAt = try column[.createdAt]
     }
 }

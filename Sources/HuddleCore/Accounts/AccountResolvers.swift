@@ -124,7 +124,7 @@ package enum AccountResolvers {
             [name]
         )
         let user = try rows.first.map { try UserRecord(row: $0, shownToOwner: true) }
-        let stored = try rows.first?.decode(String.self, at: 12) ?? decoyHash
+        let stored = try rows.first?.decode(String.self, at: UserRecord.columnCount) ?? decoyHash
         let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }
         let token = try await Authentication.issueToken(for: user.id, on: context.database)

@@ -19,45 +19,53 @@ package final class UserRecord: Identified {
     private let row: PostgresRow?
     private let offset: Int
 
-    package var email: String { get throws { try column(2) } }
-    package var birthday: PostgresDate? { get throws { try column(5) } }
-    package var gender: String? { get throws { try column(6) } }
-    package var biography: String { get throws { try column(7) } }
-    package var profileImageURL: String? { get throws { try column(8) } }
-    package var homeLatitude: Double? { get throws { try column(9) } }
-    package var homeLongitude: Double? { get throws { try column(10) } }
-    package var createdAt: Date { get throws { try column(11) } }
+    package var email: String { get throws { try column(.email) } }
+    package var birthday: PostgresDate? { get throws { try column(.birthday) } }
+    package var gender: String? { get throws { try column(.gender) } }
+    package var biography: String { get throws { try column(.biography) } }
+    package var profileImageURL: String? { get throws { try column(.profileImageURL) } }
+    package var homeLatitude: Double? { get throws { try column(.homeLatitude) } }
+    package var homeLongitude: Double? { get throws { try column(.homeLongitude) } }
+    package var createdAt: Date { get throws { try column(.createdAt) } }
 
     /// The User fields a record read with `nameColumns` answers; a selection
     /// of only these lets a resolver use the narrower query.
     package static let fieldsAnsweredByNames: Set<String> = ["__typename", "id", "username", "firstName", "lastName"]
 
-    /// The columns `init(namesFrom:)` reads, from `users u`.
-    package static let nameColumns = "u.id, u.username, u.first_name, u.last_name"
-
-    private func column<T: PostgresDecodable>(_ index: Int) throws -> T {
+    private func column<T: PostgresDecodable>(_ column: Column) throws -> T {
         guard let row else {
-            throw APIError.internalError("User \(id) was read without column \(index); its field needs the whole row.")
+            throw APIError.internalError("User \(id) was read without its \(column.name) column; its field needs the whole row.")
         }
-        return try row.decode(at: offset + index)
+        return try row.columns(Column.self, at: offset)[column]
     }
 
-    /// How many of them there are.
-    package static let columnCount = 12
-    /// The columns `init(row:offset:)` reads, from `users u`.
-    package static let columns = """
-        u.id, u.username, u.email, u.first_name, u.last_name, u.birthday, u.gender, u.biography, \
-        u.profile_image_url, u.home_latitude, u.home_longitude, u.created_at
-        """
+    /// The columns `init(row:offset:)` reads, in order, from `users u`.
+    package enum Column: Int, PostgresColumnList {
+        case id, username, email, firstName, lastName, birthday, gender, biography, profileImageURL, homeLatitude, homeLongitude, createdAt
+    }
+    package static let selection = PostgresColumns<Column>(alias: "u")
+    /// The select list, from `users u`.
+    package static var columns: String { selection.list }
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    package static var columnCount: Int { selection.count }
+
+    /// The columns `init(namesFrom:)` reads, in order, from `users u`.
+    package enum NameColumn: Int, PostgresColumnList {
+        case id, username, firstName, lastName
+    }
+    package static let nameSelection = PostgresColumns<NameColumn>(alias: "u")
+    /// The select list of names only, from `users u`.
+    package static var nameColumns: String { nameSelection.list }
 
     package init(row: PostgresRow, offset: Int = 0, shownToOwner: Bool = false) throws {
         self.shownToOwner = shownToOwner
         self.row = row
         self.offset = offset
-        id = try row.decode(at: offset)
-        username = try row.decode(at: offset + 1)
-        firstName = try row.decode(at: offset + 3)
-        lastName = try row.decode(at: offset + 4)
+        let column = row.columns(Column.self, at: offset)
+        id = try column[.id]
+        username = try column[.username]
+        firstName = try column[.firstName]
+        lastName = try column[.lastName]
     }
 
     /// A record of `nameColumns` only.
@@ -65,9 +73,10 @@ package final class UserRecord: Identified {
         shownToOwner = false
         self.row = nil
         offset = 0
-        id = try row.decode(at: 0)
-        username = try row.decode(at: 1)
-        firstName = try row.decode(at: 2)
-        lastName = try row.decode(at: 3)
+        let column = row.columns(NameColumn.self)
+        id = try column[.id]
+        username = try column[.username]
+        firstName = try column[.firstName]
+        lastName = try column[.lastName]
     }
 }

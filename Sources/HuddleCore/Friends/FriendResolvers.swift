@@ -10,13 +10,20 @@ package final class FriendRequestRecord: Identified {
     package let toUser: Int64
     package let createdAt: Date
 
-    package static let columns = "r.id, r.from_user, r.to_user, r.created_at"
+    /// The columns `init(row:)` reads, in order.
+    package enum Column: Int, PostgresColumnList {
+        case id, fromUser, toUser, createdAt
+    }
+    package static let selection = PostgresColumns<Column>(alias: "r")
+    /// The select list, from `r`.
+    package static var columns: String { selection.list }
 
     package init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        fromUser = try row.decode(at: 1)
-        toUser = try row.decode(at: 2)
-        createdAt = try row.decode(at: 3)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        fromUser = try column[.fromUser]
+        toUser = try column[.toUser]
+        createdAt = try column[.createdAt]
     }
 }
 

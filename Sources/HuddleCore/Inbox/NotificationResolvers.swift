@@ -15,22 +15,28 @@ package final class NotificationRecord: Identified {
     package let createdAt: Date
     package let readAt: Date?
 
-    package static let columns =
-        "n.id, n.kind, n.actor_id, n.subject_type, n.subject_id, n.scope_type, n.scope_id, n.message, n.created_at, n.read_at"
+    /// The columns `init(row:)` reads, in order.
+    package enum Column: Int, PostgresColumnList {
+        case id, kind, actorID, subjectType, subjectID, scopeType, scopeID, message, createdAt, readAt
+    }
+    package static let selection = PostgresColumns<Column>(alias: "n")
+    /// The select list, from `n`.
+    package static var columns: String { selection.list }
 
     package init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        kind = try row.decode(at: 1)
-        actorID = try row.decode(at: 2)
-        subject = try Self.reference(row, at: 3)
-        scope = try Self.reference(row, at: 5)
-        message = try row.decode(at: 7)
-        createdAt = try row.decode(at: 8)
-        readAt = try row.decode(at: 9)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        kind = try column[.kind]
+        actorID = try column[.actorID]
+        subject = try Self.reference(type: column[.subjectType], id: column[.subjectID])
+        scope = try Self.reference(type: column[.scopeType], id: column[.scopeID])
+        message = try column[.message]
+        createdAt = try column[.createdAt]
+        readAt = try column[.readAt]
     }
 
-    private static func reference(_ row: PostgresRow, at index: Int) throws -> NodeReference? {
-        guard let type = try row.decode(String?.self, at: index), let id = try row.decode(Int64?.self, at: index + 1) else { return nil }
+    private static func reference(type: String?, id: Int64?) -> NodeReference? {
+        guard let type, let id else { return nil }
         return NodeReference(type, id)
     }
 

@@ -7,12 +7,19 @@ final class BreedRecord: Identified {
     let type: String
     let name: String
 
-    static let columns = "b.id, b.type, b.name"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, type, name
+    }
+    static let selection = PostgresColumns<Column>(alias: "b")
+    /// The select list, from `b`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow, offset: Int = 0) throws {
-        id = try row.decode(at: offset)
-        type = try row.decode(at: offset + 1)
-        name = try row.decode(at: offset + 2)
+        let column = row.columns(Column.self, at: offset)
+        id = try column[.id]
+        type = try column[.type]
+        name = try column[.name]
     }
 }
 

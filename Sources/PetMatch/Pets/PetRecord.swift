@@ -24,33 +24,44 @@ final class PetRecord: Identified {
     /// Kilometres from the point a list was searched near, when it was.
     let distanceKm: Double?
 
-    /// How many columns `columns` names.
-    static let columnCount = 17
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
-    static let columns = """
-        p.id, p.shelter_id, p.name, p.type, p.primary_breed_id, p.secondary_breed_id, p.size, p.age_group, p.gender, p.coat, \
-        p.color, p.description, p.status, p.published_at, p.status_changed_at, p.updated_at, \
-        ARRAY(SELECT ph.url FROM pet_photos ph WHERE ph.pet_id = p.id ORDER BY ph.position)
-        """
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, shelterID, name, type, primaryBreedID, secondaryBreedID, size, ageGroup, gender, coat, color, description, status,
+            publishedAt, statusChangedAt, updatedAt, photos
+
+        var expression: String? {
+            switch self {
+            case .photos: "ARRAY(SELECT ph.url FROM pet_photos ph WHERE ph.pet_id = p.id ORDER BY ph.position)"
+            default: nil
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "p")
+    /// The select list, from `p`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow, distanceKm: Double? = nil) throws {
-        id = try row.decode(at: 0)
-        shelterID = try row.decode(at: 1)
-        name = try row.decode(at: 2)
-        type = try row.decode(at: 3)
-        primaryBreedID = try row.decode(at: 4)
-        secondaryBreedID = try row.decode(at: 5)
-        size = try row.decode(at: 6)
-        ageGroup = try row.decode(at: 7)
-        gender = try row.decode(at: 8)
-        coat = try row.decode(at: 9)
-        color = try row.decode(at: 10)
-        description = try row.decode(at: 11)
-        status = try row.decode(at: 12)
-        publishedAt = try row.decode(at: 13)
-        statusChangedAt = try row.decode(at: 14)
-        updatedAt = try row.decode(at: 15)
-        photos = try row.decode(at: 16)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        shelterID = try column[.shelterID]
+        name = try column[.name]
+        type = try column[.type]
+        primaryBreedID = try column[.primaryBreedID]
+        secondaryBreedID = try column[.secondaryBreedID]
+        size = try column[.size]
+        ageGroup = try column[.ageGroup]
+        gender = try column[.gender]
+        coat = try column[.coat]
+        color = try column[.color]
+        description = try column[.description]
+        status = try column[.status]
+        publishedAt = try column[.publishedAt]
+        statusChangedAt = try column[.statusChangedAt]
+        updatedAt = try column[.updatedAt]
+        photos = try column[.photos]
         self.distanceKm = distanceKm
     }
 }

@@ -18,30 +18,49 @@ final class PreferencesRecord: Sendable {
     let distanceKm: Double
     let updatedAt: Date
 
+    /// The columns `init(row:)` reads, in order: the user `u`, their row `pr`.
+    enum Column: Int, PostgresColumnList {
+        case userID, type, breeds, sizes, ageGroups, genders, latitude, longitude, homeLatitude, homeLongitude, distanceKm, updatedAt
+
+        var expression: String? {
+            switch self {
+            case .userID: "u.id"
+            case .breeds: "ARRAY(SELECT b.breed_id FROM pet_preference_breeds b WHERE b.user_id = u.id ORDER BY b.breed_id)"
+            case .sizes: "coalesce(pr.sizes, '{}')"
+            case .ageGroups: "coalesce(pr.age_groups, '{}')"
+            case .genders: "coalesce(pr.genders, '{}')"
+            case .homeLatitude: "u.home_latitude"
+            case .homeLongitude: "u.home_longitude"
+            case .distanceKm: "coalesce(pr.distance_km, \(PetCriteria.defaultDistanceKm))"
+            case .updatedAt: "coalesce(pr.updated_at, u.created_at)"
+            case .type, .latitude, .longitude: nil
+            }
+        }
+    }
+    static let selection = PostgresColumns<Column>(alias: "pr")
+
     /// Reads the users' preferences (defaults for those with no row), `$1` the user ids.
     static let select = """
-        SELECT u.id, pr.type, ARRAY(SELECT b.breed_id FROM pet_preference_breeds b WHERE b.user_id = u.id ORDER BY b.breed_id),
-               coalesce(pr.sizes, '{}'), coalesce(pr.age_groups, '{}'), coalesce(pr.genders, '{}'), pr.latitude, pr.longitude,
-               u.home_latitude, u.home_longitude, coalesce(pr.distance_km, \(PetCriteria.defaultDistanceKm)), coalesce(pr.updated_at, u.created_at)
+        SELECT \(selection.list)
         FROM users u LEFT JOIN pet_preferences pr ON pr.user_id = u.id WHERE u.id = ANY($1::bigint[])
         """
 
     init(row: PostgresRow) throws {
-        userID = try row.decode(at: 0)
-        type = try row.decode(at: 1)
-        breeds = try row.decode(at: 2)
-        sizes = try row.decode(at: 3)
-        ageGroups = try row.decode(at: 4)
-        genders = try row.decode(at: 5)
-        location = try Self.point(row, at: 6)
-        home = try Self.point(row, at: 8)
-        distanceKm = try row.decode(at: 10)
-        updatedAt = try row.decode(at: 11)
+        let column = row.columns(Column.self)
+        userID = try column[.userID]
+        type = try column[.type]
+        breeds = try column[.breeds]
+        sizes = try column[.sizes]
+        ageGroups = try column[.ageGroups]
+        genders = try column[.genders]
+        location = Self.point(try column[.latitude], try column[.longitude])
+        home = Self.point(try column[.homeLatitude], try column[.homeLongitude])
+        distanceKm = try column[.distanceKm]
+        updatedAt = try column[.updatedAt]
     }
 
-    private static func point(_ row: PostgresRow, at index: Int) throws -> (Double, Double)? {
-        guard let latitude = try row.decode(Double?.self, at: index), let longitude = try row.decode(Double?.self, at: index + 1)
-        else { return nil }
+    private static func point(_ latitude: Double?, _ longitude: Double?) -> (Double, Double)? {
+        guard let latitude, let longitude else { return nil }
         return (latitude, longitude)
     }
 

@@ -18,16 +18,18 @@ final class ShelterRecord: Identified {
     /// Kilometres from the point a list was searched near, when it was.
     let distanceKm: Double?
 
-    /// How many columns `columns` names.
-    static let columnCount = 11
-
-    static let columns = columns(of: "s")
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, name, email, phone, street, city, state, postcode, country, latitude, longitude
+    }
+    static let selection = PostgresColumns<Column>(alias: "s")
+    /// The select list, from `s`.
+    static var columns: String { selection.list }
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
     /// The columns of a shelter row named `alias` (a table or a subquery that selected `columns`).
-    static func columns(of alias: String) -> String {
-        ["id", "name", "email", "phone", "street", "city", "state", "postcode", "country", "latitude", "longitude"]
-            .map { "\(alias).\($0)" }.joined(separator: ", ")
-    }
+    static func columns(of alias: String) -> String { selection.list(from: alias) }
 
     private init(_ shelter: ShelterRecord, distanceKm: Double?) {
         (id, name, email, phone, street, city) = (shelter.id, shelter.name, shelter.email, shelter.phone, shelter.street, shelter.city)
@@ -41,17 +43,18 @@ final class ShelterRecord: Identified {
     func located(distanceKm: Double) -> ShelterRecord { ShelterRecord(self, distanceKm: distanceKm) }
 
     init(row: PostgresRow, offset: Int = 0, distanceKm: Double? = nil) throws {
-        id = try row.decode(at: offset)
-        name = try row.decode(at: offset + 1)
-        email = try row.decode(at: offset + 2)
-        phone = try row.decode(at: offset + 3)
-        street = try row.decode(at: offset + 4)
-        city = try row.decode(at: offset + 5)
-        state = try row.decode(at: offset + 6)
-        postcode = try row.decode(at: offset + 7)
-        country = try row.decode(at: offset + 8)
-        latitude = try row.decode(at: offset + 9)
-        longitude = try row.decode(at: offset + 10)
+        let column = row.columns(Column.self, at: offset)
+        id = try column[.id]
+        name = try column[.name]
+        email = try column[.email]
+        phone = try column[.phone]
+        street = try column[.street]
+        city = try column[.city]
+        state = try column[.state]
+        postcode = try column[.postcode]
+        country = try column[.country]
+        latitude = try column[.latitude]
+        longitude = try column[.longitude]
         self.distanceKm = distanceKm
     }
 }

@@ -14,16 +14,23 @@ final class InvitationRecord: Identified {
     let createdAt: Date
     let answeredAt: Date?
 
-    static let columns = "i.id, i.session_id, i.from_user, i.to_user, i.status, i.created_at, i.answered_at"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, sessionID, fromUser, toUser, status, createdAt, answeredAt
+    }
+    static let selection = PostgresColumns<Column>(alias: "i")
+    /// The select list, from `i`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        sessionID = try row.decode(at: 1)
-        fromUser = try row.decode(at: 2)
-        toUser = try row.decode(at: 3)
-        status = try row.decode(at: 4)
-        createdAt = try row.decode(at: 5)
-        answeredAt = try row.decode(at: 6)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        sessionID = try column[.sessionID]
+        fromUser = try column[.fromUser]
+        toUser = try column[.toUser]
+        status = try column[.status]
+        createdAt = try column[.createdAt]
+        answeredAt = try column[.answeredAt]
     }
 }
 

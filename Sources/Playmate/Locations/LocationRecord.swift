@@ -9,13 +9,19 @@ final class LocationRecord: Identified {
     let latitude: Double
     let longitude: Double
 
-    /// The columns `init(row:offset:)` reads, from `locations l`.
-    static let columns = "l.id, l.name, l.latitude, l.longitude"
+    /// The columns `init(row:offset:)` reads, in order, from `locations l`.
+    enum Column: Int, PostgresColumnList {
+        case id, name, latitude, longitude
+    }
+    static let selection = PostgresColumns<Column>(alias: "l")
+    /// The select list, from `l`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow, offset: Int = 0) throws {
-        id = try row.decode(at: offset)
-        name = try row.decode(at: offset + 1)
-        latitude = try row.decode(at: offset + 2)
-        longitude = try row.decode(at: offset + 3)
+        let column = row.columns(Column.self, at: offset)
+        id = try column[.id]
+        name = try column[.name]
+        latitude = try column[.latitude]
+        longitude = try column[.longitude]
     }
 }

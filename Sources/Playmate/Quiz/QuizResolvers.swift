@@ -12,14 +12,21 @@ struct QuizRecord: Sendable {
     var preferredAgeGroups: [String]
     var updatedAt: Date
 
-    static let columns = "q.sports_played, q.sports_not_wanted, q.preferred_genders, q.preferred_age_groups, q.updated_at"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case sportsPlayed, sportsNotWanted, preferredGenders, preferredAgeGroups, updatedAt
+    }
+    static let selection = PostgresColumns<Column>(alias: "q")
+    /// The select list, from `q`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        sportsPlayed = try row.decode(at: 0)
-        sportsNotWanted = try row.decode(at: 1)
-        preferredGenders = try row.decode(at: 2)
-        preferredAgeGroups = try row.decode(at: 3)
-        updatedAt = try row.decode(at: 4)
+        let column = row.columns(Column.self)
+        sportsPlayed = try column[.sportsPlayed]
+        sportsNotWanted = try column[.sportsNotWanted]
+        preferredGenders = try column[.preferredGenders]
+        preferredAgeGroups = try column[.preferredAgeGroups]
+        updatedAt = try column[.updatedAt]
     }
 }
 

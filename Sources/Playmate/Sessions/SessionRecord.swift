@@ -20,26 +20,29 @@ final class SessionRecord: Identified {
     let playerIDs: [Int64]
     let distanceKm: Double?
 
-    /// The columns `init(row:offset:)` reads, from `sports_sessions s`.
-    static let columns = """
-        s.id, s.sport, s.skill_level, s.creator_id, s.location_id, s.occurs_at, s.duration_minutes, \
-        s.capacity, s.occupied, s.created_at, s.player_ids
-        """
-    /// How many columns `columns` names: what a query selects after them starts here.
-    static let columnCount = 11
+    /// The columns `init(row:offset:)` reads, in order, from `sports_sessions s`.
+    enum Column: Int, PostgresColumnList {
+        case id, sport, skillLevel, creatorID, locationID, occursAt, durationMinutes, capacity, occupied, createdAt, playerIDs
+    }
+    static let selection = PostgresColumns<Column>(alias: "s")
+    /// The select list, from `s`.
+    static var columns: String { selection.list }
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
     init(row: PostgresRow, offset: Int = 0, distanceKm: Double? = nil) throws {
         self.distanceKm = distanceKm
-        id = try row.decode(at: offset)
-        sport = try row.decode(at: offset + 1)
-        skillLevel = try row.decode(at: offset + 2)
-        creatorID = try row.decode(at: offset + 3)
-        locationID = try row.decode(at: offset + 4)
-        occursAt = try row.decode(at: offset + 5)
-        durationMinutes = try row.decode(at: offset + 6)
-        capacity = try row.decode(at: offset + 7)
-        occupied = try row.decode(at: offset + 8)
-        createdAt = try row.decode(at: offset + 9)
-        playerIDs = try row.decode(at: offset + 10)
+        let column = row.columns(Column.self, at: offset)
+        id = try column[.id]
+        sport = try column[.sport]
+        skillLevel = try column[.skillLevel]
+        creatorID = try column[.creatorID]
+        locationID = try column[.locationID]
+        occursAt = try column[.occursAt]
+        durationMinutes = try column[.durationMinutes]
+        capacity = try column[.capacity]
+        occupied = try column[.occupied]
+        createdAt = try column[.createdAt]
+        playerIDs = try column[.playerIDs]
     }
 }

@@ -69,8 +69,9 @@ enum ProjectReads {
     static let roundOffset = ProjectRecord.columnCount + 1 + UserRecord.columnCount
 
     /// The row of a story snippet or a ranked one, after the project's
-    /// columns: which it is (1, 2), the story's round number, then the
-    /// columns of `SnippetCounting.page` (the story's counts and totals null).
+    /// columns: which it is (1, 2), the story's round number, then a
+    /// counted snippet's (`SnippetCounting.CountColumn`; the story's counts
+    /// and totals null).
     static let snippetRowColumnCount = 2
 
     /// The projects of ids $1 the viewer ($2) may see: each row the
@@ -95,17 +96,21 @@ enum ProjectReads {
             snippetRows.append(
                 """
                 SELECT 1 AS kind, r.number AS story_number, \(SnippetRecord.columns),
-                       NULL::int, NULL::float8, NULL::bool, NULL::bool, NULL::int, NULL::int, NULL::int, NULL::int, \(UserRecord.columns)
+                       \(SnippetCounting.countColumns { "NULL::\($0.type)" }), \(UserRecord.columns)
                     \(storyFrom) WHERE r.project_id = p.id
                 """)
         }
         if parts.readsRankedSnippets {
             snippetRows.append(
                 """
-                SELECT 2, NULL::int, \(SnippetRecord.columns), c.votes, c.score, false,
-                       EXISTS (SELECT 1 FROM votes v WHERE v.snippet_id = s.id AND v.voter_id = $2::bigint),
-                       coalesce(w.karma, 0), coalesce(w.projects_created, 0), coalesce(w.snippets_submitted, 0), coalesce(w.rounds_won, 0),
-                       \(UserRecord.columns)
+                SELECT 2, NULL::int, \(SnippetRecord.columns), \(SnippetCounting.countColumns { column in
+                    switch column {
+                    case .votes: "c.votes"
+                    case .score: "c.score"
+                    case .isWinner: "false"
+                    default: SnippetCounting.writerColumn(column)
+                    }
+                }), \(UserRecord.columns)
                     FROM prolific_snippet_scores(ARRAY[o.id]) c JOIN snippets s ON s.id = c.snippet_id JOIN users u ON u.id = s.author_id
                     LEFT JOIN prolific_writers w ON w.user_id = s.author_id
                 """)

@@ -18,28 +18,33 @@ final class ProjectRecord: Identified {
     let lastActivityAt: Date
     let createdAt: Date
 
-    /// How many columns `columns` names.
-    static let columnCount = 13
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
-    static let columns = """
-        p.id, p.owner_id, p.title, p.seed, p.is_private, p.pace, p.round_minutes, p.round_limit, p.rounds_completed, \
-        p.completed_at, p.follower_count, p.last_activity_at, p.created_at
-        """
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, ownerID, title, seed, isPrivate, pace, roundMinutes, roundLimit, roundsCompleted, completedAt, followerCount,
+            lastActivityAt, createdAt
+    }
+    static let selection = PostgresColumns<Column>(alias: "p")
+    /// The select list, from `p`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        ownerID = try row.decode(at: 1)
-        title = try row.decode(at: 2)
-        seed = try row.decode(at: 3)
-        isPrivate = try row.decode(at: 4)
-        pace = try row.decode(at: 5)
-        roundMinutes = try row.decode(at: 6)
-        roundLimit = try row.decode(at: 7)
-        roundsCompleted = try row.decode(at: 8)
-        completedAt = try row.decode(at: 9)
-        followerCount = try row.decode(at: 10)
-        lastActivityAt = try row.decode(at: 11)
-        createdAt = try row.decode(at: 12)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        ownerID = try column[.ownerID]
+        title = try column[.title]
+        seed = try column[.seed]
+        isPrivate = try column[.isPrivate]
+        pace = try column[.pace]
+        roundMinutes = try column[.roundMinutes]
+        roundLimit = try column[.roundLimit]
+        roundsCompleted = try column[.roundsCompleted]
+        completedAt = try column[.completedAt]
+        followerCount = try column[.followerCount]
+        lastActivityAt = try column[.lastActivityAt]
+        createdAt = try column[.createdAt]
     }
 
     /// The SQL condition that project `p` is visible to the viewer given as

@@ -13,19 +13,26 @@ final class RoundRecord: Identified {
     let winnerID: Int64?
     let extensions: Int
 
-    /// How many columns `columns` names.
-    static let columnCount = 8
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
-    static let columns = "r.id, r.project_id, r.number, r.started_at, r.ends_at, r.completed_at, r.winner_id, r.extensions"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, projectID, number, startedAt, endsAt, completedAt, winnerID, extensions
+    }
+    static let selection = PostgresColumns<Column>(alias: "r")
+    /// The select list, from `r`.
+    static var columns: String { selection.list }
 
     init(row: PostgresRow) throws {
-        id = try row.decode(at: 0)
-        projectID = try row.decode(at: 1)
-        number = try row.decode(at: 2)
-        startedAt = try row.decode(at: 3)
-        endsAt = try row.decode(at: 4)
-        completedAt = try row.decode(at: 5)
-        winnerID = try row.decode(at: 6)
-        extensions = try row.decode(at: 7)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        projectID = try column[.projectID]
+        number = try column[.number]
+        startedAt = try column[.startedAt]
+        endsAt = try column[.endsAt]
+        completedAt = try column[.completedAt]
+        winnerID = try column[.winnerID]
+        extensions = try column[.extensions]
     }
 }

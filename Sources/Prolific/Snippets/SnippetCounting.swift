@@ -10,31 +10,66 @@ import HuddlePostgres
 /// them and the live count beside them (with generic plans it costs less
 /// than the two it once was).
 enum SnippetCounting {
-    /// Where a page row's writer totals and its author's user columns start.
-    static let writerOffset = 11
-    static let userOffset = 15
+    /// A counted snippet's row: `SnippetRecord.columns`, these, then the
+    /// author's `UserRecord.columns`. Both statements that read counted
+    /// snippets (`page`, and the project page's ranked snippets) select
+    /// this shape, and the project page's story rows fill it with nulls.
+    enum CountColumn: Int, PostgresColumnList {
+        /// Its votes and score (finished or live), whether it won, whether the viewer voted for it.
+        case votes, score, isWinner, viewerVoted
+        /// The author's karma, projects, snippets and wins.
+        case karma, projectsCreated, snippetsSubmitted, roundsWon
 
-    /// Snippets matching `condition` (on `s`, its ids as $1), each row
-    /// `SnippetRecord.columns`, then its votes and score (finished or
-    /// live), whether it won, whether the viewer ($2) voted for it, the
-    /// author's karma, projects, snippets and wins, and the author
-    /// (`UserRecord.columns`).
+        /// Its PostgreSQL type, for a null in its place.
+        var type: String {
+            switch self {
+            case .score: "float8"
+            case .isWinner, .viewerVoted: "bool"
+            case .votes, .karma, .projectsCreated, .snippetsSubmitted, .roundsWon: "int"
+            }
+        }
+    }
+
+    /// The count columns each selected as `sql(column)`.
+    static func countColumns(_ sql: (CountColumn) -> String) -> String { PostgresColumns<CountColumn>.list(sql) }
+
+    /// Where a counted snippet row's author's user columns start.
+    static let userOffset = SnippetRecord.columnCount + CountColumn.allCases.count
+
+    /// Snippets matching `condition` (on `s`, its ids as $1), each row a
+    /// counted snippet's (`CountColumn`), the viewer as $2.
     static func page(where condition: String) -> String {
         """
         WITH live AS (
             SELECT c.snippet_id, c.votes, c.score FROM prolific_snippet_scores(ARRAY(
                 SELECT DISTINCT s.round_id FROM snippets s JOIN rounds r ON r.id = s.round_id
                 WHERE \(condition) AND r.completed_at IS NULL)) c)
-        SELECT \(SnippetRecord.columns), coalesce(res.votes, live.votes, 0), coalesce(res.score, live.score, 0),
-               r.winner_id IS NOT DISTINCT FROM s.id,
-               EXISTS (SELECT 1 FROM votes v WHERE v.snippet_id = s.id AND v.voter_id = $2::bigint),
-               coalesce(w.karma, 0), coalesce(w.projects_created, 0), coalesce(w.snippets_submitted, 0), coalesce(w.rounds_won, 0),
-               \(UserRecord.columns)
+        SELECT \(SnippetRecord.columns), \(countColumns { column in
+            switch column {
+            case .votes: "coalesce(res.votes, live.votes, 0)"
+            case .score: "coalesce(res.score, live.score, 0)"
+            case .isWinner: "r.winner_id IS NOT DISTINCT FROM s.id"
+            default: writerColumn(column)
+            }
+        }), \(UserRecord.columns)
         FROM snippets s JOIN rounds r ON r.id = s.round_id JOIN users u ON u.id = s.author_id
         LEFT JOIN prolific_writers w ON w.user_id = s.author_id LEFT JOIN snippet_results res ON res.snippet_id = s.id
         LEFT JOIN live ON live.snippet_id = s.id
         WHERE \(condition)
         """
+    }
+
+    /// The columns both statements select alike: whether the viewer ($2)
+    /// voted for snippet `s`, and its author's totals from `w`.
+    static func writerColumn(_ column: CountColumn) -> String {
+        switch column {
+        case .viewerVoted: "EXISTS (SELECT 1 FROM votes v WHERE v.snippet_id = s.id AND v.voter_id = $2::bigint)"
+        case .karma: "coalesce(w.karma, 0)"
+        case .projectsCreated: "coalesce(w.projects_created, 0)"
+        case .snippetsSubmitted: "coalesce(w.snippets_submitted, 0)"
+        case .roundsWon: "coalesce(w.rounds_won, 0)"
+        case .votes, .score, .isWinner: preconditionFailure("\(column) differs between the statements")
+        }
     }
 
     /// The snippets of `page` rows with their counts, ranked within each round.
@@ -48,7 +83,8 @@ enum SnippetCounting {
 
     /// The snippet of a page row, with its count.
     static func snippet(_ row: PostgresRow) throws -> SnippetRecord {
-        let count = SnippetCount(votes: try row.decode(at: 7), score: try row.decode(at: 8), isWinner: try row.decode(at: 9))
+        let column = row.columns(CountColumn.self, at: SnippetRecord.columnCount)
+        let count = SnippetCount(votes: try column[.votes], score: try column[.score], isWinner: try column[.isWinner])
         return try SnippetRecord(row: row, count: count)
     }
 
@@ -68,8 +104,12 @@ enum SnippetCounting {
         from row: PostgresRow, of snippet: SnippetRecord, viewerVotes: DataLoader<Int64, Bool>, writers: DataLoader<Int64, WriterRecord>,
         shared: Loaders
     ) throws {
-        viewerVotes.prime(snippet.id, try row.decode(Bool.self, at: writerOffset - 1))
-        writers.prime(snippet.authorID, try WriterRecord(userID: snippet.authorID, row: row, offset: writerOffset))
+        let column = row.columns(CountColumn.self, at: SnippetRecord.columnCount)
+        viewerVotes.prime(snippet.id, try column[.viewerVoted])
+        var writer = WriterRecord(userID: snippet.authorID)
+        (writer.karma, writer.projectsCreated) = (try column[.karma], try column[.projectsCreated])
+        (writer.snippetsSubmitted, writer.roundsWon) = (try column[.snippetsSubmitted], try column[.roundsWon])
+        writers.prime(snippet.authorID, writer)
         shared.prime(try UserRecord(row: row, offset: userOffset))
     }
 }

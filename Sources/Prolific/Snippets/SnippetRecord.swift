@@ -14,20 +14,27 @@ final class SnippetRecord: Identified {
     let createdAt: Date
     let count: SnippetCount?
 
-    /// How many columns `columns` names.
-    static let columnCount = 7
+    /// How many columns `columns` names: what a statement selects after them starts there.
+    static var columnCount: Int { selection.count }
 
-    static let columns = "s.id, s.round_id, s.project_id, s.author_id, s.text, s.is_ending, s.created_at"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case id, roundID, projectID, authorID, text, isEnding, createdAt
+    }
+    static let selection = PostgresColumns<Column>(alias: "s")
+    /// The select list, from `s`.
+    static var columns: String { selection.list }
 
     /// A row of `columns`, with its count when it was read with one.
     init(row: PostgresRow, count: SnippetCount? = nil) throws {
-        id = try row.decode(at: 0)
-        roundID = try row.decode(at: 1)
-        projectID = try row.decode(at: 2)
-        authorID = try row.decode(at: 3)
-        text = try row.decode(at: 4)
-        isEnding = try row.decode(at: 5)
-        createdAt = try row.decode(at: 6)
+        let column = row.columns(Column.self)
+        id = try column[.id]
+        roundID = try column[.roundID]
+        projectID = try column[.projectID]
+        authorID = try column[.authorID]
+        text = try column[.text]
+        isEnding = try column[.isEnding]
+        createdAt = try column[.createdAt]
         self.count = count
     }
 }

@@ -10,28 +10,25 @@ struct WriterRecord: Sendable {
     var snippetsSubmitted = 0
     var roundsWon = 0
 
-    static let columns = "w.user_id, w.karma, w.projects_created, w.snippets_submitted, w.rounds_won"
+    /// The columns `init(row:)` reads, in order.
+    enum Column: Int, PostgresColumnList {
+        case userID, karma, projectsCreated, snippetsSubmitted, roundsWon
+    }
+    static let selection = PostgresColumns<Column>(alias: "w")
+    /// The select list, from `w`.
+    static var columns: String { selection.list }
 
     init(userID: Int64) {
         self.userID = userID
     }
 
-    /// The totals of `userID` from four columns (karma, projects, snippets,
-    /// wins) starting at `offset`.
-    init(userID: Int64, row: PostgresRow, offset: Int) throws {
-        self.userID = userID
-        karma = try row.decode(at: offset)
-        projectsCreated = try row.decode(at: offset + 1)
-        snippetsSubmitted = try row.decode(at: offset + 2)
-        roundsWon = try row.decode(at: offset + 3)
-    }
-
     init(row: PostgresRow) throws {
-        userID = try row.decode(at: 0)
-        karma = try row.decode(at: 1)
-        projectsCreated = try row.decode(at: 2)
-        snippetsSubmitted = try row.decode(at: 3)
-        roundsWon = try row.decode(at: 4)
+        let column = row.columns(Column.self)
+        userID = try column[.userID]
+        karma = try column[.karma]
+        projectsCreated = try column[.projectsCreated]
+        snippetsSubmitted = try column[.snippetsSubmitted]
+        roundsWon = try column[.roundsWon]
     }
 }
 
