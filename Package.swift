@@ -23,7 +23,6 @@ let package = Package(
     products: [
         .executable(name: "huddle", targets: ["huddle"]),
         .executable(name: "huddle-bench", targets: ["huddle-bench"]),
-        .library(name: "GraphQL", targets: ["GraphQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -54,12 +53,14 @@ let package = Package(
             name: "GraphQL",
             dependencies: ["Formats"],
             // The engine's classes are only mutated while a schema is built or
-            // within one validation or execution, which owns them; the static
-            // exclusivity checks stay, the per-access run-time ones go. With
-            // them the engine ran several times slower (docs/performance.md,
-            // "Measured choices"), so the flag stays, although unsafeFlags
-            // keep SwiftPM from accepting this package as another's dependency.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
+            // within one validation or execution, which owns them, so their
+            // stored properties skip the run-time exclusivity checks
+            // (`@exclusivity(unchecked)`, property by property; the static
+            // checks stay). Aggressive cross-module optimisation lets the
+            // server's modules inline the engine's small entry points; it is an
+            // unsafe flag, which is why the engine is not offered as a library
+            // product (docs/performance.md, "Measured choices").
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(
             name: "HuddleRuntime",

@@ -23,8 +23,9 @@ public struct PostgresNotification: Sendable, Equatable {
 /// transaction (outside `BEGIN`) and one failing leaves the others alone.
 /// Statements are prepared on first use and the names kept per connection.
 ///
-/// Everything here runs on the loop's thread; the async methods hop there
-/// when called from elsewhere.
+/// Everything here runs on the loop's thread, which is what makes it
+/// Sendable: the async methods hop there when called from elsewhere, the
+/// others assert it (`assertInLoopThread`).
 public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
     public let loop: EventLoop
     let configuration: PostgresConfiguration
@@ -32,7 +33,10 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
     private enum State { case connecting, ready, closed }
     private var state = State.connecting
     private var connection: OpaquePointer?
-    var connectionHandle: OpaquePointer? { connection }
+    var connectionHandle: OpaquePointer? {
+        loop.assertInLoopThread()
+        return connection
+    }
     private var poll: UnsafeMutablePointer<uv_poll_t>?
     private var polledSocket: Int32 = -1
     private var pollEvents: Int32 = 0
@@ -72,7 +76,10 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
     /// The server process serving this connection.
     public private(set) var backendProcessID: Int32 = 0
 
-    public var isOpen: Bool { state == .ready }
+    public var isOpen: Bool {
+        loop.assertInLoopThread()
+        return state == .ready
+    }
 
     private init(loop: EventLoop, configuration: PostgresConfiguration) {
         self.loop = loop
@@ -444,7 +451,8 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
 
     // MARK: Closing
 
-    /// Closes the connection; statements in flight fail.
+    /// Closes the connection; statements in flight fail. Callable from any
+    /// thread: the closing is a job on the loop.
     public func close() {
         loop.enqueue { [self] in
             fail(PostgresError(.connection, "the connection to PostgreSQL was closed"))
@@ -453,6 +461,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
 
     /// Fails everything in flight and closes, once.
     func fail(_ error: PostgresError) {
+        loop.assertInLoopThread()
         if state == .connecting { return finishConnecting(error) }
         guard state != .closed else { return }
         tearDown()
@@ -492,6 +501,7 @@ struct UnsafeSendable<Value>: @unchecked Sendable {
 extension PostgresConnection {
     /// Whether a transaction is open, as of the last statement finished.
     var transactionStatus: PGTransactionStatusType {
-        connectionHandle.map { PQtransactionStatus($0) } ?? PQTRANS_UNKNOWN
+        loop.assertInLoopThread()
+        return connectionHandle.map { PQtransactionStatus($0) } ?? PQTRANS_UNKNOWN
     }
 }

@@ -21,6 +21,8 @@ public enum PostgresIsolationLevel: String, Sendable {
 /// fail with a `.connection` error, later ones go through once it is back.
 ///
 /// Use it from tasks on its loop (the async methods hop there otherwise).
+/// Its state is touched only on that loop's thread: what makes it
+/// Sendable, and what `statistics` and the waiters' hand-over assert.
 public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
     public let loop: EventLoop
     public let configuration: PostgresConfiguration
@@ -64,7 +66,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
 
     /// Read on the loop's thread.
     public var statistics: Statistics {
-        Statistics(
+        loop.assertInLoopThread()
+        return Statistics(
             open: connections.count,
             busy: connections.filter { exclusive.contains(ObjectIdentifier($0)) || $0.statementsInFlight > 0 }.count,
             waiting: waiting,
@@ -335,7 +338,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
     }
 }
 
-/// A caller waiting for a connection; finished once, by a hand-over or its timeout.
+/// A caller waiting for a connection; finished once, by a hand-over or its
+/// timeout, both on the pool's loop (asserted), which is what makes it Sendable.
 private final class Waiter: @unchecked Sendable {
     let exclusive: Bool
     var continuation: CheckedContinuation<PostgresConnection, any Error>?

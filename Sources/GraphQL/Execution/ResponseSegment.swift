@@ -11,13 +11,13 @@
 final class ResponseSegment {
     /// The bytes, once written. While the segment is written, the executor
     /// holds its writer (swapped out) and this one holds a placeholder.
-    var writer: JSONWriter
+    @exclusivity(unchecked) var writer: JSONWriter
     /// The holes in this segment, in the order of their offsets.
-    var holes: [Hole] = []
+    @exclusivity(unchecked) var holes: [Hole] = []
     /// The regions of this segment nulled after they were written.
-    var nulled: [Region] = []
+    @exclusivity(unchecked) var nulled: [Region] = []
     /// Where deferred fragments and streams were met in this segment.
-    var anchors: [IncrementalAnchor] = []
+    @exclusivity(unchecked) var anchors: [IncrementalAnchor] = []
 
     init(capacity: Int = 16) {
         writer = JSONWriter(capacity: capacity)
@@ -81,14 +81,14 @@ final class Region {
     unowned(unsafe) let segment: ResponseSegment
     /// The offset of its `{` or `[`, and the offset after its `}` or `]`.
     let start: Int
-    var end = 0
+    @exclusivity(unchecked) var end = 0
     /// Whether its own position is non-null.
     let isNonNull: Bool
     /// The region that holds it; nil for the root object.
     let parent: Region?
     /// Its own position in the response; nil for the root object.
     let path: PathNode?
-    var isNull = false
+    @exclusivity(unchecked) var isNull = false
 
     init(segment: ResponseSegment, start: Int, isNonNull: Bool, parent: Region?, path: PathNode?) {
         self.segment = segment
@@ -115,13 +115,13 @@ final class Hole {
     /// Whether its position is non-null.
     let isNonNull: Bool
     /// The value, once written.
-    var segment: ResponseSegment?
+    @exclusivity(unchecked) var segment: ResponseSegment?
     /// Cut away with the value around it: its value is not wanted.
-    var isAbandoned = false
+    @exclusivity(unchecked) var isAbandoned = false
     /// With incremental delivery: the part it belongs to, and the deferred
     /// fragments in scope where it was left.
-    var output: IncrementalOutput?
-    var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
+    @exclusivity(unchecked) var output: IncrementalOutput?
+    @exclusivity(unchecked) var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
 
     init(offset: Int, parent: Region, component: PathComponent, depth: Int, field: Executor.PlannedField) {
         self.offset = offset

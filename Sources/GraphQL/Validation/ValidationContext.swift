@@ -7,17 +7,17 @@ final class ValidationContext {
     let source: Source
     let maxErrors: Int
     let typeInfo: TypeInfo
-    private(set) var errors: [GraphQLError] = []
+    @exclusivity(unchecked) private(set) var errors: [GraphQLError] = []
     /// Set once `maxErrors` is passed: the traversal stops.
-    private(set) var isAborted = false
+    @exclusivity(unchecked) private(set) var isAborted = false
 
-    private var fragmentIndex: [String: FragmentDefinition]?
-    private var variableUsageCache: [String: [VariableUsage]] = [:]
+    @exclusivity(unchecked) private var fragmentIndex: [String: FragmentDefinition]?
+    @exclusivity(unchecked) private var variableUsageCache: [String: [VariableUsage]] = [:]
     /// The current operation's own variable uses, gathered by the main walk
     /// (complete once its selections are walked), and with those of its fragments.
-    var operationVariableUsages: [VariableUsage] = []
-    var operationVariableUsagesAreComplete = false
-    private var recursiveUsages: [VariableUsage]?
+    @exclusivity(unchecked) var operationVariableUsages: [VariableUsage] = []
+    @exclusivity(unchecked) var operationVariableUsagesAreComplete = false
+    @exclusivity(unchecked) private var recursiveUsages: [VariableUsage]?
 
     func beginOperation() {
         operationVariableUsages = []

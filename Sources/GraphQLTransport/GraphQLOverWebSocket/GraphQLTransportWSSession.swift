@@ -3,7 +3,8 @@ import HuddleRuntime
 
 /// One connection speaking graphql-transport-ws (the graphql-ws library's
 /// PROTOCOL.md): connection_init/ack, ping/pong, subscribe, next, error,
-/// complete, with the protocol's close codes.
+/// complete, with the protocol's close codes. Confined to its socket's
+/// loop, which calls it (asserted where it does): what makes it Sendable.
 final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
     private let service: GraphQLOverWebSocket
     private let request: HTTPRequest
@@ -33,10 +34,12 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
     }
 
     func received(binary: [UInt8]) {
+        socket.loop.assertInLoopThread()
         close(4400, "Binary messages are not part of the protocol")
     }
 
     func received(text: String) {
+        socket.loop.assertInLoopThread()
         guard !isClosed else { return }
         let message: GraphQLValue
         do {
@@ -161,6 +164,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
     }
 
     func closed(code: UInt16?) {
+        socket.loop.assertInLoopThread()
         tasks.stopAll()
     }
 }

@@ -4,7 +4,8 @@ import HuddleRuntime
 /// One connection speaking the legacy `graphql-ws` subprotocol of
 /// subscriptions-transport-ws: connection_init, connection_ack or
 /// connection_error, `ka` keep-alives, start/stop, data/error/complete,
-/// connection_terminate.
+/// connection_terminate. Confined to its socket's loop, which calls it
+/// (asserted where it does): what makes it Sendable.
 final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
     private let service: GraphQLOverWebSocket
     private let request: HTTPRequest
@@ -26,10 +27,12 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
     }
 
     func received(binary: [UInt8]) {
+        socket.loop.assertInLoopThread()
         sendConnectionError("Binary messages are not part of the protocol")
     }
 
     func received(text: String) {
+        socket.loop.assertInLoopThread()
         guard !isClosed else { return }
         let message: GraphQLValue
         do {
@@ -178,6 +181,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
     }
 
     func closed(code: UInt16?) {
+        socket.loop.assertInLoopThread()
         tasks.stopAll()
     }
 }

@@ -2,7 +2,8 @@ import HuddleRuntime
 
 /// The tasks a GraphQL WebSocket session runs on its loop, whichever
 /// protocol it speaks: its operations by id, and its timers. All of them
-/// stop when the session ends. Used on the loop only.
+/// stop when the session ends. Used on the loop only (asserted at each
+/// entry), which is what makes it Sendable.
 final class SessionTasks: @unchecked Sendable {
     private let loop: EventLoop
     private let metrics: Metrics?
@@ -15,13 +16,17 @@ final class SessionTasks: @unchecked Sendable {
         self.metrics = metrics
     }
 
-    var operationCount: Int { operations.count }
+    var operationCount: Int {
+        loop.assertInLoopThread()
+        return operations.count
+    }
 
     func isRunning(_ id: String) -> Bool { operations[id] != nil }
 
     /// Runs an operation; `body` should stop when its task is cancelled
     /// (by `cancel(id)` or the session's end).
     func run(_ id: String, _ body: @escaping @Sendable () async -> Void) {
+        loop.assertInLoopThread()
         let metrics = metrics
         operations[id] = Task(executorPreference: loop) { [self] in
             metrics?.subscriptionStarted()
@@ -33,11 +38,13 @@ final class SessionTasks: @unchecked Sendable {
     }
 
     func cancel(_ id: String) {
+        loop.assertInLoopThread()
         operations.removeValue(forKey: id)?.cancel()
     }
 
     /// Calls `action` once after `delay`, unless the session has ended.
     func after(_ delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        loop.assertInLoopThread()
         let loop = loop
         timers.append(
             Task(executorPreference: loop) { [weak self] in
@@ -49,6 +56,7 @@ final class SessionTasks: @unchecked Sendable {
 
     /// Calls `action` every `interval` until the session ends.
     func every(_ interval: Duration, _ action: @escaping @Sendable () -> Void) {
+        loop.assertInLoopThread()
         let loop = loop
         timers.append(
             Task(executorPreference: loop) { [weak self] in
@@ -63,6 +71,7 @@ final class SessionTasks: @unchecked Sendable {
     /// Watches the connection's sign-in, when its context can end: `ended`
     /// runs on the loop when it does. The watch ends with the session.
     func watchAuthority(of context: any Sendable, _ ended: @escaping @Sendable () -> Void) {
+        loop.assertInLoopThread()
         guard let authority = context as? ConnectionAuthority, !isStopped else { return }
         let loop = loop
         stopWatching = authority.watchEnd { loop.enqueue(ended) }
@@ -71,6 +80,7 @@ final class SessionTasks: @unchecked Sendable {
     private var stopWatching: (@Sendable () -> Void)?
 
     func stopAll() {
+        loop.assertInLoopThread()
         stopWatching?()
         stopWatching = nil
         isStopped = true

@@ -103,6 +103,8 @@ private class AnyWorkBox {
     func finish() {}
 }
 
+/// Sendable because libuv hands it over: the pool thread writes `result`
+/// before `uv_queue_work` calls back on the loop thread, which reads it.
 private final class WorkBox<Result: Sendable>: AnyWorkBox, @unchecked Sendable {
     let work: @Sendable () -> Result
     let continuation: CheckedContinuation<Result, Never>

@@ -72,6 +72,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     private static var currentThread: UInt { UInt(uv_thread_self()) }
 
+    /// Stops a debug build when the caller is not on the loop's thread.
+    /// The classes confined to a loop (a connection, a pool, a session)
+    /// call it wherever they are entered, so that the confinement their
+    /// `@unchecked Sendable` rests on is checked by every debug run and
+    /// every test, not only promised; a release build leaves it out.
+    @inlinable
+    public func assertInLoopThread(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inLoopThread, "touched off its event loop's thread", file: file, line: line)
+    }
+
     // MARK: Running
 
     /// Runs the loop on the calling thread until `stop` is called. The

@@ -4,7 +4,8 @@ import CLibUV
 /// in the order they arrived (so pipelined responses keep their order), and
 /// enforces the timeouts and the write backpressure of its server.
 ///
-/// Confined to its loop's thread; the server owns it until its handles close.
+/// Confined to its loop's thread (asserted at each entry), which is what
+/// makes it Sendable; the server owns it until its handles close.
 final class HTTPConnection: @unchecked Sendable {
     private unowned let server: HTTPServer
     private let handle: UnsafeMutablePointer<uv_tcp_t>
@@ -74,6 +75,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Starts serving a connection just accepted.
     func start() {
+        server.loop.assertInLoopThread()
         // Only latency is at stake: a socket the peer has already reset
         // fails here and again at the first read, which closes it.
         _ = uv_tcp_nodelay(handle, 1)
@@ -83,18 +85,26 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Answers 503 and closes: the server has all the connections it takes.
     func refuse() {
+        server.loop.assertInLoopThread()
         write(HTTPResponse.error(HTTPError(503, "too many connections")).serialized(forHead: false, closing: true))
         finishWriting()
     }
 
     /// Whether nothing is in progress, so closing loses nothing.
-    var isIdle: Bool { state.isIdle(parserIsIdle: parser.phase == .idle) }
+    var isIdle: Bool {
+        server.loop.assertInLoopThread()
+        return state.isIdle(parserIsIdle: parser.phase == .idle)
+    }
 
-    var isClosed: Bool { state.isClosed }
+    var isClosed: Bool {
+        server.loop.assertInLoopThread()
+        return state.isClosed
+    }
 
     /// For a graceful shutdown: answers what was read, then closes; a
     /// WebSocket is closed with 1001 (going away).
     func finish() {
+        server.loop.assertInLoopThread()
         state.advance(to: .finishing)
         if let webSocket {
             webSocket.close(code: 1001, reason: "server shutting down")
@@ -106,11 +116,15 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    var unsentBytes: Int { Int(uv_stream_get_write_queue_size(stream)) }
+    var unsentBytes: Int {
+        server.loop.assertInLoopThread()
+        return Int(uv_stream_get_write_queue_size(stream))
+    }
 
     // MARK: Reading
 
     func updateReading() {
+        server.loop.assertInLoopThread()
         let wanted = state.wantsReading(
             unsentBytes: unsentBytes, maxUnsentBytes: server.configuration.maxUnsentBytes,
             maxPipelinedRequests: server.configuration.maxPipelinedRequests)
@@ -320,6 +334,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The WebSocket's session has ended: the server counts one socket fewer.
     func webSocketEnded() {
+        server.loop.assertInLoopThread()
         server.webSocketClosed()
     }
 
@@ -362,6 +377,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// waits for it for `sendTimeout` has stalled, and the connection
     /// closes. False once the connection is closed.
     func roomToWrite() async -> Bool {
+        server.loop.assertInLoopThread()
         while !state.isClosed && unsentBytes > server.configuration.maxUnsentBytes {
             let before = unsentBytes
             let room = await roomToWriteWithin(server.configuration.maxUnsentBytes)
@@ -374,6 +390,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// false when the connection closed or `sendTimeout` passed first (the
     /// caller tells a slow reader from a stalled one by the backlog).
     func roomToWriteWithin(_ limit: Int) async -> Bool {
+        server.loop.assertInLoopThread()
         guard !state.isClosed else { return false }
         guard unsentBytes > limit else { return true }
         let number = nextRoomWaiter
@@ -422,6 +439,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     func write(_ bytes: [UInt8]) {
+        server.loop.assertInLoopThread()
         guard !state.isClosed else { return }
         // An HTTP response with nothing queued before it: the socket takes
         // most whole at once. A queued write costs a copy, a request and,
@@ -479,6 +497,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Sends what is queued, then half-closes and drains for a moment.
     func finishWriting() {
+        server.loop.assertInLoopThread()
         guard !state.isDraining else { return }
         state.advance(to: .draining)
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
@@ -509,6 +528,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// that stalls (restarted whenever some of it arrives); the drain after
     /// the last response. No timer while the handler works on a request.
     func armTimer() {
+        server.loop.assertInLoopThread()
         guard !state.isClosed else { return }
         let phase = state.timerPhase(parser: parser.phase, webSocketClosing: webSocket?.closeSent == true)
         // The drain after the last response counts from its last byte sent.
@@ -567,6 +587,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Closing
 
     func close() {
+        server.loop.assertInLoopThread()
         guard !state.isClosed else { return }
         state.advance(to: .closed)
         if state.processing { responderTask?.cancel() }

@@ -10,7 +10,8 @@ public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
 /// An HTTP/1.1 server on one event loop. Several servers on several loops
 /// share a port through SO_REUSEPORT, each accepting its own connections.
 ///
-/// `start`, `shutdown` and everything else run on the loop's thread.
+/// `start`, `shutdown` and everything else run on the loop's thread
+/// (checked, or asserted in debug builds), which is what makes it Sendable.
 public final class HTTPServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
@@ -89,7 +90,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Connections open now, refused ones not counted.
-    public var openConnections: Int { connections.count - refused.count }
+    public var openConnections: Int {
+        loop.assertInLoopThread()
+        return connections.count - refused.count
+    }
 
     // MARK: Starting
 
@@ -171,16 +175,19 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     func webSocketOpened() {
+        loop.assertInLoopThread()
         openWebSockets += 1
         configuration.metrics.webSocketOpened()
     }
 
     func webSocketClosed() {
+        loop.assertInLoopThread()
         openWebSockets -= 1
         configuration.metrics.webSocketClosed()
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
+        loop.assertInLoopThread()
         let identifier = ObjectIdentifier(connection)
         refused.remove(identifier)
         configuration.metrics.connectionClosed()

@@ -34,7 +34,8 @@ public protocol WebSocketSession: AnyObject {
     func closed(code: UInt16?)
 }
 
-/// An open WebSocket, as its session sees it. Use it on the loop only.
+/// An open WebSocket, as its session sees it. Use it on the loop only
+/// (asserted at each entry), which is what makes it Sendable.
 public final class WebSocket: @unchecked Sendable {
     /// The subprotocol agreed in the handshake.
     public let subprotocol: String?
@@ -49,6 +50,7 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Sends a protocol message now (an ack, a pong, a keep-alive).
     public func send(text: String) {
+        loop.assertInLoopThread()
         connection?.send(WebSocketFrame.text(text))
     }
 
@@ -57,6 +59,7 @@ public final class WebSocket: @unchecked Sendable {
     /// socket closed, or the client stalled and it was closed with 1008).
     @discardableResult
     public func deliver(text: String) async -> Bool {
+        loop.assertInLoopThread()
         guard let connection else { return false }
         return await connection.deliver(WebSocketFrame.text(text))
     }
@@ -64,12 +67,14 @@ public final class WebSocket: @unchecked Sendable {
     /// Starts the closing handshake; the TCP connection closes when the
     /// peer answers, or after the server's drain timeout.
     public func close(code: UInt16, reason: String = "") {
+        loop.assertInLoopThread()
         connection?.close(code: code, reason: reason)
     }
 
     /// Bytes queued but not yet taken by the kernel: a session can stop
     /// producing while it grows.
     public var unsentBytes: Int {
-        connection?.unsentBytes ?? 0
+        loop.assertInLoopThread()
+        return connection?.unsentBytes ?? 0
     }
 }

@@ -10,7 +10,7 @@ final class IncrementalAnchor {
     let output: IncrementalOutput
     /// The offset of the object or list in its segment.
     let offset: Int
-    var isCut = false
+    @exclusivity(unchecked) var isCut = false
 
     init(region: Region, output: IncrementalOutput, offset: Int) {
         self.region = region
@@ -40,18 +40,18 @@ final class IncrementalOutput {
     let kind: Kind
     /// For a group's output, the group (which holds the output).
     weak var group: ExecutionGroup?
-    var errors: [GraphQLError] = []
+    @exclusivity(unchecked) var errors: [GraphQLError] = []
     /// A non-null position failed up to the part's own root: its data is gone.
-    var failed = false
+    @exclusivity(unchecked) var failed = false
     /// The part's root object or list, made when it starts.
-    var root: Region?
-    var segment: ResponseSegment?
+    @exclusivity(unchecked) var root: Region?
+    @exclusivity(unchecked) var segment: ResponseSegment?
     /// Records met while writing it that are announced once it is delivered.
-    var released: [IncrementalRecord] = []
+    @exclusivity(unchecked) var released: [IncrementalRecord] = []
     /// For a stream's items: how many were written before an item that is
     /// not nullable failed (the items delivered), and how many of the
     /// errors came before it (delivered with them; the rest end the stream).
-    var streamFailure: (items: Int, errors: Int)?
+    @exclusivity(unchecked) var streamFailure: (items: Int, errors: Int)?
 
     init(kind: Kind) {
         self.kind = kind
@@ -64,8 +64,8 @@ class IncrementalRecord {
     let label: String?
     let anchor: IncrementalAnchor?
     /// Given when the record is announced (`pending`).
-    var id: String?
-    var isFinished = false
+    @exclusivity(unchecked) var id: String?
+    @exclusivity(unchecked) var isFinished = false
 
     init(path: PathNode?, label: String?, anchor: IncrementalAnchor?) {
         self.path = path
@@ -79,9 +79,9 @@ class IncrementalRecord {
 /// A deferred fragment on one object: complete once all its groups are.
 final class DeferredFragment: IncrementalRecord {
     let parent: DeferredFragment?
-    var groups: [ExecutionGroup] = []
+    @exclusivity(unchecked) var groups: [ExecutionGroup] = []
     /// Fragments nested in it, and streams met in its groups: announced when it completes.
-    var children: [IncrementalRecord] = []
+    @exclusivity(unchecked) var children: [IncrementalRecord] = []
 
     init(usage: DeferUsage, path: PathNode?, parent: DeferredFragment?, anchor: IncrementalAnchor?) {
         self.parent = parent
@@ -107,8 +107,8 @@ final class ExecutionGroup {
     let fields: [Executor.PlannedField]
     let deferMap: [ObjectIdentifier: DeferredFragment]
     let anchor: IncrementalAnchor?
-    var output: IncrementalOutput?
-    var isDelivered = false
+    @exclusivity(unchecked) var output: IncrementalOutput?
+    @exclusivity(unchecked) var isDelivered = false
 
     init(
         fragments: [DeferredFragment], path: PathNode?, objectType: GraphQLNamedType, parent: Parent,
@@ -135,7 +135,7 @@ final class StreamRecord: IncrementalRecord {
     /// The index of the first of `items` in the list.
     let firstIndex: Int
     let deferMap: [ObjectIdentifier: DeferredFragment]
-    var output: IncrementalOutput?
+    @exclusivity(unchecked) var output: IncrementalOutput?
 
     init(
         path: PathNode?, usage: StreamUsage, anchor: IncrementalAnchor?, field: Executor.PlannedField, itemDepth: Int,
@@ -154,15 +154,15 @@ final class StreamRecord: IncrementalRecord {
 /// fragments in scope there, and every record announced and not finished.
 final class IncrementalState {
     let initial = IncrementalOutput(kind: .initial)
-    var output: IncrementalOutput
+    @exclusivity(unchecked) var output: IncrementalOutput
     /// The deferred fragments of the object being written and those around
     /// it, by their `DeferUsage`.
-    var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
+    @exclusivity(unchecked) var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
     /// What objects of each subplan defer (by the subplan's index).
-    var deferrals: [Int: Deferral] = [:]
+    @exclusivity(unchecked) var deferrals: [Int: Deferral] = [:]
     /// Announced, in the order they were, and not finished.
-    var announced: [IncrementalRecord] = []
-    var nextID = 0
+    @exclusivity(unchecked) var announced: [IncrementalRecord] = []
+    @exclusivity(unchecked) var nextID = 0
 
     init() {
         output = initial

@@ -2,7 +2,7 @@
 final class NoUndefinedVariablesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
 
-    private var defined: Set<String> = []
+    @exclusivity(unchecked) private var defined: Set<String> = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         defined = []

@@ -2,7 +2,7 @@
 final class UniqueOperationNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
 
-    private var known: [String: Name] = [:]
+    @exclusivity(unchecked) private var known: [String: Name] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         if let name = node.name {
