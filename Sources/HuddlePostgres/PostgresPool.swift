@@ -204,7 +204,7 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
     }
 
     private func wait(exclusive: Bool) async throws -> PostgresConnection {
-        let waiter = Waiter(exclusive: exclusive)
+        let waiter = Waiter(exclusive: exclusive, loop: loop)
         let timeout = configuration.acquireTimeout
         let timer = Task(executorPreference: loop) { [weak self, waiter] in
             await self?.loop.sleep(for: timeout)
@@ -342,12 +342,17 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
 /// timeout, both on the pool's loop (asserted), which is what makes it Sendable.
 private final class Waiter: @unchecked Sendable {
     let exclusive: Bool
+    let loop: EventLoop
     var continuation: CheckedContinuation<PostgresConnection, any Error>?
     private(set) var isFinished = false
 
-    init(exclusive: Bool) { self.exclusive = exclusive }
+    init(exclusive: Bool, loop: EventLoop) {
+        self.exclusive = exclusive
+        self.loop = loop
+    }
 
     func finish(returning connection: PostgresConnection) {
+        loop.assertInLoopThread()
         guard !isFinished else { return }
         isFinished = true
         continuation?.resume(returning: connection)
@@ -355,6 +360,7 @@ private final class Waiter: @unchecked Sendable {
 
     @discardableResult
     func finish(throwing error: PostgresError) -> Bool {
+        loop.assertInLoopThread()
         guard !isFinished else { return false }
         isFinished = true
         continuation?.resume(throwing: error)
