@@ -362,8 +362,7 @@ struct Serve: AsyncParsableCommand {
         let settings = try appSettings
         // Few connections, each with a pipeline of statements, keep
         // PostgreSQL's CPUs on statements rather than on switching between
-        // backends: on 2 cores, Prolific's page went from 1,700 to 2,050
-        // requests/s when 16 connections became 4.
+        // backends (docs/performance.md, "Measured choices").
         let connectionShares = (0..<schemas.count).map { index in
             connectionCount / schemas.count + (index < connectionCount % schemas.count ? 1 : 0)
         }
