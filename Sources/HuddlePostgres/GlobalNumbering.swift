@@ -10,7 +10,9 @@ import HuddleRuntime
 /// Only a database that applied exactly the old sequence, file for file
 /// (name and checksum), is carried; anything else is refused with the
 /// reason, since marking migrations applied that were not is how a schema
-/// and its record part ways.
+/// and its record part ways. The old record is kept, renamed (`keptAs`):
+/// a binary of the old numbering refuses the new record, and renaming the
+/// old one back is how an operator goes back.
 public struct GlobalNumbering: Sendable {
     /// A file of the old sequence, as it was applied.
     public struct Before: Sendable {
@@ -45,8 +47,11 @@ public struct GlobalNumbering: Sendable {
 
     public var before: [Before]
     public var after: [After]
-    /// What an operator with a database outside `before` should do, for the refusal.
+    /// What an operator whose database stopped short of `before`'s end should do, for the refusal.
     public var advice: String
+    /// Where the old record is kept: renamed, not dropped, so that going
+    /// back to a binary of the old numbering is a rename away.
+    public static let keptAs = "schema_migrations_before_apps"
 
     public init(before: [Before], after: [After], advice: String) {
         self.before = before
@@ -70,7 +75,7 @@ public struct GlobalNumbering: Sendable {
                 guard let known = before.first(where: { $0.version == version }), known.name == name, known.checksum == checksum else {
                     throw PostgresMigrator.MigrationError(
                         description:
-                            "schema_migrations records \(name) (number \(version)), which is not a file of the numbering before per-app migrations as released; \(advice)"
+                            "schema_migrations records \(name) (number \(version)), which is not a file of the numbering before per-app migrations as released; remove its row, or apply what it did by hand as a new migration of the app it belongs to, then migrate again"
                     )
                 }
                 appliedAt[version] = try row.decode(Date.self, at: 3)
@@ -82,7 +87,8 @@ public struct GlobalNumbering: Sendable {
                         "the database has not applied \(missing.map(\.name).joined(separator: ", ")) of the numbering before per-app migrations; \(advice)"
                 )
             }
-            _ = try await connection.query("DROP TABLE schema_migrations")
+            _ = try await connection.query("ALTER TABLE schema_migrations RENAME TO \(Self.keptAs)")
+            _ = try await connection.query("ALTER INDEX IF EXISTS schema_migrations_pkey RENAME TO \(Self.keptAs)_pkey")
             _ = try await connection.query(PostgresMigrator.createRecord)
             for migration in after {
                 _ = try await connection.query(

@@ -128,7 +128,7 @@ public enum PostgresMigrator {
         if try await recordIsGlobal(on: connection) {
             throw MigrationError(
                 description:
-                    "schema_migrations numbers migrations in one sequence (an earlier Huddle's); this migrator records them per app and does not know how to carry that one over"
+                    "schema_migrations numbers migrations in one sequence (an earlier Huddle's); this migrator records them per app and was not told how to carry that one over (run `huddle migrate` without --migrations once, which does)"
             )
         }
         _ = try await connection.query(createRecord)

@@ -66,6 +66,6 @@ extension GlobalNumbering {
                 from: [11]),
         ],
         advice:
-            "migrate it to the end of that numbering with the Huddle that made it (any release before per-app migrations), then run this one"
+            "migrate it to the end of that numbering (0013_shelter_changes.sql) with the last Huddle before per-app migrations (commit ef9aeb5), then run this one"
     )
 }
