@@ -67,8 +67,9 @@ import Testing
         var value: Int { count.load(ordering: .relaxed) }
     }
 
-    /// A blocking TCP client.
-    final class RawClient {
+    /// A blocking TCP client. Sendable so that its blocking reads can move
+    /// off the test pool (`offThePool`); one caller uses it at a time.
+    final class RawClient: @unchecked Sendable {
         let descriptor: Int32
 
         init(port: Int) throws {
@@ -347,7 +348,7 @@ import Testing
         client.send("GET /slowest HTTP/1.1\r\nHost: a\r\n\r\n")
         try await Task.sleep(for: .milliseconds(20))
         async let stopped: Void = running.shutdown()
-        nonisolated(unsafe) let reader = client
+        let reader = client
         let (text, closed) = try await offThePool { reader.receive() }
         #expect(text.hasPrefix("HTTP/1.1 200 "))
         #expect(text.contains("Connection: close\r\n"))

@@ -151,7 +151,7 @@ import Testing
         let running = try await Self.server(log: log)
         let (client, _) = try Self.open(running)
         async let stopped: Void = running.shutdown()
-        nonisolated(unsafe) let reader = client
+        let reader = client
         let received = try await offThePool { reader.receiveBytes { Self.frames($0).count == 1 }.bytes }
         let close = Self.frames(received).first
         #expect(close.map { UInt16($0.payload[0]) << 8 | UInt16($0.payload[1]) } == 1001)
