@@ -53,14 +53,13 @@ let package = Package(
             name: "GraphQL",
             dependencies: ["Formats"],
             // The engine's classes are only mutated while a schema is built or
-            // within one validation or execution, which owns them, so their
-            // stored properties skip the run-time exclusivity checks
-            // (`@exclusivity(unchecked)`, property by property; the static
-            // checks stay). Aggressive cross-module optimisation lets the
-            // server's modules inline the engine's small entry points; it is an
-            // unsafe flag, which is why the engine is not offered as a library
-            // product (docs/performance.md, "Measured choices").
-            swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+            // within one validation or execution, which owns them, so the
+            // run-time exclusivity checks go (the static ones stay), and
+            // aggressive cross-module optimisation lets the server's modules
+            // inline the engine's small entry points. Both are unsafe flags,
+            // which is why the engine is not offered as a library product
+            // (docs/performance.md, "Measured choices").
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release))]
         ),
         .target(
             name: "HuddleRuntime",

@@ -149,56 +149,56 @@ final class Executor {
     let variableValues: [String: GraphQLValue]
     let context: any Sendable
     let collector: FieldCollector
-    @exclusivity(unchecked) var errors: [GraphQLError] = []
+    var errors: [GraphQLError] = []
     /// `limits.maxResponseBytes`, or `Int.max`.
     let maxResponseBytes: Int
     /// The bytes written into writers other than the one in use: the root's
     /// while waiting values are written, and the segments of those written.
-    @exclusivity(unchecked) var setAsideBytes = 0 {
+    var setAsideBytes = 0 {
         didSet { writeBudget = maxResponseBytes == .max ? .max : maxResponseBytes - setAsideBytes }
     }
     /// What the writer in use may hold before the response is over its limit.
-    @exclusivity(unchecked) var writeBudget: Int
+    var writeBudget: Int
     /// `limits.maxHeldBytes`, or `Int.max`.
     let maxHeldBytes: Int
     /// What the values waiting so far are taken to hold until the response
     /// is assembled: each hole, and the objects its load is expected to bring.
-    @exclusivity(unchecked) var waitingBytes = 0
+    var waitingBytes = 0
     /// The size of a list nothing else sizes, for those expectations.
     let defaultListSize: Int
     /// Set when a limit was exceeded: everything unwinds and nothing more starts.
-    @exclusivity(unchecked) var isStopped = false
-    @exclusivity(unchecked) var stopError: GraphQLError?
+    var isStopped = false
+    var stopError: GraphQLError?
     /// The root object became null: a non-null root field failed.
-    @exclusivity(unchecked) var dataIsNull = false
+    var dataIsNull = false
     /// When the operation's time budget runs out; nil for none.
     let deadline: ContinuousClock.Instant?
     let timeBudget: Duration?
     /// Where a round of waiting work runs when a deadline may abandon it
     /// (a server's event loop); nil for the global executor.
     let workExecutor: (any TaskExecutor)?
-    @exclusivity(unchecked) var pending: [PendingField] = []
+    var pending: [PendingField] = []
     /// Set when the execution delivers incrementally (`@defer`, `@stream`).
-    @exclusivity(unchecked) var incremental: IncrementalState?
+    var incremental: IncrementalState?
     /// The position of the part being written, when it is a deferred
     /// group's object or a stream's list rather than the root or a hole.
-    @exclusivity(unchecked) var rootPath: PathNode?
+    var rootPath: PathNode?
 
     /// The segment being written: the root's, or the value of `hole`.
-    @exclusivity(unchecked) var segment = ResponseSegment()
+    var segment = ResponseSegment()
     /// Its bytes while it is written. Kept here, not in the segment, because
     /// reaching through a class reference for every byte retained it every time.
     /// The root's starts as large as the last response's data (up to 8 MiB),
     /// so that a large response is not copied each time its buffer doubles;
     /// a small one after it sets the next start small again.
-    @exclusivity(unchecked) var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 23))
+    var writer = JSONWriter(capacity: min(Executor.lastDataSize.load(ordering: .relaxed) + 256, 1 << 23))
     static let lastDataSize = Atomic<Int>(768)
     /// The hole whose value is being written; nil while the root is.
-    @exclusivity(unchecked) var hole: Hole?
+    var hole: Hole?
     /// The objects and lists open in the segment, outermost first.
-    @exclusivity(unchecked) var frames: [Frame] = []
+    var frames: [Frame] = []
     /// The plan of the operation's root fields (the others are in `plans` and `subplans`).
-    @exclusivity(unchecked) var rootFields: [PlannedField] = []
+    var rootFields: [PlannedField] = []
 
     struct PendingField {
         /// What the field waits for: its own work, or a share of a batch.
@@ -323,9 +323,9 @@ final class Executor {
 
     /// CollectSubfields is the same for every object of a list: it is
     /// worked out once per type and merged field set.
-    @exclusivity(unchecked) var plans: [PlanKey: [PlannedField]] = [:]
+    var plans: [PlanKey: [PlannedField]] = [:]
 
-    @exclusivity(unchecked) var subplans: [[PlannedField]] = []
+    var subplans: [[PlannedField]] = []
 
     /// Runs every waiting field, then writes their values in the order the
     /// fields were met; repeats while writing them leaves more waiting.

@@ -36,29 +36,29 @@ extension Executor {
         /// The plan of this field's selections on the object type it last
         /// completed (an index into the executor's plans), so that the
         /// objects of a list look their plan up without hashing.
-        @exclusivity(unchecked) var subplanType: ObjectIdentifier?
-        @exclusivity(unchecked) var subplan = 0
+        var subplanType: ObjectIdentifier?
+        var subplan = 0
         /// Where the parent's member of this field's name was last found, for
         /// the default resolver over JSON: the objects of a list have their
         /// members in the same order, so it is nearly always there again.
-        @exclusivity(unchecked) var memberHint = 0
+        var memberHint = 0
         /// For a field of an introspection type, which one.
         let introspectionField: Introspection.FieldName?
         /// The field's arguments once coerced (see `coerceArguments`).
-        @exclusivity(unchecked) var coercedArguments: [String: GraphQLValue]?
+        var coercedArguments: [String: GraphQLValue]?
         /// For an introspection field, the arguments it reads, once coerced.
-        @exclusivity(unchecked) var introspectionArguments: Introspection.Arguments?
+        var introspectionArguments: Introspection.Arguments?
         /// How many objects a value of this field is expected to hold (its
         /// page size, for a list or connection), worked out when it first
         /// waits; 0 until then.
-        @exclusivity(unchecked) var expectedObjects = 0
+        var expectedObjects = 0
         /// With incremental delivery: the deferred fragment each node was met
         /// in (nil outside any), the fragments of the part it executes in,
         /// and its `@stream`, once looked for.
-        @exclusivity(unchecked) var deferUsages: [DeferUsage?] = []
-        @exclusivity(unchecked) var deferContext: [DeferUsage] = []
-        @exclusivity(unchecked) var stream: StreamUsage?
-        @exclusivity(unchecked) var streamChecked = false
+        var deferUsages: [DeferUsage?] = []
+        var deferContext: [DeferUsage] = []
+        var stream: StreamUsage?
+        var streamChecked = false
 
         /// `"key":`, escaped once for every object that writes it; owned by
         /// the plan, so writing it costs no reference counting.

@@ -11,13 +11,13 @@
 final class ResponseSegment {
     /// The bytes, once written. While the segment is written, the executor
     /// holds its writer (swapped out) and this one holds a placeholder.
-    @exclusivity(unchecked) var writer: JSONWriter
+    var writer: JSONWriter
     /// The holes in this segment, in the order of their offsets.
-    @exclusivity(unchecked) var holes: [Hole] = []
+    var holes: [Hole] = []
     /// The regions of this segment nulled after they were written.
-    @exclusivity(unchecked) var nulled: [Region] = []
+    var nulled: [Region] = []
     /// Where deferred fragments and streams were met in this segment.
-    @exclusivity(unchecked) var anchors: [IncrementalAnchor] = []
+    var anchors: [IncrementalAnchor] = []
 
     init(capacity: Int = 16) {
         writer = JSONWriter(capacity: capacity)
@@ -81,14 +81,14 @@ final class Region {
     unowned(unsafe) let segment: ResponseSegment
     /// The offset of its `{` or `[`, and the offset after its `}` or `]`.
     let start: Int
-    @exclusivity(unchecked) var end = 0
+    var end = 0
     /// Whether its own position is non-null.
     let isNonNull: Bool
     /// The region that holds it; nil for the root object.
     let parent: Region?
     /// Its own position in the response; nil for the root object.
     let path: PathNode?
-    @exclusivity(unchecked) var isNull = false
+    var isNull = false
 
     init(segment: ResponseSegment, start: Int, isNonNull: Bool, parent: Region?, path: PathNode?) {
         self.segment = segment
@@ -115,13 +115,13 @@ final class Hole {
     /// Whether its position is non-null.
     let isNonNull: Bool
     /// The value, once written.
-    @exclusivity(unchecked) var segment: ResponseSegment?
+    var segment: ResponseSegment?
     /// Cut away with the value around it: its value is not wanted.
-    @exclusivity(unchecked) var isAbandoned = false
+    var isAbandoned = false
     /// With incremental delivery: the part it belongs to, and the deferred
     /// fragments in scope where it was left.
-    @exclusivity(unchecked) var output: IncrementalOutput?
-    @exclusivity(unchecked) var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
+    var output: IncrementalOutput?
+    var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
 
     init(offset: Int, parent: Region, component: PathComponent, depth: Int, field: Executor.PlannedField) {
         self.offset = offset

@@ -119,8 +119,8 @@ public func subscribe(
 /// The source stream's iterator, advanced by one consumer at a time (the
 /// task iterating the responses).
 private final class EventSource: @unchecked Sendable {
-    @exclusivity(unchecked) private var iterator: AsyncThrowingStream<Parent, any Error>.Iterator
-    @exclusivity(unchecked) var finished = false
+    private var iterator: AsyncThrowingStream<Parent, any Error>.Iterator
+    var finished = false
 
     init(_ events: AsyncThrowingStream<Parent, any Error>) {
         iterator = events.makeAsyncIterator()

@@ -45,8 +45,8 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     public internal(set) var definitionSource: Source?
     public internal(set) var extensionSources: [Source] = []
 
-    @exclusivity(unchecked) private var fieldIndex: [String: Int] = [:]
-    @exclusivity(unchecked) private var inputFieldIndex: [String: Int] = [:]
+    private var fieldIndex: [String: Int] = [:]
+    private var inputFieldIndex: [String: Int] = [:]
 
     init(name: String, kind: TypeKind, description: String? = nil) {
         self.name = name

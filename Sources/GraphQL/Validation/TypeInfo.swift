@@ -5,14 +5,14 @@
 /// A class, so that rules reading it through the context copy nothing.
 final class TypeInfo {
     let schema: GraphQLSchema
-    @exclusivity(unchecked) private var typeStack: [GraphQLType?] = []
-    @exclusivity(unchecked) private var parentTypeStack: [GraphQLNamedType?] = []
-    @exclusivity(unchecked) private var inputTypeStack: [GraphQLType?] = []
-    @exclusivity(unchecked) private var fieldDefinitionStack: [GraphQLField?] = []
-    @exclusivity(unchecked) private var defaultValueStack: [GraphQLValue?] = []
-    @exclusivity(unchecked) private(set) var directive: GraphQLDirective?
-    @exclusivity(unchecked) private(set) var argument: GraphQLInputValue?
-    @exclusivity(unchecked) private(set) var enumValue: GraphQLEnumValue?
+    private var typeStack: [GraphQLType?] = []
+    private var parentTypeStack: [GraphQLNamedType?] = []
+    private var inputTypeStack: [GraphQLType?] = []
+    private var fieldDefinitionStack: [GraphQLField?] = []
+    private var defaultValueStack: [GraphQLValue?] = []
+    private(set) var directive: GraphQLDirective?
+    private(set) var argument: GraphQLInputValue?
+    private(set) var enumValue: GraphQLEnumValue?
 
     init(schema: GraphQLSchema, initialType: GraphQLType? = nil) {
         self.schema = schema

@@ -7,17 +7,17 @@ final class ValidationContext {
     let source: Source
     let maxErrors: Int
     let typeInfo: TypeInfo
-    @exclusivity(unchecked) private(set) var errors: [GraphQLError] = []
+    private(set) var errors: [GraphQLError] = []
     /// Set once `maxErrors` is passed: the traversal stops.
-    @exclusivity(unchecked) private(set) var isAborted = false
+    private(set) var isAborted = false
 
-    @exclusivity(unchecked) private var fragmentIndex: [String: FragmentDefinition]?
-    @exclusivity(unchecked) private var variableUsageCache: [String: [VariableUsage]] = [:]
+    private var fragmentIndex: [String: FragmentDefinition]?
+    private var variableUsageCache: [String: [VariableUsage]] = [:]
     /// The current operation's own variable uses, gathered by the main walk
     /// (complete once its selections are walked), and with those of its fragments.
-    @exclusivity(unchecked) var operationVariableUsages: [VariableUsage] = []
-    @exclusivity(unchecked) var operationVariableUsagesAreComplete = false
-    @exclusivity(unchecked) private var recursiveUsages: [VariableUsage]?
+    var operationVariableUsages: [VariableUsage] = []
+    var operationVariableUsagesAreComplete = false
+    private var recursiveUsages: [VariableUsage]?
 
     func beginOperation() {
         operationVariableUsages = []

@@ -50,7 +50,7 @@ public final class IncrementalExecution: @unchecked Sendable {
     // Unchecked: the executor is used by one task at a time, the consumer's,
     // as `next()` is awaited call after call.
     private let executor: Executor
-    @exclusivity(unchecked) private var isOver = false
+    private var isOver = false
 
     init(_ executor: Executor) {
         self.executor = executor

@@ -10,7 +10,7 @@ final class IncrementalAnchor {
     let output: IncrementalOutput
     /// The offset of the object or list in its segment.
     let offset: Int
-    @exclusivity(unchecked) var isCut = false
+    var isCut = false
 
     init(region: Region, output: IncrementalOutput, offset: Int) {
         self.region = region
@@ -40,18 +40,18 @@ final class IncrementalOutput {
     let kind: Kind
     /// For a group's output, the group (which holds the output).
     weak var group: ExecutionGroup?
-    @exclusivity(unchecked) var errors: [GraphQLError] = []
+    var errors: [GraphQLError] = []
     /// A non-null position failed up to the part's own root: its data is gone.
-    @exclusivity(unchecked) var failed = false
+    var failed = false
     /// The part's root object or list, made when it starts.
-    @exclusivity(unchecked) var root: Region?
-    @exclusivity(unchecked) var segment: ResponseSegment?
+    var root: Region?
+    var segment: ResponseSegment?
     /// Records met while writing it that are announced once it is delivered.
-    @exclusivity(unchecked) var released: [IncrementalRecord] = []
+    var released: [IncrementalRecord] = []
     /// For a stream's items: how many were written before an item that is
     /// not nullable failed (the items delivered), and how many of the
     /// errors came before it (delivered with them; the rest end the stream).
-    @exclusivity(unchecked) var streamFailure: (items: Int, errors: Int)?
+    var streamFailure: (items: Int, errors: Int)?
 
     init(kind: Kind) {
         self.kind = kind
@@ -64,8 +64,8 @@ class IncrementalRecord {
     let label: String?
     let anchor: IncrementalAnchor?
     /// Given when the record is announced (`pending`).
-    @exclusivity(unchecked) var id: String?
-    @exclusivity(unchecked) var isFinished = false
+    var id: String?
+    var isFinished = false
 
     init(path: PathNode?, label: String?, anchor: IncrementalAnchor?) {
         self.path = path
@@ -79,9 +79,9 @@ class IncrementalRecord {
 /// A deferred fragment on one object: complete once all its groups are.
 final class DeferredFragment: IncrementalRecord {
     let parent: DeferredFragment?
-    @exclusivity(unchecked) var groups: [ExecutionGroup] = []
+    var groups: [ExecutionGroup] = []
     /// Fragments nested in it, and streams met in its groups: announced when it completes.
-    @exclusivity(unchecked) var children: [IncrementalRecord] = []
+    var children: [IncrementalRecord] = []
 
     init(usage: DeferUsage, path: PathNode?, parent: DeferredFragment?, anchor: IncrementalAnchor?) {
         self.parent = parent
@@ -107,8 +107,8 @@ final class ExecutionGroup {
     let fields: [Executor.PlannedField]
     let deferMap: [ObjectIdentifier: DeferredFragment]
     let anchor: IncrementalAnchor?
-    @exclusivity(unchecked) var output: IncrementalOutput?
-    @exclusivity(unchecked) var isDelivered = false
+    var output: IncrementalOutput?
+    var isDelivered = false
 
     init(
         fragments: [DeferredFragment], path: PathNode?, objectType: GraphQLNamedType, parent: Parent,
@@ -135,7 +135,7 @@ final class StreamRecord: IncrementalRecord {
     /// The index of the first of `items` in the list.
     let firstIndex: Int
     let deferMap: [ObjectIdentifier: DeferredFragment]
-    @exclusivity(unchecked) var output: IncrementalOutput?
+    var output: IncrementalOutput?
 
     init(
         path: PathNode?, usage: StreamUsage, anchor: IncrementalAnchor?, field: Executor.PlannedField, itemDepth: Int,
@@ -154,15 +154,15 @@ final class StreamRecord: IncrementalRecord {
 /// fragments in scope there, and every record announced and not finished.
 final class IncrementalState {
     let initial = IncrementalOutput(kind: .initial)
-    @exclusivity(unchecked) var output: IncrementalOutput
+    var output: IncrementalOutput
     /// The deferred fragments of the object being written and those around
     /// it, by their `DeferUsage`.
-    @exclusivity(unchecked) var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
+    var deferMap: [ObjectIdentifier: DeferredFragment] = [:]
     /// What objects of each subplan defer (by the subplan's index).
-    @exclusivity(unchecked) var deferrals: [Int: Deferral] = [:]
+    var deferrals: [Int: Deferral] = [:]
     /// Announced, in the order they were, and not finished.
-    @exclusivity(unchecked) var announced: [IncrementalRecord] = []
-    @exclusivity(unchecked) var nextID = 0
+    var announced: [IncrementalRecord] = []
+    var nextID = 0
 
     init() {
         output = initial

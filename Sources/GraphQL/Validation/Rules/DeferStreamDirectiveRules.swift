@@ -100,7 +100,7 @@ final class DeferStreamDirectiveOnValidOperationsRule: ValidationRule {
 final class DeferStreamDirectiveLabelRule: ValidationRule {
     override class var hooks: ValidationHooks { [.directive] }
 
-    @exclusivity(unchecked) private var knownLabels: [String: Directive] = [:]
+    private var knownLabels: [String: Directive] = [:]
 
     override func enterDirective(_ node: Directive, location: DirectiveLocation) -> VisitAction {
         let name = node.name.value

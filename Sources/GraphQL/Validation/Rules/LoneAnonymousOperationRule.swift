@@ -3,7 +3,7 @@
 final class LoneAnonymousOperationRule: ValidationRule {
     override class var hooks: ValidationHooks { [.document, .operationDefinition] }
 
-    @exclusivity(unchecked) private var operationCount = 0
+    private var operationCount = 0
 
     override func enterDocument(_ node: Document) -> VisitAction {
         operationCount = node.definitions.filter { if case .operation = $0 { true } else { false } }.count

@@ -3,9 +3,9 @@
 final class NoFragmentCyclesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
 
-    @exclusivity(unchecked) private var visited: Set<String> = []
-    @exclusivity(unchecked) private var spreadPath: [FragmentSpread] = []
-    @exclusivity(unchecked) private var spreadPathIndexByName: [String: Int] = [:]
+    private var visited: Set<String> = []
+    private var spreadPath: [FragmentSpread] = []
+    private var spreadPathIndexByName: [String: Int] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction { .skip }
 

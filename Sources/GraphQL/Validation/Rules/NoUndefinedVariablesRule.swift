@@ -2,7 +2,7 @@
 final class NoUndefinedVariablesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
 
-    @exclusivity(unchecked) private var defined: Set<String> = []
+    private var defined: Set<String> = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         defined = []

@@ -2,8 +2,8 @@
 final class NoUnusedFragmentsRule: ValidationRule {
     override class var hooks: ValidationHooks { [.document, .operationDefinition, .fragmentDefinition] }
 
-    @exclusivity(unchecked) private var operations: [OperationDefinition] = []
-    @exclusivity(unchecked) private var fragments: [FragmentDefinition] = []
+    private var operations: [OperationDefinition] = []
+    private var fragments: [FragmentDefinition] = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         operations.append(node)

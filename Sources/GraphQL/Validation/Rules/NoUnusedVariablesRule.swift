@@ -2,7 +2,7 @@
 final class NoUnusedVariablesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
 
-    @exclusivity(unchecked) private var definitions: [VariableDefinition] = []
+    private var definitions: [VariableDefinition] = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         definitions = []

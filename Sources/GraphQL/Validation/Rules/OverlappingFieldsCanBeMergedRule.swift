@@ -11,9 +11,9 @@
 final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     override class var hooks: ValidationHooks { [.selectionSet] }
 
-    @exclusivity(unchecked) private var comparedFragmentPairs = FragmentPairSet()
-    @exclusivity(unchecked) private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
-    @exclusivity(unchecked) private var printedFields: [Location: String] = [:]
+    private var comparedFragmentPairs = FragmentPairSet()
+    private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
+    private var printedFields: [Location: String] = [:]
 
     /// Identical fields: the same printed field on the same parent type.
     private struct GroupKey: Hashable {

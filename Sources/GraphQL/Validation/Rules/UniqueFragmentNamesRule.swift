@@ -2,7 +2,7 @@
 final class UniqueFragmentNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
 
-    @exclusivity(unchecked) private var known: [String: Name] = [:]
+    private var known: [String: Name] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction { .skip }
 

@@ -2,8 +2,8 @@
 final class UniqueInputFieldNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.objectValue, .objectField] }
 
-    @exclusivity(unchecked) private var knownStack: [[String: Name]] = []
-    @exclusivity(unchecked) private var known: [String: Name] = [:]
+    private var knownStack: [[String: Name]] = []
+    private var known: [String: Name] = [:]
 
     override func enterObjectValue(_ node: ObjectValue) -> VisitAction {
         knownStack.append(known)

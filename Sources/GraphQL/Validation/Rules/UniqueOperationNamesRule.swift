@@ -2,7 +2,7 @@
 final class UniqueOperationNamesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
 
-    @exclusivity(unchecked) private var known: [String: Name] = [:]
+    private var known: [String: Name] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         if let name = node.name {

@@ -6,7 +6,7 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
         [.operationDefinition, .variableDefinition, .listValue, .objectValue, .objectField, .nullValue, .scalarValue]
     }
 
-    @exclusivity(unchecked) private var variableDefinitions: [String: VariableDefinition] = [:]
+    private var variableDefinitions: [String: VariableDefinition] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         variableDefinitions = [:]

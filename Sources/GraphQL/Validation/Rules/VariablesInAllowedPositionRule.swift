@@ -4,7 +4,7 @@
 final class VariablesInAllowedPositionRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
 
-    @exclusivity(unchecked) private var definitions: [String: VariableDefinition] = [:]
+    private var definitions: [String: VariableDefinition] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
         definitions = [:]
