@@ -112,9 +112,17 @@ let package = Package(
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"],
             plugins: ["EmbedFiles"]
         ),
+        // The server: the mounted apps' schema over HTTP, WebSocket and SSE
+        // on one loop per worker, with the routes beside GraphQL (the
+        // Playground, health and metrics), that the command and the tests start.
+        .target(
+            name: "HuddleServer",
+            dependencies: ["HuddleCore", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL"]
+        ),
         .executableTarget(
             name: "huddle",
             dependencies: [
+                "HuddleServer",
                 "HuddleCore",
                 "HuddlePlayground",
                 "Playmate",
@@ -147,7 +155,8 @@ let package = Package(
         .testTarget(
             name: "HuddleTests",
             dependencies: [
-                "huddle", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "PetMatch", "HabitBuddies", "HuddleRuntime",
+                "huddle", "HuddleServer", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "PetMatch", "HabitBuddies",
+                "HuddleRuntime",
                 "HuddlePostgres",
                 "GraphQLTransport",
                 "GraphQL", "Formats",

@@ -28,8 +28,11 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // Descriptors not marked close-on-exec would outlive the child in
-        // whatever it leaves running.
-        for descriptor in 3..<Int32(1024) {
+        // whatever it leaves running (a lock held by the server `pg_ctl
+        // start` leaves, for ever): every one from 3 up, however many the
+        // process has open.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) }
+        for descriptor in open ?? Array(3..<1024) where descriptor >= 3 {
             let flags = fcntl(descriptor, F_GETFD)
             if flags >= 0, flags & FD_CLOEXEC == 0 { posix_spawn_file_actions_addclose(&actions, descriptor) }
         }

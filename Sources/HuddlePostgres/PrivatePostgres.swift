@@ -61,7 +61,7 @@ public final class PrivatePostgres: Sendable {
         }
 
         // Two processes starting at once: one sets up, the other waits and reuses.
-        let lock = open(directory + "/setup.lock", O_CREAT | O_RDWR, 0o644)
+        let lock = open(directory + "/setup.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw SetupError(description: "cannot open \(directory)/setup.lock") }
         defer { close(lock) }
         flock(lock, LOCK_EX)

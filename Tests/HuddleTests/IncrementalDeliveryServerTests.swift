@@ -120,7 +120,7 @@ import Testing
 
     @Test func incrementalDeliveryTurnedOff() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--no-incremental-delivery"])
+            let server = try await TestServer.start(databaseURL: url) { $0.operations.incrementalDelivery = false }
             defer { server.stop() }
             let refused = try await curl(server, accept: "multipart/mixed, application/json", Self.query)
             #expect(

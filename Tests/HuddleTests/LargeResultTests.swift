@@ -15,7 +15,7 @@ struct LargeResultTests {
 
     static func withServer(_ body: (TestServer) async throws -> Void) async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(
+            let server = try await TestServer.launch(
                 databaseURL: url, arguments: ["--max-aliases", "0", "--max-root-fields", "0", "--log-level", "error"])
             defer { server.stop() }
             try await body(server)

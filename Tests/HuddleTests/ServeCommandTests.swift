@@ -195,7 +195,9 @@ import Testing
     /// A port another process listens on (SO_REUSEPORT or not) is an
     /// error, never a share of that process's clients.
     @Test(.enabled(if: TestDatabase.available)) func aPortInUseIsRefusedNotShared() async throws {
-        try await TestServer.with { first in
+        try await TestDatabase.withScratchDatabase { url in
+            let first = try await TestServer.launch(databaseURL: url)
+            defer { first.stop() }
             let second = try HuddleCommand.run(
                 ["serve", "--no-migrate", "--workers", "1", "--port", "\(first.port)"],
                 environment: ["DATABASE_URL": first.databaseURL])

@@ -26,7 +26,7 @@ import Testing
         let scratch = try ScratchDirectory("huddle-trusted")
         let path = try manifest([Self.first], in: scratch)
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--trusted-documents", path])
+            let server = try await TestServer.launch(databaseURL: url, arguments: ["--trusted-documents", path])
             defer { server.stop() }
             let byId = try await post(server, #"{"documentId":"\#(Self.id(Self.first))"}"#)
             #expect(byId["data"]["__typename"].string == "Query")
@@ -65,7 +65,7 @@ import Testing
         let scratch = try ScratchDirectory("huddle-trusted-only")
         let path = try manifest([Self.first], in: scratch)
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--trusted-documents", path, "--only-trusted"])
+            let server = try await TestServer.launch(databaseURL: url, arguments: ["--trusted-documents", path, "--only-trusted"])
             defer { server.stop() }
             let refused = try await post(server, #"{"query":"{ __typename }"}"#)
             #expect(refused.errorCode == "TRUSTED_DOCUMENT_REQUIRED")

@@ -15,11 +15,14 @@ final class Catalogue: Sendable {
         breeds = Dictionary(types.flatMap(\.breeds).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private static let loaded = Mutex<Catalogue?>(nil)
+    /// Each database's, by its connection string (a process may serve
+    /// several databases, as the tests do).
+    private static let loaded = Mutex<[String: Catalogue]>([:])
 
-    /// The catalogue, read on first use.
+    /// The database's catalogue, read on first use.
     static func shared(_ database: PostgresPool) async throws -> Catalogue {
-        if let catalogue = loaded.withLock({ $0 }) { return catalogue }
+        let key = database.configuration.url
+        if let catalogue = loaded.withLock({ $0[key] }) { return catalogue }
         async let typeRows = database.query(
             """
             SELECT t.type, t.name, ARRAY(SELECT c.coat FROM pet_type_coats c WHERE c.type = t.type
@@ -40,13 +43,13 @@ final class Catalogue: Sendable {
                 breeds: breedsByType[type] ?? [])
         }
         let catalogue = Catalogue(types: types)
-        loaded.withLock { $0 = catalogue }
+        loaded.withLock { $0[key] = catalogue }
         return catalogue
     }
 
     /// `body` with the catalogue: at once once it is read, else after reading it.
     static func with(_ database: PostgresPool, _ body: @escaping @Sendable (Catalogue) throws -> Resolved) throws -> Resolved {
-        if let catalogue = loaded.withLock({ $0 }) { return try body(catalogue) }
+        if let catalogue = loaded.withLock({ $0[database.configuration.url] }) { return try body(catalogue) }
         return .async { try body(try await shared(database)) }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import HuddlePostgres
 import Synchronization
 
-/// Every shelter (up to `PetMatch.sheltersInMemory`), kept in the process, so that "the shelters within reach,
+/// Every shelter (up to `PetMatch.sheltersInMemory`), kept in the server, so that "the shelters within reach,
 /// nearest first" costs the feed no work in PostgreSQL: measuring and
 /// ordering a few hundred shelters there (earthdistance's SQL functions,
 /// row by row) was most of the feed's time, and here it is microseconds.
@@ -32,21 +32,32 @@ final class ShelterDirectory: Sendable {
         self.stamp = stamp
     }
 
-    /// The process's watch of `channel` (made on first use, with the
-    /// listener then), and the copy it keeps fresh.
-    private static let state = Mutex<(watch: ChannelWatch?, current: ShelterDirectory?)>((nil, nil))
+    /// The watch of `channel` and the copy it keeps fresh, for one
+    /// server: one per LISTEN connection (a process may run several
+    /// servers, on different databases, as the tests do).
+    private struct Kept: Sendable {
+        weak var listener: PostgresListener?
+        let watch: ChannelWatch
+        var current: ShelterDirectory?
+    }
+
+    /// Each listener's, made on first use; entries whose listener is gone are dropped.
+    private static let state = Mutex<[ObjectIdentifier: Kept]>([:])
 
     /// The shelters, read on first use and after any change; nil where
     /// the copy cannot be kept fresh (no listener) or there are more than
     /// `limit` shelters (`PetMatch.sheltersInMemory`).
     static func shared(_ database: PostgresPool, listener: PostgresListener?, limit: Int) async throws -> ShelterDirectory? {
         guard let listener, limit > 0 else { return nil }
+        let key = ObjectIdentifier(listener)
         let (watch, cached) = state.withLock { state in
-            let watch = state.watch ?? ChannelWatch(channel, listener: listener)
-            state.watch = watch
-            return (watch, state.current)
+            if let kept = state[key], kept.listener === listener { return (kept.watch, kept.current) }
+            state = state.filter { $0.value.listener != nil }
+            let kept = Kept(listener: listener, watch: ChannelWatch(channel, listener: listener))
+            state[key] = kept
+            return (kept.watch, nil)
         }
-        try await watch.start { _ in state.withLock { $0.current = nil } }
+        try await watch.start { _ in state.withLock { $0[key]?.current = nil } }
         if let cached, watch.isCurrent(cached.stamp) { return cached }
         guard let stamp = watch.stamp() else { return nil }
         let rows = try await database.query(
@@ -54,7 +65,7 @@ final class ShelterDirectory: Sendable {
         guard rows.count <= limit else { return nil }
         let directory = ShelterDirectory(shelters: try rows.map { try ShelterRecord(row: $0) }, stamp: stamp)
         state.withLock { state in
-            if watch.mayKeep(stamp) { state.current = directory }
+            if watch.mayKeep(stamp), state[key]?.watch === watch { state[key]?.current = directory }
         }
         return directory
     }

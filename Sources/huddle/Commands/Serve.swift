@@ -6,7 +6,7 @@ import HuddleCore
 import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
-import Synchronization
+import HuddleServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -230,14 +230,28 @@ struct Serve: AsyncParsableCommand {
     }
 
     private func serve(guardedBy clusterGuard: ClusterGuard) async throws {
-        var configuration = HTTPServer.Configuration()
-        configuration.host = host
-        configuration.port = port
-        configuration.sendTimeout = .milliseconds(Int64(sendTimeout * 1000))
-        configuration.logger = Logger(level: LogLevel(rawValue: logLevel)!)
-        // One set of counters for the process, whichever loop answers.
-        let metrics = Metrics()
-        configuration.metrics = metrics
+        var configuration = HuddleServer.Configuration()
+        configuration.http.host = host
+        configuration.http.port = port
+        configuration.http.sendTimeout = .milliseconds(Int64(sendTimeout * 1000))
+        configuration.http.logger = Logger(level: LogLevel(rawValue: logLevel)!)
+        configuration.workers = workers
+        configuration.databaseConnections = connectionCount
+        configuration.tokenCacheLifetime = .seconds(tokenCacheSeconds)
+        configuration.persistedQueryBytes = persistedQueryBytes
+        configuration.runsScheduler = !noScheduler
+        configuration.scheduler.concurrency = schedulerConcurrency
+        configuration.allowedOrigins = allowedOrigins.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        configuration.appSettings = try appSettings
+        configuration.handlesSignals = true
+        // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
+        let shutdownDeadline = configuration.http.shutdownGracePeriod + .seconds(10)
+        configuration.onShutdownSignal = { clusterGuard.shutdownBegan(deadline: shutdownDeadline) }
+        configuration.operations.executionLimits = executionLimits
+        configuration.operations.allowsIntrospection = !noIntrospection
+        configuration.operations.hidesSuggestions = noSuggestions
+        configuration.operations.incrementalDelivery = !noIncrementalDelivery
         // Before anything else: a port another server has is an error, not a share of its clients.
         let portClaim: PortClaim?
         do {
@@ -247,36 +261,17 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { withExtendedLifetime(portClaim) {} }
-        // Each worker gets a schema of its own: objects that two loop threads
-        // retain and release in turn bounce their reference counts between
-        // the cores' caches (docs/performance.md, "Measured choices").
-        let schemas: [ExecutableSchema]
-        let directory: SchemaDirectory
-        do {
-            directory = try SchemaDirectory.resolve(schemaDir, mounting: mountedApps)
-            schemas = try (0..<workers).map { _ in
-                try HuddleAPI.executableSchema(
-                    directory, apps: mountedApps, incrementalDelivery: !noIncrementalDelivery, logger: configuration.logger)
-            }
-        } catch {
-            FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
-            throw ExitCode.failure
-        }
         // The Playground's completions and docs show the schema, so it goes
         // where introspection goes.
-        let playgroundAssets = noPlayground || noIntrospection ? nil : PlaygroundAssets.load(codeMirrorDirectory: codemirrorDir)
-        if let missing = playgroundAssets?.missing {
+        configuration.playgroundAssets =
+            noPlayground || noIntrospection ? nil : PlaygroundAssets.load(codeMirrorDirectory: codemirrorDir)
+        if let missing = configuration.playgroundAssets?.missing {
             FileHandle.standardError.write(Data("huddle: warning: \(missing)\n".utf8))
         }
-        var operationSettings = GraphQLOperationSettings()
-        operationSettings.executionLimits = executionLimits
-        operationSettings.allowsIntrospection = !noIntrospection
-        operationSettings.hidesSuggestions = noSuggestions
-        operationSettings.incrementalDelivery = !noIncrementalDelivery
         if let trustedDocuments {
             do {
                 let manifest = try TrustedDocuments(manifest: trustedDocuments, onlyTrusted: onlyTrusted)
-                operationSettings.trustedDocuments = manifest
+                configuration.operations.trustedDocuments = manifest
                 FileHandle.standardError.write(
                     Data(
                         "huddle: \(manifest.count) trusted documents\(onlyTrusted ? ", and only those" : "") from \(trustedDocuments)\n"
@@ -286,7 +281,15 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let directory: SchemaDirectory
+        let server: HuddleServer
+        do {
+            directory = try SchemaDirectory.resolve(schemaDir, mounting: mountedApps)
+            server = try HuddleServer(apps: mountedApps, schema: directory, configuration: configuration)
+        } catch {
+            FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
+            throw ExitCode.failure
+        }
         let location = try DatabaseLocation.resolveForCommand()
         clusterGuard.guardCluster(of: location)
         defer { location.stopPrivateCluster() }
@@ -332,74 +335,12 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        // One LISTEN connection for the process, on a loop of its own;
-        // every worker's subscriptions follow it.
-        let listenerLoop = EventLoop()
-        Thread { listenerLoop.run() }.start()
-        let listener = PostgresListener(location.configuration, on: listenerLoop)
-        do {
-            try await listener.start()
-        } catch {
-            FileHandle.standardError.write(Data("huddle: cannot reach PostgreSQL: \(error)\n".utf8))
-            listenerLoop.stop()
-            throw ExitCode.failure
-        }
-        defer { listenerLoop.stop() }
-        // Followed even when it keeps nothing (--token-cache-seconds 0):
-        // open WebSockets hear through it that their token was revoked.
-        let tokens = TokenCache(lifetime: .seconds(tokenCacheSeconds), listener: listener)
-        do {
-            try await tokens.start()
-        } catch {
-            FileHandle.standardError.write(Data("huddle: cannot follow revoked tokens: \(error)\n".utf8))
-            listenerLoop.stop()
-            throw ExitCode.failure
-        }
         var database = location.configuration
         database.acquireTimeout = .milliseconds(Int64(databaseWait * 1000))
-        // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
-        let shutdownDeadline = configuration.shutdownGracePeriod + .seconds(10)
-        let settings = try appSettings
-        // Few connections, each with a pipeline of statements, keep
-        // PostgreSQL's CPUs on statements rather than on switching between
-        // backends (docs/performance.md, "Measured choices").
-        let connectionShares = (0..<schemas.count).map { index in
-            connectionCount / schemas.count + (index < connectionCount % schemas.count ? 1 : 0)
-        }
-        // One for the process: a client's hash may reach any worker.
-        let persistedQueries = PersistedQueries(capacity: persistedQueryBytes == 0 ? 0 : 10_000, maxBytes: persistedQueryBytes)
-        metrics.registerGauge("huddle_persisted_queries", help: "Automatic persisted queries kept now.") { persistedQueries.usage.count }
-        metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
-            persistedQueries.usage.bytes
-        }
-        let workers = zip(schemas, connectionShares).map { schema, connections in
-            var database = database
-            database.maxConnections = connections
-            return Worker(
-                configuration: configuration, metrics: metrics, database: database, listener: listener, tokens: tokens,
-                settings: settings, persistedQueries: persistedQueries,
-                schema: schema, allowedOrigins: origins, operations: operationSettings, playgroundAssets: playgroundAssets,
-                onShutdown: { clusterGuard.shutdownBegan(deadline: shutdownDeadline) })
-        }
-        for worker in workers { worker.start() }
-        // The durable scheduler, on the listener's loop with a pool of its
-        // own, so that due work never waits behind requests (or they behind it).
-        var schedulerDatabase = location.configuration
-        schedulerDatabase.maxConnections = schedulerConcurrency + 1
-        let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
-        var schedulerSettings = JobRunner.Settings()
-        schedulerSettings.concurrency = schedulerConcurrency
-        let scheduler = JobRunner(
-            work: mountedApps.flatMap { app in app.scheduledWork }, database: schedulerPool, listener: listener,
-            logger: configuration.logger, metrics: metrics, settings: schedulerSettings)
-        var failures: [String] = []
-        for worker in workers {
-            if let failure = await worker.started() { failures.append(failure) }
-        }
-        if let failure = failures.first {
-            for worker in workers { worker.stop() }
-            for worker in workers { await worker.finished() }
-            FileHandle.standardError.write(Data("huddle: \(failure)\n".utf8))
+        do {
+            _ = try await server.start(on: database)
+        } catch {
+            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
             throw ExitCode.failure
         }
         // Each loop watches SIGTERM and SIGINT itself from here on.
@@ -409,31 +350,13 @@ struct Serve: AsyncParsableCommand {
         // migrate or seed) is acted on now, not lost.
         if clusterGuard.startupSignal != nil {
             clusterGuard.shutdownBegan(deadline: shutdownDeadline)
-            for worker in workers { worker.stop() }
+            server.stop()
         }
-        if !noScheduler { scheduler.start() }
-        if let manifest = operationSettings.trustedDocuments {
-            // SIGHUP reads the manifest again: a deploy adds documents without a restart.
-            let logger = configuration.logger
-            Task(executorPreference: listenerLoop) {
-                listenerLoop.onSignal(SIGHUP) {
-                    do {
-                        let count = try manifest.reload()
-                        logger.log(.info, "trusted documents reloaded", ["documents": .int(count)])
-                    } catch {
-                        logger.log(.error, "trusted documents not reloaded; the old ones stay", ["reason": .string("\(error)")])
-                    }
-                }
-            }
-        }
-        FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers.count) workers\n".utf8))
-        if let playgroundAssets, playgroundAssets.missing == nil {
+        FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers) workers\n".utf8))
+        if let assets = configuration.playgroundAssets, assets.missing == nil {
             FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(port)/playground\n".utf8))
         }
-        for worker in workers { await worker.finished() }
-        await scheduler.stop()
-        await schedulerPool.close()
-        await listener.close()
+        await server.finished()
     }
 }
 
@@ -445,134 +368,4 @@ private let appSettingsHelp = mountedApps.flatMap { $0.settings }.map { setting 
 /// An integer setting from the environment, if set and a number.
 private func environment(_ name: String) -> Int? {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
-}
-
-/// One event loop on its own thread with its own server.
-private final class Worker: Sendable {
-    let loop = EventLoop()
-    let server: HTTPServer
-    let pool: PostgresPool
-    private let startOutcome = AsyncOutcome<String?>()
-    private let finishOutcome = AsyncOutcome<Void>()
-    private let onShutdown: @Sendable () -> Void
-
-    init(
-        configuration: HTTPServer.Configuration, metrics: Metrics, database: PostgresConfiguration,
-        listener: PostgresListener, tokens: TokenCache?, settings: AppSettings, persistedQueries: PersistedQueries,
-        schema: ExecutableSchema, allowedOrigins: [String],
-        operations: GraphQLOperationSettings,
-        playgroundAssets: PlaygroundAssets?,
-        onShutdown: @escaping @Sendable () -> Void
-    ) {
-        self.onShutdown = onShutdown
-        let pool = PostgresPool(database, on: loop)
-        self.pool = pool
-        metrics.register(pool)
-        var http = GraphQLOverHTTP.Configuration()
-        // The operations' waiting work runs on this worker's loop.
-        var operations = operations
-        operations.workExecutor = loop
-        http.allowedOrigins = allowedOrigins
-        http.persistedQueries = persistedQueries
-        http.operations = operations
-        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
-            request, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(for: request, database: pool, listener: listener, tokens: tokens, settings: settings)
-        }
-        var ws = GraphQLOverWebSocket.Configuration()
-        ws.operations = operations
-        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
-            payload, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(
-                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: settings)
-        }
-        let playground = playgroundAssets.map { assets in
-            var settings = Playground.Configuration()
-            settings.hidesSuggestions = operations.hidesSuggestions
-            return Playground(schema: schema.schema, assets: assets, configuration: settings)
-        }
-        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, playground: playground, logger: configuration.logger)
-        server = HTTPServer(loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: allowedOrigins)) {
-            request in
-            await routes.respond(to: request)
-        }
-    }
-
-    func start() {
-        let thread = Thread { [self] in
-            Task(executorPreference: loop) { [self] in
-                do {
-                    // The database first: no request is accepted before it answers.
-                    try await pool.start()
-                } catch {
-                    startOutcome.set("cannot reach PostgreSQL: \(error)")
-                    return
-                }
-                do {
-                    try server.start()
-                } catch {
-                    startOutcome.set(String(describing: error))
-                    return
-                }
-                // libuv tells every loop that watches a signal, so each
-                // worker drains its own connections.
-                for signal in [SIGTERM, SIGINT] {
-                    loop.onSignal(signal) { [self] in
-                        onShutdown()
-                        stop()
-                    }
-                }
-                startOutcome.set(nil)
-            }
-            loop.run()
-            finishOutcome.set(())
-        }
-        thread.name = "huddle-loop"
-        thread.start()
-    }
-
-    func stop() {
-        let server = server
-        let pool = pool
-        let loop = loop
-        loop.enqueue {
-            Task(executorPreference: loop) {
-                await server.shutdown()
-                await pool.close()
-                loop.stop()
-            }
-        }
-    }
-
-    /// nil once listening, or why it could not.
-    func started() async -> String? { await startOutcome.value }
-
-    func finished() async { await finishOutcome.value }
-}
-
-/// A value set once from any thread and awaited from a task.
-private final class AsyncOutcome<Value: Sendable>: Sendable {
-    private let state = Mutex<(value: Value?, waiters: [CheckedContinuation<Value, Never>])>((nil, []))
-
-    func set(_ value: Value) {
-        let waiters = state.withLock { state in
-            state.value = value
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: value) }
-    }
-
-    var value: Value {
-        get async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Value? in
-                    if let value = state.value { return value }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
 }

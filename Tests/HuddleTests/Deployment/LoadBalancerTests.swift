@@ -65,7 +65,7 @@ struct LoadBalancerTests {
         try await TestDatabase.withScratchDatabase { url in
             var servers: [TestServer] = []
             defer { for server in servers { server.stop() } }
-            for _ in 0..<3 { servers.append(try await TestServer.start(databaseURL: url)) }
+            for _ in 0..<3 { servers.append(try await TestServer.launch(databaseURL: url)) }
             let port = ServeCommandTests.freePort()
             let balancer = try Balancer(port: port, backends: servers.map(\.port))
             defer { balancer.stop() }

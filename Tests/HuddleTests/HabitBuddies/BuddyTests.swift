@@ -98,7 +98,7 @@ struct BuddyTests {
 
     @Test func theCapOnBuddiesAtAndOverItsSetting() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--set", "max-buddies=1"])
+            let server = try await TestServer.start(databaseURL: url, settings: ["max-buddies=1"])
             defer { server.stop() }
             let users = try await server.makeUsers(3, prefix: "cap")
             for user in users { _ = try await F.habit(server, token: user.token, "Write in a journal") }

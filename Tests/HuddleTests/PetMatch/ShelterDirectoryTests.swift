@@ -84,7 +84,7 @@ struct ShelterDirectoryTests {
         try await TestDatabase.withScratchDatabase { url in
             let memory = try await TestServer.start(databaseURL: url)
             defer { memory.stop() }
-            let index = try await TestServer.start(databaseURL: url, arguments: ["--set", "shelters-in-memory=0"])
+            let index = try await TestServer.start(databaseURL: url, settings: ["shelters-in-memory=0"])
             defer { index.stop() }
             let users = try await memory.makeUsers(2, prefix: "order")
             let beagle = try await F.breed(memory, "DOG", "Beagle")

@@ -54,7 +54,7 @@ struct PlaygroundRoutesTests {
 
     static func withServer(arguments: [String] = [], _ body: (TestServer) async throws -> Void) async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: arguments)
+            let server = try await TestServer.launch(databaseURL: url, arguments: arguments)
             defer { server.stop() }
             try await body(server)
         }

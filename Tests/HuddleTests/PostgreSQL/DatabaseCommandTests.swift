@@ -2,8 +2,8 @@ import Foundation
 import HuddleCore
 import HuddlePostgres
 import HuddleRuntime
+import HuddleServer
 import Testing
-import huddle
 
 /// `huddle migrate` and /readyz, as users meet them.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)

@@ -115,7 +115,7 @@ struct RoundEndAcrossServersTests {
 
     @Test func aServerKilledMidwayLeavesItsRoundsToAnother() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let first = try await TestServer.start(databaseURL: url)
+            let first = try await TestServer.launch(databaseURL: url)
             let users = try await first.makeUsers(3, prefix: "killed")
             let followers = [users[2].id]
             let rounds = try await Self.projects(200, server: first, owner: users[0].token, writer: users[1].token, followers: followers)

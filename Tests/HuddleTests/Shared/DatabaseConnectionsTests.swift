@@ -27,8 +27,10 @@ struct DatabaseConnectionsTests {
     /// allowed `connections` (tokens checked on every request).
     func openAfterBursts(workers: Int, connections: Int) async throws -> Int {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(
-                databaseURL: url, workers: workers, arguments: ["--database-connections", "\(connections)", "--token-cache-seconds", "0"])
+            let server = try await TestServer.start(databaseURL: url, workers: workers) { configuration in
+                configuration.databaseConnections = connections
+                configuration.tokenCacheLifetime = .zero
+            }
             defer { server.stop() }
             let ana = try await server.signUp("ana")
             for _ in 0..<3 { try await burst(server, token: ana.token) }

@@ -23,7 +23,7 @@ struct PersistedQueryMemoryTests {
     /// query grew a server by about 600 KB each, never given back.
     @Test func documentsOfAMegabyteOfCommentCostTheirQueryOnly() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, workers: 2)
+            let server = try await TestServer.launch(databaseURL: url, workers: 2)
             defer { server.stop() }
             let padding = String(repeating: "# padding padding padding padding padding padding padding padding padding\n", count: 12_000)
             _ = try await server.graphql("{ __typename }")

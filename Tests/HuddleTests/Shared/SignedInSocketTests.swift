@@ -1,4 +1,5 @@
 import Foundation
+import HuddleServer
 import Testing
 
 /// A WebSocket signed in with a token stops acting for its user when the
@@ -64,7 +65,7 @@ struct SignedInSocketTests {
 
     @Test func anOperatorsDeleteClosesTheSocketWithTheCacheOff() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "0"])
+            let server = try await TestServer.start(databaseURL: url) { $0.tokenCacheLifetime = .zero }
             defer { server.stop() }
             let ana = try await server.makeUsers(1, prefix: "op")[0]
             let socket = try await Self.listening(server, token: ana.token, subprotocol: "graphql-transport-ws", running: 1)
@@ -78,7 +79,7 @@ struct SignedInSocketTests {
     /// (of the database here, with the cache off).
     @Test func anOperationAfterTheTokenEndedUnannouncedClosesTheSocket() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "0"])
+            let server = try await TestServer.start(databaseURL: url) { $0.tokenCacheLifetime = .zero }
             defer { server.stop() }
             let ana = try await server.makeUsers(1, prefix: "exp")[0]
             let socket = try LiveNotificationTests.subscriber(port: server.port, token: ana.token)

@@ -1,12 +1,13 @@
 import Foundation
 import GraphQL
 import HuddleCore
+import HuddlePostgres
 import HuddleRuntime
+import HuddleServer
 import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
-    import HuddlePostgres
 #endif
 
 /// A JSON value from a response, read by path.
@@ -52,30 +53,42 @@ enum JSON: Sendable, Equatable {
     var errorMessage: String? { self["errors"][0]["message"].string }
 }
 
-/// `huddle serve` as a process on a scratch database of its own, spoken to
-/// over HTTP by URLSession.
+/// A server on a scratch database of its own, spoken to over HTTP by
+/// URLSession: a `HuddleServer` in the test's process (`start`, `with`), or
+/// the `huddle serve` binary as users run it (`launch`), for what only a
+/// process shows (signals, SIGKILL, its resident memory, its options).
 final class TestServer: Sendable {
+    private enum Running: Sendable {
+        case inProcess(HuddleServer)
+        case process(Process)
+        /// Run by something else (a balancer in front of servers).
+        case attached
+    }
+
     let port: Int
     let databaseURL: String
-    private let process: Process
+    private let running: Running
 
-    private init(port: Int, databaseURL: String, process: Process) {
+    private init(port: Int, databaseURL: String, running: Running) {
         self.port = port
         self.databaseURL = databaseURL
-        self.process = process
+        self.running = running
     }
 
     /// Runs `body` with a server on a fresh database, stopped after.
-    static func with<T: Sendable>(workers: Int = 1, _ body: (TestServer) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(
+        workers: Int = 1, _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in },
+        _ body: (TestServer) async throws -> T
+    ) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await start(databaseURL: url, workers: workers)
+            let server = try await start(databaseURL: url, workers: workers, configure)
             defer { server.stop() }
             return try await body(server)
         }
     }
 
-    /// Runs `body` with two server processes on one fresh database, as a
-    /// deployment of several runs them, both stopped after.
+    /// Runs `body` with two servers on one fresh database, as a deployment
+    /// of several processes runs them, both stopped after.
     static func withTwo<T: Sendable>(_ body: (TestServer, TestServer) async throws -> T) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
             let first = try await start(databaseURL: url)
@@ -86,12 +99,39 @@ final class TestServer: Sendable {
         }
     }
 
-    /// Starts a server on a free port. Another test's server may take the
-    /// same port between the look and the bind; the server then exits (it
-    /// never shares a port with another process), and this tries again.
-    static func start(databaseURL: String, workers: Int = 1, arguments: [String] = []) async throws -> TestServer {
+    /// The server as `huddle serve` would run it (every app mounted, the
+    /// database migrated), in this process on a port of its own; `settings`
+    /// are the apps' (`name=value`, as `--set` takes them).
+    static func start(
+        databaseURL: String, workers: Int = 1, settings: [String] = [],
+        _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        let apps = TestSchema.apps
+        let database = PostgresConfiguration(url: databaseURL)
+        _ = try await DatabaseLocation.resolve(url: databaseURL).migrate(schema: TestSchema.directory, registering: apps)
+        var configuration = HuddleServer.Configuration()
+        configuration.http.port = 0
+        configuration.http.logger = Logger(level: .warning)
+        configuration.workers = workers
+        configuration.appSettings = try AppSettings(apps.flatMap { $0.settings }, environment: [:], assignments: settings)
+        // A minute's budget rather than the default 5 s: with every suite at
+        // once on a 2-core machine, a signUp's password hash can wait that
+        // long for a core. The budget itself is tested in the engine
+        // (ExecutionTimeBudgetTests); `configure` comes after and wins.
+        configuration.operations.executionLimits.maxExecutionTime = .seconds(60)
+        configure(&configuration)
+        let server = try HuddleServer(apps: apps, schema: TestSchema.directory, configuration: configuration)
+        let port = try await server.start(on: database)
+        return TestServer(port: port, databaseURL: databaseURL, running: .inProcess(server))
+    }
+
+    /// `huddle serve` run as a process on a free port. Another test's
+    /// server may take the same port between the look and the bind; the
+    /// server then exits (it never shares a port with another process), and
+    /// this tries again.
+    static func launch(databaseURL: String, workers: Int = 1, arguments: [String] = []) async throws -> TestServer {
         for _ in 0..<5 {
-            if let server = try await start(
+            if let server = try await launch(
                 port: ServeCommandTests.freePort(), databaseURL: databaseURL, workers: workers, arguments: arguments)
             {
                 return server
@@ -101,13 +141,10 @@ final class TestServer: Sendable {
     }
 
     /// The server on `port` once ready; nil when it exited before (its port was taken).
-    private static func start(port: Int, databaseURL: String, workers: Int, arguments: [String]) async throws -> TestServer? {
+    private static func launch(port: Int, databaseURL: String, workers: Int, arguments: [String]) async throws -> TestServer? {
         let process = Process()
         process.executableURL = HuddleCommand.executable
-        // A minute's budget rather than the default 5 s: with every suite at
-        // once on a 2-core machine, a signUp's password hash can wait that
-        // long for a core. The budget itself is tested in the engine
-        // (ExecutionTimeBudgetTests); a test's own arguments come after and win.
+        // The minute's budget `start` gives, for the same reason.
         process.arguments =
             ["serve", "--port", "\(port)", "--workers", "\(workers)", "--log-level", "warning", "--max-execution-time", "60"]
             + arguments
@@ -120,7 +157,7 @@ final class TestServer: Sendable {
         defer { try? FileManager.default.removeItem(at: log) }
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
-        let server = TestServer(port: port, databaseURL: databaseURL, process: process)
+        let server = TestServer(port: port, databaseURL: databaseURL, running: .process(process))
         func said() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         // Migrating a fresh database takes a while when every suite runs at once: wait as long as it runs.
         let deadline = ContinuousClock.now + .seconds(300)
@@ -139,7 +176,7 @@ final class TestServer: Sendable {
     /// A server reached on `port` but run by something else (a balancer in
     /// front of servers), spoken to the same way; once it answers /healthz.
     static func attach(port: Int, databaseURL: String) async throws -> TestServer {
-        let server = TestServer(port: port, databaseURL: databaseURL, process: Process())
+        let server = TestServer(port: port, databaseURL: databaseURL, running: .attached)
         for _ in 0..<200 {
             if (try? await server.get("/healthz")) == "ok\n" { return server }
             try await Task.sleep(for: .milliseconds(50))
@@ -147,11 +184,38 @@ final class TestServer: Sendable {
         throw PostgresError(.connection, "nothing answers /healthz on port \(port)")
     }
 
+    /// Stops the server as SIGTERM does, and waits until it has.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        switch running {
+        case .inProcess(let server):
+            // `stop` is called from `defer`, which cannot await, so it
+            // blocks; the waiting runs on a loop of its own, never on the
+            // few threads every test's tasks share (all of them blocked
+            // here at once would leave it none).
+            let loop = EventLoop()
+            let done = DispatchSemaphore(value: 0)
+            Thread { loop.run() }.start()
+            Task(executorPreference: loop) {
+                server.stop()
+                await server.finished()
+                loop.stop()
+                done.signal()
+            }
+            done.wait()
+        case .process(let process):
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        case .attached:
+            break
         }
+    }
+
+    /// The launched process (`launch`).
+    private var process: Process {
+        guard case .process(let process) = running else { fatalError("only a launched server is a process of its own") }
+        return process
     }
 
     /// Kills the process with SIGKILL: no draining, no rollback it could do itself.
@@ -197,7 +261,7 @@ final class TestServer: Sendable {
         return JSON(try JSONReader().read(String(decoding: data, as: UTF8.self)))
     }
 
-    /// The server process's resident memory now (VmRSS), in bytes.
+    /// The launched process's resident memory now (VmRSS), in bytes.
     var residentBytes: Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
@@ -210,7 +274,7 @@ final class TestServer: Sendable {
         return Int(line?.split(separator: " ").last ?? "") ?? -1
     }
 
-    /// Sends the server process `signal` (SIGHUP, …).
+    /// Sends the launched process `signal` (SIGHUP, …).
     func signal(_ signal: Int32) {
         Foundation.kill(process.processIdentifier, signal)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import HuddleServer
 import Testing
 
 /// A process keeps the users of tokens it checked lately, so a client's
@@ -27,7 +28,7 @@ struct TokenCacheTests {
 
     @Test func aCheckedTokenCostsNoStatementUntilTheDatabaseRevokesIt() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "3600"])
+            let server = try await TestServer.start(databaseURL: url) { $0.tokenCacheLifetime = .seconds(3600) }
             defer { server.stop() }
             let users = try await server.makeUsers(3, prefix: "cached")
             // The first request asks for the token and loads the user; the next only load the user.
@@ -102,7 +103,7 @@ struct TokenCacheTests {
 
     @Test func withTheCacheOffEveryRequestAsks() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, arguments: ["--token-cache-seconds", "0"])
+            let server = try await TestServer.start(databaseURL: url) { $0.tokenCacheLifetime = .zero }
             defer { server.stop() }
             let user = try await server.makeUsers(1, prefix: "uncached")[0]
             // The token and the user, every time; a statement still

@@ -1,0 +1,232 @@
+import Foundation
+import GraphQL
+import GraphQLTransport
+import HuddleCore
+import HuddlePlayground
+import HuddlePostgres
+import HuddleRuntime
+import Synchronization
+
+/// The server the `huddle serve` command runs, and that tests start in
+/// their own process: the mounted apps' schema served over HTTP, WebSocket
+/// and SSE by one event loop per worker on one port, with the process's
+/// LISTEN connection, token cache, automatic persisted queries and durable
+/// scheduler.
+///
+/// It neither migrates nor seeds the database, nor claims the port against
+/// other processes: those are the command's (`huddle serve`), which knows
+/// where the database lives.
+package final class HuddleServer: Sendable {
+    package struct Configuration: Sendable {
+        /// The address, port, timeouts, logger and metrics each worker's
+        /// HTTP server uses. Port 0 picks a free port, which every worker shares.
+        package var http = HTTPServer.Configuration()
+        /// Event loops, each on a thread of its own.
+        package var workers = 1
+        /// Connections to PostgreSQL for requests, shared out between the
+        /// workers, at least one each; nil for twice the number of cores.
+        package var databaseConnections: Int?
+        /// How long a checked token's user may be kept rather than asked for again.
+        package var tokenCacheLifetime = Duration.seconds(60)
+        /// Bytes of automatic persisted queries kept over all workers; 0 keeps none.
+        package var persistedQueryBytes = 16 << 20
+        /// Whether this process runs due scheduled jobs (round ends, reminders).
+        package var runsScheduler = true
+        package var scheduler = JobRunner.Settings()
+        /// Limits, introspection, suggestions, incremental delivery and
+        /// trusted documents, for every transport.
+        package var operations = GraphQLOperationSettings()
+        /// Origins whose browsers may call the API (CORS and WebSockets).
+        package var allowedOrigins: [String] = []
+        /// The Playground's files; nil serves no Playground.
+        package var playgroundAssets: PlaygroundAssets?
+        /// The apps' settings; nil for their defaults.
+        package var appSettings: AppSettings?
+        /// Whether SIGTERM and SIGINT stop the server and SIGHUP reads the
+        /// trusted documents again: what a process that is only a server
+        /// wants, and what a test beside others must not do.
+        package var handlesSignals = false
+        /// Called on the first SIGTERM or SIGINT, before the workers drain.
+        package var onShutdownSignal: (@Sendable () -> Void)?
+
+        package init() {}
+
+        /// The connections each worker gets.
+        func connectionShares(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [Int] {
+            let total = databaseConnections ?? max(workers, 2 * cores)
+            return (0..<workers).map { index in total / workers + (index < total % workers ? 1 : 0) }
+        }
+    }
+
+    /// Why the server could not start; its text is what the command prints.
+    package struct StartError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// What the workers share: one of each for the process.
+    struct Shared: Sendable {
+        let listener: PostgresListener
+        let tokens: TokenCache
+        let persistedQueries: PersistedQueries
+        let appSettings: AppSettings
+    }
+
+    package let configuration: Configuration
+    package let apps: [any App.Type]
+    package var metrics: Metrics { configuration.http.metrics }
+    /// One per worker: objects that two loop threads retain and release in
+    /// turn bounce their reference counts between the cores' caches
+    /// (docs/performance.md, "Measured choices").
+    private let schemas: [ExecutableSchema]
+    /// Set once `start` has made the workers: `stop` reads it at once,
+    /// `finished` waits for it.
+    private let started = Mutex<Running?>(nil)
+    private let running = AsyncOutcome<Running>()
+
+    /// What `start` made, which `stop` and `finished` need.
+    private struct Running: Sendable {
+        let workers: [Worker]
+        let listenerLoop: EventLoop
+        let listener: PostgresListener
+        let scheduler: JobRunner
+        let schedulerPool: PostgresPool
+    }
+
+    /// Builds the schema of `apps` from `directory` for each worker; an
+    /// error here is the schema's (a field without a resolver, a kind no
+    /// app records), before anything runs.
+    package init(apps: [any App.Type], schema directory: SchemaDirectory, configuration: Configuration) throws {
+        self.apps = apps
+        self.configuration = configuration
+        schemas = try (0..<configuration.workers).map { _ in
+            try HuddleAPI.executableSchema(
+                directory, apps: apps, incrementalDelivery: configuration.operations.incrementalDelivery,
+                logger: configuration.http.logger)
+        }
+    }
+
+    /// Starts on `database`, migrated: the LISTEN connection, the token
+    /// cache, then every worker (each connects its pool before it accepts
+    /// anything) and the scheduler. Returns the port, once every worker listens.
+    package func start(on database: PostgresConfiguration) async throws(StartError) -> Int {
+        let configuration = configuration
+        // One LISTEN connection for the process, on a loop of its own;
+        // every worker's subscriptions follow it.
+        let listenerLoop = EventLoop()
+        Thread { listenerLoop.run() }.start()
+        let listener = PostgresListener(database, on: listenerLoop)
+        do {
+            try await listener.start()
+        } catch {
+            listenerLoop.stop()
+            throw StartError(description: "cannot reach PostgreSQL: \(error)")
+        }
+        // Followed even when it keeps nothing (a lifetime of 0): open
+        // WebSockets hear through it that their token was revoked.
+        let tokens = TokenCache(lifetime: configuration.tokenCacheLifetime, listener: listener)
+        do {
+            try await tokens.start()
+        } catch {
+            await listener.close()
+            listenerLoop.stop()
+            throw StartError(description: "cannot follow revoked tokens: \(error)")
+        }
+        let bytes = configuration.persistedQueryBytes
+        // One for the process: a client's hash may reach any worker.
+        let persistedQueries = PersistedQueries(capacity: bytes == 0 ? 0 : 10_000, maxBytes: bytes)
+        metrics.registerGauge("huddle_persisted_queries", help: "Automatic persisted queries kept now.") { persistedQueries.usage.count }
+        metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
+            persistedQueries.usage.bytes
+        }
+        let shared = Shared(
+            listener: listener, tokens: tokens, persistedQueries: persistedQueries,
+            appSettings: configuration.appSettings ?? AppSettings.defaults(of: apps))
+        // Few connections, each with a pipeline of statements, keep
+        // PostgreSQL's CPUs on statements rather than on switching between
+        // backends (docs/performance.md, "Measured choices").
+        let shares = configuration.connectionShares()
+        let onShutdownSignal = configuration.onShutdownSignal
+        let onSignal: (@Sendable () -> Void)? = configuration.handlesSignals ? { @Sendable in onShutdownSignal?() } : nil
+        func worker(_ index: Int, port: Int) -> Worker {
+            var http = configuration.http
+            http.port = port
+            var pool = database
+            pool.maxConnections = shares[index]
+            return Worker(http: http, database: pool, schema: schemas[index], shared: shared, settings: configuration, onSignal: onSignal)
+        }
+        // The first worker binds first, so that with port 0 the others
+        // share the port it was given rather than each take one.
+        var workers = [worker(0, port: configuration.http.port)]
+        workers[0].start()
+        var failures: [String] = []
+        if let failure = await workers[0].started() {
+            failures.append(failure)
+        } else {
+            let port = workers[0].server.port
+            workers += (1..<configuration.workers).map { worker($0, port: port) }
+            for worker in workers.dropFirst() { worker.start() }
+            for worker in workers.dropFirst() {
+                if let failure = await worker.started() { failures.append(failure) }
+            }
+        }
+        // The durable scheduler, on the listener's loop with a pool of its
+        // own, so that due work never waits behind requests (or they behind it).
+        var schedulerDatabase = database
+        schedulerDatabase.maxConnections = configuration.scheduler.concurrency + 1
+        let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
+        let scheduler = JobRunner(
+            work: apps.flatMap { app in app.scheduledWork }, database: schedulerPool, listener: listener,
+            logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
+        let made = Running(
+            workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool)
+        started.withLock { $0 = made }
+        running.set(made)
+        if let failure = failures.first {
+            stop()
+            await finished()
+            throw StartError(description: failure)
+        }
+        if configuration.runsScheduler { scheduler.start() }
+        if configuration.handlesSignals, let manifest = configuration.operations.trustedDocuments {
+            // SIGHUP reads the manifest again: a deploy adds documents without a restart.
+            let logger = configuration.http.logger
+            Task(executorPreference: listenerLoop) {
+                listenerLoop.onSignal(SIGHUP) {
+                    do {
+                        let count = try manifest.reload()
+                        logger.log(.info, "trusted documents reloaded", ["documents": .int(count)])
+                    } catch {
+                        logger.log(.error, "trusted documents not reloaded; the old ones stay", ["reason": .string("\(error)")])
+                    }
+                }
+            }
+        }
+        return workers[0].server.port
+    }
+
+    /// Stops accepting and lets requests in flight finish (for at most the
+    /// grace period), as SIGTERM does; `finished` tells when it has. Before
+    /// `start` has returned it does nothing.
+    package func stop() {
+        for worker in started.withLock({ $0 })?.workers ?? [] { worker.stop() }
+    }
+
+    /// Waits until every worker has stopped (by `stop` or a signal), then
+    /// stops the scheduler and closes the process's connections.
+    package func finished() async {
+        let running = await running.value
+        for worker in running.workers { await worker.finished() }
+        await running.scheduler.stop()
+        await running.schedulerPool.close()
+        await running.listener.close()
+        running.listenerLoop.stop()
+    }
+}
+
+extension AppSettings {
+    /// Every setting of `apps` at its default.
+    package static func defaults(of apps: [any App.Type]) -> AppSettings {
+        // Defaults lie within their ranges, so nothing here can be invalid.
+        (try? AppSettings(apps.flatMap { $0.settings }, environment: [:], assignments: [])) ?? AppSettings()
+    }
+}

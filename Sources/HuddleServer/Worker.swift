@@ -1,0 +1,115 @@
+import Foundation
+import GraphQL
+import GraphQLTransport
+import HuddleCore
+import HuddlePlayground
+import HuddlePostgres
+import HuddleRuntime
+
+/// One event loop on its own thread with its own server, pool and schema.
+final class Worker: Sendable {
+    let loop = EventLoop()
+    let server: HTTPServer
+    let pool: PostgresPool
+    private let startOutcome = AsyncOutcome<String?>()
+    private let finishOutcome = AsyncOutcome<Void>()
+    /// Called when SIGTERM or SIGINT reaches the loop; nil when the
+    /// worker watches no signals (a server inside another program).
+    private let onSignal: (@Sendable () -> Void)?
+
+    init(
+        http configuration: HTTPServer.Configuration, database: PostgresConfiguration, schema: ExecutableSchema,
+        shared: HuddleServer.Shared, settings: HuddleServer.Configuration, onSignal: (@Sendable () -> Void)?
+    ) {
+        self.onSignal = onSignal
+        let pool = PostgresPool(database, on: loop)
+        self.pool = pool
+        let metrics = configuration.metrics
+        metrics.register(pool)
+        let listener = shared.listener
+        let tokens = shared.tokens
+        let appSettings = shared.appSettings
+        var http = GraphQLOverHTTP.Configuration()
+        // The operations' waiting work runs on this worker's loop.
+        var operations = settings.operations
+        operations.workExecutor = loop
+        http.allowedOrigins = settings.allowedOrigins
+        http.persistedQueries = shared.persistedQueries
+        http.operations = operations
+        let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
+            request, _ async throws(ServiceUnavailable) in
+            try await HuddleAPI.context(for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings)
+        }
+        var ws = GraphQLOverWebSocket.Configuration()
+        ws.operations = operations
+        let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
+            payload, _ async throws(ServiceUnavailable) in
+            try await HuddleAPI.context(
+                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings)
+        }
+        let playground = settings.playgroundAssets.map { assets in
+            var playgroundSettings = Playground.Configuration()
+            playgroundSettings.hidesSuggestions = operations.hidesSuggestions
+            return Playground(schema: schema.schema, assets: assets, configuration: playgroundSettings)
+        }
+        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, playground: playground, logger: configuration.logger)
+        server = HTTPServer(
+            loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: settings.allowedOrigins)
+        ) { request in
+            await routes.respond(to: request)
+        }
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            Task(executorPreference: loop) { [self] in
+                do {
+                    // The database first: no request is accepted before it answers.
+                    try await pool.start()
+                } catch {
+                    startOutcome.set("cannot reach PostgreSQL: \(error)")
+                    return
+                }
+                do {
+                    try server.start()
+                } catch {
+                    startOutcome.set(String(describing: error))
+                    return
+                }
+                if let onSignal {
+                    // libuv tells every loop that watches a signal, so each
+                    // worker drains its own connections.
+                    for signal in [SIGTERM, SIGINT] {
+                        loop.onSignal(signal) { [self] in
+                            onSignal()
+                            stop()
+                        }
+                    }
+                }
+                startOutcome.set(nil)
+            }
+            loop.run()
+            finishOutcome.set(())
+        }
+        thread.name = "huddle-loop"
+        thread.start()
+    }
+
+    func stop() {
+        let server = server
+        let pool = pool
+        let loop = loop
+        loop.enqueue {
+            Task(executorPreference: loop) {
+                await server.shutdown()
+                await pool.close()
+                loop.stop()
+            }
+        }
+    }
+
+    /// nil once listening, or why it could not.
+    func started() async -> String? { await startOutcome.value }
+
+    func finished() async { await finishOutcome.value }
+}
