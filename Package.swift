@@ -14,9 +14,11 @@ import PackageDescription
 //      connections and Node, loaders, the inbox and subscriptions, auth);
 //      then one target per app (Playmate, ...), each an `App` that the
 //      executable mounts with one line (Sources/huddle/MountedApps.swift)
-//   5. huddle:    the command-line executable, which composes the server:
-//      the routes (the Playground, GraphQL over HTTP, health and metrics),
-//      the mounted apps, the schema and the database
+//   5. HuddleServer: the server, composed: the routes (the Playground,
+//      GraphQL over HTTP, health and metrics) and the apps it is given, one
+//      loop per worker, the process's listener, token cache and scheduler
+//   6. huddle:    the command-line executable: it mounts the apps, finds
+//      the database (or starts a private one), migrates it and serves
 let package = Package(
     name: "Huddle",
     platforms: [.macOS(.v15)],
@@ -149,21 +151,79 @@ let package = Package(
         ),
         .testTarget(
             name: "GraphQLTests",
-            dependencies: ["GraphQL", "Formats"],
+            dependencies: ["GraphQL", "Formats", "TestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        // What the tests share, in layers as the modules are: sockets,
+        // child processes and the built binary; a running loop and HTTP
+        // server; the test database; the whole server in-process.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "RuntimeTestSupport", dependencies: ["HuddleRuntime", "TestSupport"], path: "Tests/RuntimeTestSupport"),
+        .target(
+            name: "PostgresTestSupport", dependencies: ["HuddlePostgres", "HuddleRuntime", "RuntimeTestSupport", "TestSupport"],
+            path: "Tests/PostgresTestSupport"),
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Playmate", "Prolific",
+                "PetMatch",
+                "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "TestSupport",
+            ],
+            path: "Tests/ServerTestSupport"),
+        .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "HuddlePostgresTests",
+            dependencies: ["HuddlePostgres", "HuddleRuntime", "CLibPQ", "PostgresTestSupport", "RuntimeTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "GraphQLTransportTests",
+            dependencies: ["GraphQLTransport", "GraphQL", "HuddleRuntime", "RuntimeTestSupport", "TestSupport"]
         ),
         .testTarget(
-            name: "HuddleTests",
+            name: "HuddleCoreTests",
             dependencies: [
-                "huddle", "HuddleServer", "HuddleCore", "HuddlePlayground", "Playmate", "Prolific", "PetMatch", "HabitBuddies",
-                "HuddleRuntime",
-                "HuddlePostgres",
-                "GraphQLTransport",
-                "GraphQL", "Formats",
-                "CLibPQ",
+                "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats", "PostgresTestSupport", "RuntimeTestSupport",
+                "ServerTestSupport", "TestSupport",
             ],
-            resources: [.copy("Fixtures")]
-        ),
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "HuddleServerTests",
+            dependencies: [
+                "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQLTransport", "GraphQL",
+                "Playmate", "Prolific", "PetMatch", "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "PlaymateTests",
+            dependencies: [
+                "Playmate", "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport", "RuntimeTestSupport",
+                "ServerTestSupport", "TestSupport",
+            ]),
+        .testTarget(
+            name: "ProlificTests",
+            dependencies: [
+                "Prolific", "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport", "RuntimeTestSupport",
+                "ServerTestSupport", "TestSupport",
+            ]),
+        .testTarget(
+            name: "PetMatchTests",
+            dependencies: [
+                "PetMatch", "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport", "RuntimeTestSupport",
+                "ServerTestSupport", "TestSupport",
+            ]),
+        .testTarget(
+            name: "HabitBuddiesTests",
+            dependencies: [
+                "HabitBuddies", "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport", "RuntimeTestSupport",
+                "ServerTestSupport", "TestSupport",
+            ]),
+        // The `huddle` binary as users run it; it depends on the executable
+        // so that building the tests builds it.
+        .testTarget(
+            name: "CommandTests",
+            dependencies: [
+                "huddle", "HuddleServer", "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport",
+                "RuntimeTestSupport", "ServerTestSupport", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import GraphQL
 import Synchronization
+import TestSupport
 import Testing
 
 /// The executor with bound resolvers: synchronous and waiting fields,

@@ -1,5 +1,6 @@
 import GraphQL
 import Synchronization
+import TestSupport
 import Testing
 
 /// CreateSourceEventStream and MapSourceToResponseEvent, with cancellation.

@@ -1,0 +1,73 @@
+import Foundation
+import PostgresTestSupport
+import RuntimeTestSupport
+import ServerTestSupport
+import TestSupport
+import Testing
+
+/// `huddle seed`: deterministic demo data that the API serves.
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
+struct SeedTests {
+    @Test func demoDataIsDeterministicAndServed() async throws {
+        let counts = try await TestDatabase.withScratchDatabase { url in
+            let seeded = try HuddleCommand.run(["seed"], environment: ["DATABASE_URL": url])
+            #expect(seeded.status == 0, "\(seeded.standardError)")
+            let again = try HuddleCommand.run(["seed"], environment: ["DATABASE_URL": url])
+            #expect(again.status == 1)
+            #expect(again.standardError.contains("the database has users already"))
+
+            let server = try await TestServer.start(databaseURL: url)
+            defer { server.stop() }
+            let login = try await server.graphql(#"mutation { logIn(username: "demo", password: "playmate-demo") { token } }"#)
+            let token = try #require(login["data"]["logIn"]["token"].string, "\(login)")
+            let me = try await server.graphql(
+                """
+                { me { friendCount } incomingFriendRequests { edges { node { from { username } } } }
+                  receivedInvitations { edges { node { status } } } suggestedSessions(first: 3) { score }
+                  sportsSessions(first: 50) { edges { node { occupied capacity players { id } } } } }
+                """, token: token)
+            #expect(me["data"]["me"]["friendCount"].int ?? 0 >= 10, "\(me)")
+            #expect(me["data"]["incomingFriendRequests"]["edges"].array.count == 1)
+            #expect(me["data"]["receivedInvitations"]["edges"].array.count == 2)
+            let sessions = me["data"]["sportsSessions"]["edges"].array
+            #expect(sessions.count == 50)
+            #expect(
+                sessions.allSatisfy {
+                    ($0["node"]["occupied"].int ?? 0) >= 2 && $0["node"]["players"].array.count == $0["node"]["occupied"].int
+                })
+            return seeded.standardOutput
+        }
+        // The same rows every time.
+        let secondCounts = try await TestDatabase.withScratchDatabase { url in
+            try HuddleCommand.run(["seed", "--scale", "demo"], environment: ["DATABASE_URL": url]).standardOutput
+        }
+        #expect(counts == secondCounts)
+        #expect(counts.hasPrefix("seeded 40 users, 12 locations, 60 sessions with "))
+        #expect(try HuddleCommand.run(["seed", "--scale", "huge"]).status == 2)
+    }
+
+    /// `--apps` seeds the shared accounts and only the named apps, which is
+    /// what a benchmark of one screen needs. (The bench scale, which seeds
+    /// the apps at once, is what `scripts/bench/dataset.sh` runs: minutes of
+    /// both cores, too much for the test command.)
+    @Test func seedsOnlyTheNamedApps() async throws {
+        let unknown = try HuddleCommand.run(["seed", "--apps", "playmate,chess"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("no app named chess"), "\(unknown.standardError)")
+        try await TestDatabase.withScratchDatabase { url in
+            let seeded = try HuddleCommand.run(["seed", "--apps", "prolific, Playmate"], environment: ["DATABASE_URL": url])
+            #expect(seeded.status == 0, "\(seeded.standardError)")
+            #expect(seeded.standardOutput.hasPrefix("seeded 40 users, 12 locations, 60 sessions with "), "\(seeded.standardOutput)")
+            #expect(seeded.standardOutput.contains(" projects, "))
+            #expect(!seeded.standardOutput.contains("shelters") && !seeded.standardOutput.contains("check-ins"), "\(seeded.standardOutput)")
+            let server = try await TestServer.start(databaseURL: url)
+            defer { server.stop() }
+            let answer = try await server.graphql(
+                "{ sportsSessions(first: 2) { edges { node { id } } } projects(first: 1) { edges { node { id } } } }")
+            #expect(answer["data"]["sportsSessions"]["edges"].array.count == 2, "\(answer)")
+            #expect(answer["data"]["projects"]["edges"].array.count == 1, "\(answer)")
+            let pets = try await server.sql("SELECT count(*)::int FROM pets")[0].decode(Int.self, at: 0)
+            #expect(pets == 0)
+        }
+    }
+}

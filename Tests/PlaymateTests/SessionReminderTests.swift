@@ -1,0 +1,88 @@
+import Foundation
+import HuddlePostgres
+import PostgresTestSupport
+import RuntimeTestSupport
+import ServerTestSupport
+import TestSupport
+import Testing
+
+/// Players are reminded of their sessions on the durable scheduler, a
+/// setting's minutes before `occursAt`: those still in the session when it
+/// fires, once; none for a session deleted or one created inside the lead.
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
+struct SessionReminderTests {
+    static let kind = "playmate.session-reminder"
+
+    @Test func playersStillInASessionAreRemindedOnceBeforeIt() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(databaseURL: url, settings: ["session-reminder-minutes=90"])
+            defer { server.stop() }
+            let users = try await server.makeUsers(3, prefix: "remind")
+            let (ana, bob, cara) = (users[0], users[1], users[2])
+            let created = try await server.graphql(SessionTests.create, SessionTests.input(in: 2), token: ana.token)
+            let session = try #require(created["data"]["createSportsSession"]["id"].string, "\(created)")
+            let due = try await server.sql(
+                """
+                SELECT j.due_at = s.occurs_at - interval '90 minutes' FROM scheduled_jobs j JOIN sports_sessions s ON s.id = j.subject_id
+                WHERE j.kind = $1
+                """, [Self.kind])
+            #expect(try due.map { try $0.decode(Bool.self, at: 0) } == [true])
+
+            // Inside the lead: no reminder. Deleted: its reminder goes with it.
+            _ = try await server.graphql(SessionTests.create, SessionTests.input(in: 1), token: bob.token)
+            let doomed = try await server.graphql(SessionTests.create, SessionTests.input(in: 3), token: bob.token)
+            #expect(try await jobs(server) == 2)
+            let deleted = try await server.graphql(
+                "mutation($id: ID!) { deleteSportsSession(sessionId: $id) }",
+                ["id": try #require(doomed["data"]["createSportsSession"]["id"].string)], token: bob.token)
+            #expect(deleted["errors"].isNull, "\(deleted)")
+            #expect(try await jobs(server) == 1)
+
+            // Bob joins; Cara joins and leaves.
+            for (user, mutation) in [(bob, "joinSportsSession"), (cara, "joinSportsSession"), (cara, "leaveSportsSession")] {
+                let changed = try await server.graphql(
+                    "mutation($id: ID!) { \(mutation)(sessionId: $id) { id } }", ["id": session], token: user.token)
+                #expect(changed["errors"].isNull, "\(changed)")
+            }
+            _ = try await server.sql("UPDATE scheduled_jobs SET due_at = clock_timestamp() WHERE kind = $1", [Self.kind])
+            _ = try await server.sql("SELECT pg_notify('huddle_scheduler', '0')")
+            var waited = 0
+            while try await jobs(server) > 0, waited < 100 {
+                try await Task.sleep(for: .milliseconds(100))
+                waited += 1
+            }
+            #expect(try await jobs(server) == 0)
+
+            let notices = "{ notifications(first: 10) { edges { node { kind message session { id } } } } }"
+            for user in [ana, bob] {
+                let inbox = try await server.graphql(notices, token: user.token)
+                let reminders = inbox["data"]["notifications"]["edges"].array.map { $0["node"] }.filter {
+                    $0["kind"].string == "SESSION_REMINDER"
+                }
+                #expect(reminders.count == 1, "\(inbox)")
+                #expect(reminders.first?["session"]["id"].string == session)
+                #expect(reminders.first?["message"].string?.hasPrefix("Your tennis session at Central Park Courts starts at") == true)
+            }
+            let left = try await server.graphql(notices, token: cara.token)
+            #expect(
+                left["errors"].isNull
+                    && left["data"]["notifications"]["edges"].array.allSatisfy { $0["node"]["kind"].string != "SESSION_REMINDER" },
+                "\(left)")
+        }
+    }
+
+    @Test func noRemindersWhenTheSettingIsZero() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(databaseURL: url, settings: ["session-reminder-minutes=0"])
+            defer { server.stop() }
+            let ana = try await server.makeUsers(1, prefix: "quiet")[0]
+            let created = try await server.graphql(SessionTests.create, SessionTests.input(in: 48), token: ana.token)
+            #expect(created["errors"].isNull, "\(created)")
+            #expect(try await jobs(server) == 0)
+        }
+    }
+
+    private func jobs(_ server: TestServer) async throws -> Int {
+        try await server.sql("SELECT count(*)::int FROM scheduled_jobs WHERE kind = $1", [Self.kind])[0].decode(Int.self, at: 0)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import HuddlePostgres
+import HuddleRuntime
+import RuntimeTestSupport
+import TestSupport
+import Testing
+
+/// The database the test command started, when there is one.
+package enum TestDatabase {
+    package static let url = ProcessInfo.processInfo.environment["DATABASE_URL"]
+    package static var available: Bool { url != nil }
+
+    package static func configuration() -> PostgresConfiguration {
+        PostgresConfiguration(url: url!)
+    }
+
+    /// A loop on its own thread, a pool on it (on the test database, or on
+    /// `url`), closed and stopped after `body`.
+    package static func withPool<T: Sendable>(
+        url: String? = nil,
+        _ adjust: (inout PostgresConfiguration) -> Void = { _ in },
+        _ body: (PostgresPool, EventLoop) async throws -> T
+    ) async throws -> T {
+        var configuration = url.map { PostgresConfiguration(url: $0) } ?? configuration()
+        adjust(&configuration)
+        let running = RunningLoop()
+        let pool = PostgresPool(configuration, on: running.loop)
+        do {
+            try await pool.start()
+            let value = try await body(pool, running.loop)
+            await pool.close()
+            await running.stop()
+            return value
+        } catch {
+            await pool.close()
+            await running.stop()
+            throw error
+        }
+    }
+
+    /// A fresh, empty database (dropped afterwards), for tests that create tables.
+    package static func withScratchDatabase<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+        let name = "huddle_scratch_\(UInt32.random(in: 0...UInt32.max))"
+        try await withPool { pool, _ in _ = try await pool.query("CREATE DATABASE \(name)") }
+        let url = Self.url!.replacingOccurrences(of: "/huddle_test", with: "/\(name)")
+        do {
+            let value = try await body(url)
+            try await withPool { pool, _ in _ = try await pool.query("DROP DATABASE \(name) WITH (FORCE)") }
+            return value
+        } catch {
+            _ = try? await withPool { pool, _ in _ = try await pool.query("DROP DATABASE \(name) WITH (FORCE)") }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import PostgresTestSupport
+import RuntimeTestSupport
+import ServerTestSupport
+import TestSupport
+import Testing
+
+/// The project page (the project, its story, the open round's snippets
+/// ranked with their authors, weighted scores and the viewer's votes)
+/// costs the same number of statements for 5 snippets and for 100.
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
+struct ProjectPageCostTests {
+    static let page = """
+        query ProjectPage($id: ID!) {
+          project(id: $id) {
+            id title seed isComplete followerCount viewerFollows viewerCanWrite owner { username }
+            story { id text author { username profileImageUrl } }
+            currentRound {
+              id number endsAt snippetCount
+              snippets { id text isEnding createdAt voteCount score viewerVoted isWinner author { id username profileImageUrl karma } }
+            }
+          }
+        }
+        """
+
+    /// Statements the page costs with `writers` snippets in the open round,
+    /// each with a vote, a finished round before it.
+    func statements(writers: Int) async throws -> (statements: Int, snippets: Int) {
+        try await TestServer.with { server in
+            let users = try await server.makeUsers(writers + 1, prefix: "page")
+            let viewer = users[writers]
+            let project = try await ProlificFixtures.project(server, token: viewer.token, title: "Page")
+            _ = try await ProlificFixtures.snippet(server, token: users[0].token, round: project.round, text: "An opening.")
+            try await ProlificFixtures.endNow([project.round], server: server)
+            let current = try await server.graphql("query($id: ID!) { project(id: $id) { currentRound { id } } }", ["id": project.id])
+            let round = try #require(current["data"]["project"]["currentRound"]["id"].string)
+            for index in 0..<writers {
+                let snippet = try await ProlificFixtures.snippet(server, token: users[index].token, round: round, text: "Line \(index).")
+                try await ProlificFixtures.castVote(server, token: users[(index + 1) % writers].token, snippet: snippet)
+            }
+            _ = try await server.graphql(Self.page, ["id": project.id], token: viewer.token)
+            let before = try await server.statementCount()
+            let reply = try await server.graphql(Self.page, ["id": project.id], token: viewer.token)
+            let after = try await server.statementCount()
+            #expect(reply["errors"].isNull, "\(reply)")
+            #expect(reply["data"]["project"]["story"].array.count == 1)
+            // The snippets the project's statement ranked are the ones the round's own loader ranks.
+            let alone = try await server.graphql(
+                """
+                query($id: ID!) { node(id: $id) { ... on Round {
+                  snippets { id text isEnding createdAt voteCount score viewerVoted isWinner author { id username profileImageUrl karma } }
+                } } }
+                """, ["id": round], token: viewer.token)
+            #expect(alone["data"]["node"]["snippets"] == reply["data"]["project"]["currentRound"]["snippets"], "\(alone)")
+            return (after - before, reply["data"]["project"]["currentRound"]["snippets"].array.count)
+        }
+    }
+
+    @Test func theProjectPageCostsTheSameForFiveSnippetsAndAHundred() async throws {
+        let few = try await statements(writers: 5)
+        let many = try await statements(writers: 100)
+        #expect(few.snippets == 5 && many.snippets == 100)
+        #expect(few.statements == many.statements, "5 snippets: \(few.statements) statements, 100: \(many.statements)")
+        // One: the project with its owner and the viewer's follow, the open
+        // round with its snippet count, the story with its authors, and the
+        // open round's snippets with their authors, karma, the viewer's
+        // votes and the live count. (The token was checked by the request before.)
+        #expect(few.statements == 1, "\(few.statements)")
+    }
+}
