@@ -3,7 +3,9 @@
 ///
 /// Named types are classes because the type graph has cycles (a User's
 /// friends are Users). They are filled in while a schema is built and never
-/// changed afterwards, which is what makes sharing them across threads safe.
+/// changed afterwards, which is what makes sharing them across threads safe:
+/// `GraphQLSchema` seals them when it is made, and in debug builds a change
+/// after that stops the run.
 
 public enum TypeKind: String, Sendable, Hashable {
     case scalar = "SCALAR"
@@ -16,34 +18,62 @@ public enum TypeKind: String, Sendable, Hashable {
 
 public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     public let name: String
+
+    #if DEBUG
+        /// Set once the schema holding it is made: the engine shares it
+        /// between threads from then on, unlocked, so a change after would
+        /// race with their reads; debug builds stop at one.
+        private var isSealed = false
+    #endif
+
+    @inline(__always) private func assertUnsealed() {
+        #if DEBUG
+            assert(!isSealed, "\(Self.self) changed after its schema was made")
+        #endif
+    }
+
+    /// Seals it and its fields, arguments, input fields and enum values.
+    func seal() {
+        #if DEBUG
+            isSealed = true
+            for field in fields { field.seal() }
+            for value in inputFields { value.seal() }
+            for value in enumValues { value.seal() }
+        #endif
+    }
     public let kind: TypeKind
-    public internal(set) var description: String?
+    public internal(set) var description: String? { didSet { assertUnsealed() } }
     /// Object and interface fields, in definition order.
     public internal(set) var fields: [GraphQLField] = [] {
-        didSet { fieldIndex = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }) }
+        didSet {
+            assertUnsealed()
+            fieldIndex = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
     }
     /// Interfaces an object or interface type implements.
-    public internal(set) var interfaces: [GraphQLNamedType] = []
+    public internal(set) var interfaces: [GraphQLNamedType] = [] { didSet { assertUnsealed() } }
     /// A union's member types.
-    public internal(set) var unionMembers: [GraphQLNamedType] = []
-    public internal(set) var enumValues: [GraphQLEnumValue] = []
-    /// A custom scalar's coercion, once an executable schema registers one.
+    public internal(set) var unionMembers: [GraphQLNamedType] = [] { didSet { assertUnsealed() } }
+    public internal(set) var enumValues: [GraphQLEnumValue] = [] { didSet { assertUnsealed() } }
+    /// A custom scalar's coercion, once an executable schema registers one
+    /// (which it does before it is shared, so this one is not sealed).
     public internal(set) var scalarCoercion: ScalarCoercion?
     /// Input object fields, in definition order.
     public internal(set) var inputFields: [GraphQLInputValue] = [] {
         didSet {
+            assertUnsealed()
             inputFieldIndex = Dictionary(inputFields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
-    public internal(set) var specifiedByURL: String?
+    public internal(set) var specifiedByURL: String? { didSet { assertUnsealed() } }
     /// An input object marked `@oneOf`: exactly one field must be given.
-    public internal(set) var isOneOf = false
+    public internal(set) var isOneOf = false { didSet { assertUnsealed() } }
     /// The definition this type was built from, and its extensions.
-    public internal(set) var definition: TypeDefinition?
-    public internal(set) var extensions: [TypeExtension] = []
+    public internal(set) var definition: TypeDefinition? { didSet { assertUnsealed() } }
+    public internal(set) var extensions: [TypeExtension] = [] { didSet { assertUnsealed() } }
     /// The sources of `definition` and of each extension, for error locations.
-    public internal(set) var definitionSource: Source?
-    public internal(set) var extensionSources: [Source] = []
+    public internal(set) var definitionSource: Source? { didSet { assertUnsealed() } }
+    public internal(set) var extensionSources: [Source] = [] { didSet { assertUnsealed() } }
 
     private var fieldIndex: [String: Int] = [:]
     private var inputFieldIndex: [String: Int] = [:]
@@ -139,13 +169,34 @@ public indirect enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
 /// A field of an object or interface type.
 public final class GraphQLField: @unchecked Sendable {
     public let name: String
-    public internal(set) var description: String?
-    public internal(set) var type: GraphQLType
-    public internal(set) var arguments: [GraphQLInputValue]
-    public internal(set) var deprecationReason: String?
-    public internal(set) var definition: FieldDefinition?
+
+    #if DEBUG
+        /// Set once the schema holding it is made: the engine shares it
+        /// between threads from then on, unlocked, so a change after would
+        /// race with their reads; debug builds stop at one.
+        private var isSealed = false
+    #endif
+
+    @inline(__always) private func assertUnsealed() {
+        #if DEBUG
+            assert(!isSealed, "\(Self.self) changed after its schema was made")
+        #endif
+    }
+
+    /// Seals it and its arguments.
+    func seal() {
+        #if DEBUG
+            isSealed = true
+            for argument in arguments { argument.seal() }
+        #endif
+    }
+    public internal(set) var description: String? { didSet { assertUnsealed() } }
+    public internal(set) var type: GraphQLType { didSet { assertUnsealed() } }
+    public internal(set) var arguments: [GraphQLInputValue] { didSet { assertUnsealed() } }
+    public internal(set) var deprecationReason: String? { didSet { assertUnsealed() } }
+    public internal(set) var definition: FieldDefinition? { didSet { assertUnsealed() } }
     /// The source `definition` was parsed from.
-    public internal(set) var source: Source?
+    public internal(set) var source: Source? { didSet { assertUnsealed() } }
 
     init(
         name: String, description: String? = nil, type: GraphQLType, arguments: [GraphQLInputValue] = [],
@@ -168,15 +219,35 @@ public final class GraphQLField: @unchecked Sendable {
 /// An argument of a field or directive, or a field of an input object.
 public final class GraphQLInputValue: @unchecked Sendable {
     public let name: String
-    public internal(set) var description: String?
-    public internal(set) var type: GraphQLType
+
+    #if DEBUG
+        /// Set once the schema holding it is made: the engine shares it
+        /// between threads from then on, unlocked, so a change after would
+        /// race with their reads; debug builds stop at one.
+        private var isSealed = false
+    #endif
+
+    @inline(__always) private func assertUnsealed() {
+        #if DEBUG
+            assert(!isSealed, "\(Self.self) changed after its schema was made")
+        #endif
+    }
+
+    /// Seals it.
+    func seal() {
+        #if DEBUG
+            isSealed = true
+        #endif
+    }
+    public internal(set) var description: String? { didSet { assertUnsealed() } }
+    public internal(set) var type: GraphQLType { didSet { assertUnsealed() } }
     /// The default value, already coerced to `type`; nil when there is none
     /// (or when the literal in the SDL does not fit the type, as graphql-js has it).
-    public internal(set) var defaultValue: GraphQLValue?
-    public internal(set) var deprecationReason: String?
-    public internal(set) var definition: InputValueDefinition?
+    public internal(set) var defaultValue: GraphQLValue? { didSet { assertUnsealed() } }
+    public internal(set) var deprecationReason: String? { didSet { assertUnsealed() } }
+    public internal(set) var definition: InputValueDefinition? { didSet { assertUnsealed() } }
     /// The source `definition` was parsed from.
-    public internal(set) var source: Source?
+    public internal(set) var source: Source? { didSet { assertUnsealed() } }
 
     init(
         name: String, description: String? = nil, type: GraphQLType, defaultValue: GraphQLValue? = nil,
@@ -197,11 +268,31 @@ public final class GraphQLInputValue: @unchecked Sendable {
 
 public final class GraphQLEnumValue: @unchecked Sendable {
     public let name: String
-    public internal(set) var description: String?
-    public internal(set) var deprecationReason: String?
-    public internal(set) var definition: EnumValueDefinition?
+
+    #if DEBUG
+        /// Set once the schema holding it is made: the engine shares it
+        /// between threads from then on, unlocked, so a change after would
+        /// race with their reads; debug builds stop at one.
+        private var isSealed = false
+    #endif
+
+    @inline(__always) private func assertUnsealed() {
+        #if DEBUG
+            assert(!isSealed, "\(Self.self) changed after its schema was made")
+        #endif
+    }
+
+    /// Seals it.
+    func seal() {
+        #if DEBUG
+            isSealed = true
+        #endif
+    }
+    public internal(set) var description: String? { didSet { assertUnsealed() } }
+    public internal(set) var deprecationReason: String? { didSet { assertUnsealed() } }
+    public internal(set) var definition: EnumValueDefinition? { didSet { assertUnsealed() } }
     /// The source `definition` was parsed from.
-    public internal(set) var source: Source?
+    public internal(set) var source: Source? { didSet { assertUnsealed() } }
 
     init(
         name: String, description: String? = nil, deprecationReason: String? = nil,
@@ -217,13 +308,34 @@ public final class GraphQLEnumValue: @unchecked Sendable {
 
 public final class GraphQLDirective: @unchecked Sendable {
     public let name: String
-    public internal(set) var description: String?
-    public internal(set) var locations: [DirectiveLocation]
-    public internal(set) var arguments: [GraphQLInputValue]
-    public internal(set) var isRepeatable: Bool
-    public internal(set) var definition: DirectiveDefinition?
+
+    #if DEBUG
+        /// Set once the schema holding it is made: the engine shares it
+        /// between threads from then on, unlocked, so a change after would
+        /// race with their reads; debug builds stop at one.
+        private var isSealed = false
+    #endif
+
+    @inline(__always) private func assertUnsealed() {
+        #if DEBUG
+            assert(!isSealed, "\(Self.self) changed after its schema was made")
+        #endif
+    }
+
+    /// Seals it and its arguments.
+    func seal() {
+        #if DEBUG
+            isSealed = true
+            for argument in arguments { argument.seal() }
+        #endif
+    }
+    public internal(set) var description: String? { didSet { assertUnsealed() } }
+    public internal(set) var locations: [DirectiveLocation] { didSet { assertUnsealed() } }
+    public internal(set) var arguments: [GraphQLInputValue] { didSet { assertUnsealed() } }
+    public internal(set) var isRepeatable: Bool { didSet { assertUnsealed() } }
+    public internal(set) var definition: DirectiveDefinition? { didSet { assertUnsealed() } }
     /// The source `definition` was parsed from.
-    public internal(set) var source: Source?
+    public internal(set) var source: Source? { didSet { assertUnsealed() } }
 
     init(
         name: String, description: String? = nil, locations: [DirectiveLocation], arguments: [GraphQLInputValue] = [],

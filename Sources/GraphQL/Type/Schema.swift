@@ -1,5 +1,7 @@
 /// A GraphQL schema (spec §3.3): its types, directives and root operation
-/// types. Built once (see `buildSchema`) and read-only afterwards.
+/// types. Built once (see `buildSchema`) and read-only afterwards: its own
+/// properties are constants, and it seals its types and directives, whose
+/// changes after that stop a debug run (`GraphQLNamedType.seal`).
 public final class GraphQLSchema: @unchecked Sendable {
     public let description: String?
     public let queryType: GraphQLNamedType?
@@ -57,6 +59,8 @@ public final class GraphQLSchema: @unchecked Sendable {
             }
         }
         self.implementations = implementations
+        for type in self.types { type.seal() }
+        for directive in directives { directive.seal() }
     }
 
     /// graphql-js's type map order. It starts from a set of the given types

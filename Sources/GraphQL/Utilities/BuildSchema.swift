@@ -167,12 +167,14 @@ struct SchemaBuilder {
             guard let type = types[definition.name.value], type.definition == nil || builtins == nil else { continue }
             fill(type, from: definition, source: source)
         }
-        var directives = directiveDefinitions.map { buildDirective($0.0, $0.1) }
-
+        let defined = directiveDefinitions.map { buildDirective($0.0, $0.1) }
+        var directives = defined
         for builtin in builtins?.directives ?? [] where !directives.contains(where: { $0.name == builtin.name }) {
             directives.append(builtin)
         }
-        coerceDefaultValues(in: definedTypes, directives: directives)
+        // Only this SDL's own: the built-in directives are shared by every
+        // schema, sealed, and read meanwhile by other threads.
+        coerceDefaultValues(in: definedTypes, directives: defined)
         checkDirectiveUses(directives: directives)
         if builtins != nil { explicitRootTypes = rootOperationTypes() }
         if !errors.isEmpty { throw SchemaBuildError(errors: errors) }
@@ -381,7 +383,7 @@ struct SchemaBuilder {
         for type in types where type.kind == .object || type.kind == .interface {
             for field in type.fields { field.arguments.forEach(coerce) }
         }
-        for directive in directives where directive.definition != nil {
+        for directive in directives {
             directive.arguments.forEach(coerce)
         }
     }
