@@ -35,6 +35,7 @@ package enum AccountResolvers {
             return .scalar(.boolean(true))
         }
         binder.rootAsync("Mutation", "updateProfile", updateProfile)
+        binder.rootAsync("Mutation", "changePassword", changePassword)
         binder.root("Query", "me") { input in
             guard let viewer = input.request.viewer else { return .null }
             return input.request.loaders.users.load(viewer.userID) { $0.map { .object($0) } ?? .null }
@@ -129,6 +130,32 @@ package enum AccountResolvers {
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }
         let token = try await Authentication.issueToken(for: user.id, on: context.database)
         return .object(AuthPayload(token: token, user: user))
+    }
+
+    private static func changePassword(_ input: ResolverInput) async throws -> Resolved {
+        let context = input.request
+        guard let viewer = context.viewer else { throw APIError.unauthenticated() }
+        let current = input.string("currentPassword") ?? ""
+        let new = try AccountInput.password(input.string("newPassword") ?? "")
+        let rows = try await context.database.query("SELECT password_hash FROM users WHERE id = $1", [viewer.userID])
+        guard let stored = try rows.first?.decode(String.self, at: 0) else { throw APIError.notFound("Your account no longer exists.") }
+        let (matches, hash) = await context.database.loop.runInThreadPool {
+            PasswordHash.verify(current, against: stored) ? (true, PasswordHash.make(new)) : (false, "")
+        }
+        guard matches else { throw APIError.badInput("The current password is not right.") }
+        let revoked = try await context.database.withTransaction { connection in
+            // Only if the hash is still the one checked: two changes at once
+            // cannot both pass on the same old password.
+            let changed = try await connection.query(
+                "UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3 RETURNING id", [viewer.userID, hash, stored])
+            guard !changed.isEmpty else { throw APIError.badInput("The password was changed meanwhile; sign in again.") }
+            return try await connection.query(
+                "DELETE FROM auth_tokens WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash", [viewer.userID, viewer.tokenHash]
+            ).map { try $0.decode(String.self, at: 0) }
+        }
+        // The other processes hear of each token from the database's trigger; this one drops them now.
+        for tokenHash in revoked { context.tokens?.forget(tokenHash) }
+        return .scalar(.boolean(true))
     }
 
     private static func updateProfile(_ input: ResolverInput) async throws -> Resolved {
