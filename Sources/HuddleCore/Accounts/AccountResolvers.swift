@@ -36,6 +36,7 @@ package enum AccountResolvers {
         }
         binder.rootAsync("Mutation", "updateProfile", updateProfile)
         binder.rootAsync("Mutation", "changePassword", changePassword)
+        SignedInDevices.bind(&binder)
         binder.root("Query", "me") { input in
             guard let viewer = input.request.viewer else { return .null }
             return input.request.loaders.users.load(viewer.userID) { $0.map { .object($0) } ?? .null }
@@ -102,7 +103,7 @@ package enum AccountResolvers {
                     [username, email, hash]
                 )
                 let user = try UserRecord(row: rows[0], shownToOwner: true)
-                let token = try await Authentication.issueToken(for: user.id, on: connection)
+                let token = try await Authentication.issueToken(for: user.id, userAgent: context.userAgent, on: connection)
                 return .object(AuthPayload(token: token, user: user))
             }
         } catch let error as PostgresError where error.kind == .uniqueViolation {
@@ -128,7 +129,7 @@ package enum AccountResolvers {
         let stored = try rows.first?.decode(String.self, at: UserRecord.columnCount) ?? decoyHash
         let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }
-        let token = try await Authentication.issueToken(for: user.id, on: context.database)
+        let token = try await Authentication.issueToken(for: user.id, userAgent: context.userAgent, on: context.database)
         return .object(AuthPayload(token: token, user: user))
     }
 
@@ -149,12 +150,9 @@ package enum AccountResolvers {
             let changed = try await connection.query(
                 "UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3 RETURNING id", [viewer.userID, hash, stored])
             guard !changed.isEmpty else { throw APIError.badInput("The password was changed meanwhile; sign in again.") }
-            return try await connection.query(
-                "DELETE FROM auth_tokens WHERE user_id = $1 AND token_hash <> $2 RETURNING token_hash", [viewer.userID, viewer.tokenHash]
-            ).map { try $0.decode(String.self, at: 0) }
+            return try await SignedInDevices.signOutOthers(of: viewer, on: connection)
         }
-        // The other processes hear of each token from the database's trigger; this one drops them now.
-        for tokenHash in revoked { context.tokens?.forget(tokenHash) }
+        SignedInDevices.forget(revoked, in: context)
         return .scalar(.boolean(true))
     }
 

@@ -10,14 +10,26 @@ package enum Authentication {
 
     package static func hash(_ token: String) -> String { Digest.sha256Hex(Array(token.utf8)) }
 
-    /// Issues a token for `userID` in the caller's transaction.
-    package static func issueToken(for userID: Int64, on connection: some PostgresQuerying) async throws -> String {
+    /// Issues a token for `userID` in the caller's transaction, recording
+    /// the User-Agent of the device it signs in.
+    package static func issueToken(for userID: Int64, userAgent: String?, on connection: some PostgresQuerying) async throws -> String {
         let token = RandomBytes.token()
         _ = try await connection.query(
-            "INSERT INTO auth_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))",
-            [hash(token), userID, tokenLifetime]
+            """
+            INSERT INTO auth_tokens (token_hash, user_id, expires_at, user_agent)
+            VALUES ($1, $2, now() + make_interval(secs => $3), $4)
+            """,
+            [hash(token), userID, tokenLifetime, userAgent]
         )
         return token
+    }
+
+    /// A User-Agent as a token keeps it: its first 512 characters, with no
+    /// NUL (which PostgreSQL's text cannot hold).
+    package static func userAgent(_ header: String?) -> String? {
+        guard let header, !header.isEmpty else { return nil }
+        let kept = header.unicodeScalars.lazy.filter { $0 != "\u{0}" }.prefix(512)
+        return String(String.UnicodeScalarView(kept))
     }
 
     /// The signed-in user a token stands for; nil for none, an unknown,
@@ -41,11 +53,20 @@ package enum Authentication {
         let stamp = cache?.stamp()
         let rows: PostgresRows
         do {
+            // In the same statement, a use more than five minutes after the
+            // last one recorded is recorded, and the token's expiry moved to
+            // a lifetime from now (the sliding renewal); at most one write
+            // per token per five minutes, whatever the cache.
             rows = try await database.query(
                 """
+                WITH used AS (
+                    UPDATE auth_tokens SET last_used_at = now(), expires_at = greatest(expires_at, now() + make_interval(secs => $2))
+                    WHERE token_hash = $1 AND expires_at > now() AND last_used_at < now() - interval '5 minutes'
+                    RETURNING 1
+                )
                 SELECT user_id, extract(epoch FROM expires_at - now())::float8 FROM auth_tokens
                 WHERE token_hash = $1 AND expires_at > now()
-                """, [tokenHash]
+                """, [tokenHash, tokenLifetime]
             )
         } catch {
             throw ServiceUnavailable("The database is unavailable, so the request's sign-in cannot be checked; try again shortly.")

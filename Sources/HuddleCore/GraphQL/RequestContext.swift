@@ -18,6 +18,8 @@ package final class RequestContext: Sendable {
     package let settings: AppSettings
     /// The process's cache of tokens' users, which logging out updates.
     package let tokens: TokenCache?
+    /// The request's User-Agent, which a sign-in records with its token.
+    package let userAgent: String?
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -50,8 +52,9 @@ package final class RequestContext: Sendable {
 
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
-        settings: AppSettings = AppSettings()
+        settings: AppSettings = AppSettings(), userAgent: String? = nil
     ) {
+        self.userAgent = userAgent
         self.database = database
         self.listener = listener
         self.viewer = viewer
