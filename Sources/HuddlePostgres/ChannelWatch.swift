@@ -19,6 +19,7 @@ public final class ChannelWatch: Sendable {
     private let started = Mutex<Bool>(false)
     private let following = Atomic<Bool>(false)
     private let notices = Atomic<Int>(0)
+    private let ended = Atomic<Bool>(false)
 
     /// A watch of `channel` through `listener`.
     public init(_ channel: String, listener: PostgresListener) {
@@ -58,8 +59,13 @@ public final class ChannelWatch: Sendable {
                 }
             }
             following.store(false, ordering: .releasing)
+            ended.store(true, ordering: .releasing)
         }
     }
+
+    /// Whether the listener has closed after this watch started: it will
+    /// never keep anything fresh again, and whoever holds it may let it go.
+    public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// Counts a change this process made itself, ahead of its notification:
     /// a reading stamped before is not kept.

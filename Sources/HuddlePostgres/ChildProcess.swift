@@ -16,6 +16,14 @@ enum ChildProcess {
         var description: String
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+    /// which Swift's Glibc module does not declare.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Runs `arguments[0]` (looked up on PATH) from `/`, with standard input
     /// from /dev/null and standard output and error into one text.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -31,10 +39,10 @@ enum ChildProcess {
         // whatever it leaves running (a lock held by the server `pg_ctl
         // start` leaves, for ever): every one from 3 up, however many the
         // process has open.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) }
-        for descriptor in open ?? Array(3..<1024) where descriptor >= 3 {
-            let flags = fcntl(descriptor, F_GETFD)
-            if flags >= 0, flags & FD_CLOEXEC == 0 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        // Closed in the child itself, so that one another thread opens
+        // meanwhile cannot slip through.
+        guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else {
+            throw Failure(description: "cannot run \(arguments[0]): posix_spawn_file_actions_addclosefrom_np is missing")
         }
         // From / (env -C), so that an unprivileged user never needs the caller's directory.
         let command = ["env", "-C", "/"] + arguments

@@ -82,6 +82,8 @@ package final class HuddleServer: Sendable {
     /// `finished` waits for it.
     private let started = Mutex<Running?>(nil)
     private let running = AsyncOutcome<Running>()
+    /// The teardown after the workers stop, run once whoever asks first.
+    private let teardown = Mutex<Task<Void, Never>?>(nil)
 
     /// What `start` made, which `stop` and `finished` need.
     private struct Running: Sendable {
@@ -96,6 +98,10 @@ package final class HuddleServer: Sendable {
     /// error here is the schema's (a field without a resolver, a kind no
     /// app records), before anything runs.
     package init(apps: [any App.Type], schema directory: SchemaDirectory, configuration: Configuration) throws {
+        guard configuration.workers >= 1 else { throw StartError(description: "a server needs at least one worker") }
+        guard configuration.databaseConnections.map({ $0 >= configuration.workers }) ?? true else {
+            throw StartError(description: "each worker needs a database connection: give at least as many as workers")
+        }
         self.apps = apps
         self.configuration = configuration
         schemas = try (0..<configuration.workers).map { _ in
@@ -186,6 +192,7 @@ package final class HuddleServer: Sendable {
             await finished()
             throw StartError(description: failure)
         }
+        for worker in workers { await worker.watchSignals() }
         if configuration.runsScheduler { scheduler.start() }
         if configuration.handlesSignals, let manifest = configuration.operations.trustedDocuments {
             // SIGHUP reads the manifest again: a deploy adds documents without a restart.
@@ -215,11 +222,20 @@ package final class HuddleServer: Sendable {
     /// stops the scheduler and closes the process's connections.
     package func finished() async {
         let running = await running.value
-        for worker in running.workers { await worker.finished() }
-        await running.scheduler.stop()
-        await running.schedulerPool.close()
-        await running.listener.close()
-        running.listenerLoop.stop()
+        let task = teardown.withLock { task in
+            if let task { return task }
+            // On the listener's loop, whose connections it closes last.
+            let made = Task(executorPreference: running.listenerLoop) {
+                for worker in running.workers { await worker.finished() }
+                await running.scheduler.stop()
+                await running.schedulerPool.close()
+                await running.listener.close()
+                running.listenerLoop.stop()
+            }
+            task = made
+            return made
+        }
+        await task.value
     }
 }
 

@@ -76,16 +76,6 @@ final class Worker: Sendable {
                     startOutcome.set(String(describing: error))
                     return
                 }
-                if let onSignal {
-                    // libuv tells every loop that watches a signal, so each
-                    // worker drains its own connections.
-                    for signal in [SIGTERM, SIGINT] {
-                        loop.onSignal(signal) { [self] in
-                            onSignal()
-                            stop()
-                        }
-                    }
-                }
                 startOutcome.set(nil)
             }
             loop.run()
@@ -93,6 +83,22 @@ final class Worker: Sendable {
         }
         thread.name = "huddle-loop"
         thread.start()
+    }
+
+    /// From now on SIGTERM and SIGINT stop this worker (libuv tells every
+    /// loop that watches a signal, so each drains its own connections).
+    /// Called once every worker listens, so that no signal finds some
+    /// watching and others not yet started.
+    func watchSignals() async {
+        guard let onSignal else { return }
+        await Task(executorPreference: loop) { [self] in
+            for signal in [SIGTERM, SIGINT] {
+                loop.onSignal(signal) { [self] in
+                    onSignal()
+                    stop()
+                }
+            }
+        }.value
     }
 
     func stop() {

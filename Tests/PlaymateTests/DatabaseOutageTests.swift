@@ -51,7 +51,7 @@ struct DatabaseOutageTests {
             try? cluster.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        let server = try await TestServer.start(databaseURL: cluster.url)
+        let server = try await TestServer.start(databaseURL: cluster.url, databaseWait: .seconds(2))
         defer { server.stop() }
         let (token, _) = try await server.signUp("outage_ann")
         #expect(try await post(server, "{ me { username } }", token: token).body["data"]["me"]["username"].string == "outage_ann")

@@ -14,11 +14,7 @@ struct SuggestionTests {
         try await TestServer.with { server in
             let users = try await server.makeUsers(4, prefix: "rank")
             let me = users[0]
-            func rowID(_ user: (token: String, id: String)) -> String {
-                String(decoding: Data(base64Encoded: user.id + String(repeating: "=", count: (4 - user.id.count % 4) % 4))!, as: UTF8.self)
-                    .split(separator: ":")[1].description
-            }
-            let (meID, friendID, womanID, manID) = (rowID(users[0]), rowID(users[1]), rowID(users[2]), rowID(users[3]))
+            let (meID, friendID, womanID, manID) = (rowID(users[0].id), rowID(users[1].id), rowID(users[2].id), rowID(users[3].id))
             _ = try await server.sql(
                 """
                 UPDATE users SET gender = CASE id WHEN \(womanID) THEN 'FEMALE' WHEN \(manID) THEN 'MALE' END,

@@ -22,6 +22,10 @@ package enum TestDatabase {
         _ body: (PostgresPool, EventLoop) async throws -> T
     ) async throws -> T {
         var configuration = url.map { PostgresConfiguration(url: $0) } ?? configuration()
+        // With every suite at once on two cores, a connection can take
+        // seconds to open: a test's own database work waits for it (a test
+        // of the timeout itself sets its own in `adjust`).
+        configuration.acquireTimeout = .seconds(60)
         adjust(&configuration)
         let running = RunningLoop()
         let pool = PostgresPool(configuration, on: running.loop)

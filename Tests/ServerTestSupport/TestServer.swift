@@ -86,8 +86,14 @@ package final class TestServer: Sendable {
     ) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
             let server = try await start(databaseURL: url, workers: workers, configure)
-            defer { server.stop() }
-            return try await body(server)
+            do {
+                let value = try await body(server)
+                await server.stopped()
+                return value
+            } catch {
+                await server.stopped()
+                throw error
+            }
         }
     }
 
@@ -96,23 +102,41 @@ package final class TestServer: Sendable {
     package static func withTwo<T: Sendable>(_ body: (TestServer, TestServer) async throws -> T) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
             let first = try await start(databaseURL: url)
-            defer { first.stop() }
-            let second = try await start(databaseURL: url)
-            defer { second.stop() }
-            return try await body(first, second)
+            let second: TestServer
+            do {
+                second = try await start(databaseURL: url)
+            } catch {
+                await first.stopped()
+                throw error
+            }
+            do {
+                let value = try await body(first, second)
+                await first.stopped()
+                await second.stopped()
+                return value
+            } catch {
+                await first.stopped()
+                await second.stopped()
+                throw error
+            }
         }
     }
 
     /// The server as `huddle serve` would run it (every app mounted, the
     /// database migrated), in this process on a port of its own; `settings`
-    /// are the apps' (`name=value`, as `--set` takes them).
+    /// are the apps' (`name=value`, as `--set` takes them); `databaseWait`
+    /// is how long a request waits for a connection (`--database-wait`).
     package static func start(
-        databaseURL: String, workers: Int = 1, settings: [String] = [],
+        databaseURL: String, workers: Int = 1, settings: [String] = [], databaseWait: Duration = .seconds(60),
         _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }
     ) async throws -> TestServer {
         let apps = TestSchema.apps
-        let database = PostgresConfiguration(url: databaseURL)
-        _ = try await DatabaseLocation.resolve(url: databaseURL).migrate(schema: TestSchema.directory, registering: apps)
+        var database = PostgresConfiguration(url: databaseURL)
+        // With every suite at once on two cores, a connection can take
+        // seconds to open: a minute by default, where `huddle serve` waits
+        // 2 s; the tests of an outage give that.
+        database.acquireTimeout = databaseWait
+        _ = try await DatabaseLocation(configuration: database).migrate(schema: TestSchema.directory, registering: apps)
         var configuration = HuddleServer.Configuration()
         configuration.http.port = 0
         configuration.http.logger = Logger(level: .warning)
@@ -191,13 +215,26 @@ package final class TestServer: Sendable {
     }
 
     /// Stops the server as SIGTERM does, and waits until it has.
+    package func stopped() async {
+        switch running {
+        case .inProcess(let server):
+            server.stop()
+            await server.finished()
+        case .process:
+            try? await offThePool { [self] in stop() }
+        case .attached:
+            break
+        }
+    }
+
+    /// `stopped`, for a `defer`, which cannot await: it blocks the calling
+    /// thread, one of the few every test's tasks share, for the drain (up
+    /// to the grace period). The waiting itself runs on a loop of its own,
+    /// so that it needs none of those threads (all of them blocked here at
+    /// once would leave it none).
     package func stop() {
         switch running {
         case .inProcess(let server):
-            // `stop` is called from `defer`, which cannot await, so it
-            // blocks; the waiting runs on a loop of its own, never on the
-            // few threads every test's tasks share (all of them blocked
-            // here at once would leave it none).
             let loop = EventLoop()
             let done = DispatchSemaphore(value: 0)
             Thread { loop.run() }.start()

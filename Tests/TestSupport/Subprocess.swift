@@ -37,15 +37,18 @@ package final class Subprocess: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         let streams: [(Any?, Int32, Bool)] = [(standardInput, 0, true), (standardOutput, 1, false), (standardError, 2, false)]
         for (stream, target, isInput) in streams {
-            if let descriptor = Self.descriptor(of: stream, reading: isInput) {
-                posix_spawn_file_actions_adddup2(&actions, descriptor, target)
-            }
+            guard let descriptor = Self.descriptor(of: stream, reading: isInput) else { continue }
+            // FileHandle.nullDevice has no descriptor of its own (-1).
+            let added =
+                descriptor >= 0
+                ? posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+                : posix_spawn_file_actions_addopen(&actions, target, "/dev/null", isInput ? O_RDONLY : O_WRONLY, 0)
+            guard added == 0 else { throw POSIXError(POSIXErrorCode(rawValue: added) ?? .EIO) }
         }
-        // Everything else the test has open stays out of the child.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) }
-        for descriptor in open ?? Array(3..<1024) where descriptor >= 3 {
-            if fcntl(descriptor, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        }
+        // Everything else the test has open stays out of the child, closed
+        // in the child itself, so that a pipe another test opens meanwhile
+        // cannot slip through.
+        guard let closeFrom = Self.closeFrom, closeFrom(&actions, 3) == 0 else { throw POSIXError(.ENOSYS) }
         // The folder by env -C, as posix_spawn has no portable chdir.
         var command = [executableURL.path] + arguments
         if let currentDirectoryURL { command = ["/usr/bin/env", "-C", currentDirectoryURL.path] + command }
@@ -66,6 +69,14 @@ package final class Subprocess: @unchecked Sendable {
             if let pipe = stream as? Pipe { try (isInput ? pipe.fileHandleForReading : pipe.fileHandleForWriting).close() }
         }
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later),
+    /// which Swift's Glibc module does not declare.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     private static func descriptor(of stream: Any?, reading: Bool) -> Int32? {
         switch stream {

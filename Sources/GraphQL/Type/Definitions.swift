@@ -7,6 +7,28 @@
 /// `GraphQLSchema` seals them when it is made, and in debug builds a change
 /// after that stops the run.
 
+/// Whether the schema holding a type-system object has been made: the
+/// engine shares it between threads from then on, unlocked, so a change
+/// after would race with their reads; debug builds stop at one. In release
+/// builds it holds nothing and checks nothing.
+struct Sealing {
+    #if DEBUG
+        private var isSealed = false
+    #endif
+
+    mutating func seal() {
+        #if DEBUG
+            isSealed = true
+        #endif
+    }
+
+    @inline(__always) func assertUnsealed(_ owner: Any.Type) {
+        #if DEBUG
+            assert(!isSealed, "\(owner) changed after its schema was made")
+        #endif
+    }
+}
+
 public enum TypeKind: String, Sendable, Hashable {
     case scalar = "SCALAR"
     case object = "OBJECT"
@@ -19,23 +41,13 @@ public enum TypeKind: String, Sendable, Hashable {
 public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     public let name: String
 
-    #if DEBUG
-        /// Set once the schema holding it is made: the engine shares it
-        /// between threads from then on, unlocked, so a change after would
-        /// race with their reads; debug builds stop at one.
-        private var isSealed = false
-    #endif
-
-    @inline(__always) private func assertUnsealed() {
-        #if DEBUG
-            assert(!isSealed, "\(Self.self) changed after its schema was made")
-        #endif
-    }
+    private var sealing = Sealing()
+    @inline(__always) private func assertUnsealed() { sealing.assertUnsealed(Self.self) }
 
     /// Seals it and its fields, arguments, input fields and enum values.
     func seal() {
+        sealing.seal()
         #if DEBUG
-            isSealed = true
             for field in fields { field.seal() }
             for value in inputFields { value.seal() }
             for value in enumValues { value.seal() }
@@ -170,23 +182,13 @@ public indirect enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
 public final class GraphQLField: @unchecked Sendable {
     public let name: String
 
-    #if DEBUG
-        /// Set once the schema holding it is made: the engine shares it
-        /// between threads from then on, unlocked, so a change after would
-        /// race with their reads; debug builds stop at one.
-        private var isSealed = false
-    #endif
-
-    @inline(__always) private func assertUnsealed() {
-        #if DEBUG
-            assert(!isSealed, "\(Self.self) changed after its schema was made")
-        #endif
-    }
+    private var sealing = Sealing()
+    @inline(__always) private func assertUnsealed() { sealing.assertUnsealed(Self.self) }
 
     /// Seals it and its arguments.
     func seal() {
+        sealing.seal()
         #if DEBUG
-            isSealed = true
             for argument in arguments { argument.seal() }
         #endif
     }
@@ -220,24 +222,12 @@ public final class GraphQLField: @unchecked Sendable {
 public final class GraphQLInputValue: @unchecked Sendable {
     public let name: String
 
-    #if DEBUG
-        /// Set once the schema holding it is made: the engine shares it
-        /// between threads from then on, unlocked, so a change after would
-        /// race with their reads; debug builds stop at one.
-        private var isSealed = false
-    #endif
-
-    @inline(__always) private func assertUnsealed() {
-        #if DEBUG
-            assert(!isSealed, "\(Self.self) changed after its schema was made")
-        #endif
-    }
+    private var sealing = Sealing()
+    @inline(__always) private func assertUnsealed() { sealing.assertUnsealed(Self.self) }
 
     /// Seals it.
     func seal() {
-        #if DEBUG
-            isSealed = true
-        #endif
+        sealing.seal()
     }
     public internal(set) var description: String? { didSet { assertUnsealed() } }
     public internal(set) var type: GraphQLType { didSet { assertUnsealed() } }
@@ -269,24 +259,12 @@ public final class GraphQLInputValue: @unchecked Sendable {
 public final class GraphQLEnumValue: @unchecked Sendable {
     public let name: String
 
-    #if DEBUG
-        /// Set once the schema holding it is made: the engine shares it
-        /// between threads from then on, unlocked, so a change after would
-        /// race with their reads; debug builds stop at one.
-        private var isSealed = false
-    #endif
-
-    @inline(__always) private func assertUnsealed() {
-        #if DEBUG
-            assert(!isSealed, "\(Self.self) changed after its schema was made")
-        #endif
-    }
+    private var sealing = Sealing()
+    @inline(__always) private func assertUnsealed() { sealing.assertUnsealed(Self.self) }
 
     /// Seals it.
     func seal() {
-        #if DEBUG
-            isSealed = true
-        #endif
+        sealing.seal()
     }
     public internal(set) var description: String? { didSet { assertUnsealed() } }
     public internal(set) var deprecationReason: String? { didSet { assertUnsealed() } }
@@ -309,23 +287,13 @@ public final class GraphQLEnumValue: @unchecked Sendable {
 public final class GraphQLDirective: @unchecked Sendable {
     public let name: String
 
-    #if DEBUG
-        /// Set once the schema holding it is made: the engine shares it
-        /// between threads from then on, unlocked, so a change after would
-        /// race with their reads; debug builds stop at one.
-        private var isSealed = false
-    #endif
-
-    @inline(__always) private func assertUnsealed() {
-        #if DEBUG
-            assert(!isSealed, "\(Self.self) changed after its schema was made")
-        #endif
-    }
+    private var sealing = Sealing()
+    @inline(__always) private func assertUnsealed() { sealing.assertUnsealed(Self.self) }
 
     /// Seals it and its arguments.
     func seal() {
+        sealing.seal()
         #if DEBUG
-            isSealed = true
             for argument in arguments { argument.seal() }
         #endif
     }

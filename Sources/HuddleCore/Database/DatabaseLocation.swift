@@ -9,6 +9,16 @@ public struct DatabaseLocation: Sendable {
     /// The private cluster, when no `DATABASE_URL` was given.
     public let privateCluster: PrivatePostgres?
 
+    /// The server `configuration` names (no private cluster).
+    package init(configuration: PostgresConfiguration) {
+        self.init(configuration: configuration, privateCluster: nil)
+    }
+
+    private init(configuration: PostgresConfiguration, privateCluster: PrivatePostgres?) {
+        self.configuration = configuration
+        self.privateCluster = privateCluster
+    }
+
     /// Resolves the location, initialising and starting the private cluster
     /// when it is the one (this blocks; call it before serving).
     public static func resolve(

@@ -36,12 +36,13 @@ final class ShelterDirectory: Sendable {
     /// server: one per LISTEN connection (a process may run several
     /// servers, on different databases, as the tests do).
     private struct Kept: Sendable {
-        weak var listener: PostgresListener?
+        let listener: PostgresListener
         let watch: ChannelWatch
         var current: ShelterDirectory?
     }
 
-    /// Each listener's, made on first use; entries whose listener is gone are dropped.
+    /// Each listener's, made on first use; the entries of listeners that
+    /// have closed (their servers stopped) are dropped when one is added.
     private static let state = Mutex<[ObjectIdentifier: Kept]>([:])
 
     /// The shelters, read on first use and after any change; nil where
@@ -52,7 +53,7 @@ final class ShelterDirectory: Sendable {
         let key = ObjectIdentifier(listener)
         let (watch, cached) = state.withLock { state in
             if let kept = state[key], kept.listener === listener { return (kept.watch, kept.current) }
-            state = state.filter { $0.value.listener != nil }
+            state = state.filter { !$0.value.watch.hasEnded }
             let kept = Kept(listener: listener, watch: ChannelWatch(channel, listener: listener))
             state[key] = kept
             return (kept.watch, nil)

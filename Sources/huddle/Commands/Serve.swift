@@ -337,8 +337,10 @@ struct Serve: AsyncParsableCommand {
         }
         var database = location.configuration
         database.acquireTimeout = .milliseconds(Int64(databaseWait * 1000))
+        // The port listened on: --port 0 has the first worker pick one.
+        let listening: Int
         do {
-            _ = try await server.start(on: database)
+            listening = try await server.start(on: database)
         } catch {
             FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
             throw ExitCode.failure
@@ -352,9 +354,9 @@ struct Serve: AsyncParsableCommand {
             clusterGuard.shutdownBegan(deadline: shutdownDeadline)
             server.stop()
         }
-        FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(port) with \(workers) workers\n".utf8))
+        FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(listening) with \(workers) workers\n".utf8))
         if let assets = configuration.playgroundAssets, assets.missing == nil {
-            FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(port)/playground\n".utf8))
+            FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(listening)/playground\n".utf8))
         }
         await server.finished()
     }
