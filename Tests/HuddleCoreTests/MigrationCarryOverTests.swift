@@ -28,10 +28,10 @@ struct MigrationCarryOverTests {
         try await TestDatabase.withScratchDatabase { url in
             let running = RunningLoop()
             // The dump sets search_path for its session: a connection of its own.
-            let restore = try await PostgresConnection.connect(PostgresConfiguration(url: url), on: running.loop)
+            let restore = try await PostgresConnection.connect(TestDatabase.configuration(url: url), on: running.loop)
             try await restore.execute(script: fixture)
             restore.close()
-            let pool = PostgresPool(PostgresConfiguration(url: url), on: running.loop)
+            let pool = PostgresPool(TestDatabase.configuration(url: url), on: running.loop)
             do {
                 if !prepare.isEmpty { _ = try await pool.query(prepare) }
                 let value = try await body(url, pool)
@@ -137,7 +137,7 @@ struct MigrationCarryOverTests {
             let migrated = try HuddleCommand.run(["migrate"], environment: ["DATABASE_URL": url])
             #expect(migrated.status == 0, "\(migrated.standardError)")
             let running = RunningLoop()
-            let pool = PostgresPool(PostgresConfiguration(url: url), on: running.loop)
+            let pool = PostgresPool(TestDatabase.configuration(url: url), on: running.loop)
             let shape = try await Self.shape(of: pool)
             await pool.close()
             await running.stop()

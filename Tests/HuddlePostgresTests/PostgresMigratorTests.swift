@@ -17,7 +17,7 @@ struct PostgresMigratorTests {
                 let migrations = try PostgresMigrator.migrations(in: directory, app: "game")
                 #expect(migrations.map(\.version) == [1, 2])
                 let running = RunningLoop()
-                let configuration = PostgresConfiguration(url: url)
+                let configuration = TestDatabase.configuration(url: url)
                 let first = try await PostgresMigrator.migrate(migrations, configuration: configuration, on: running.loop)
                 #expect(first.applied.map(\.name) == ["0001_players.sql", "0002_scores.sql"])
                 #expect(first.unchanged == 0)
@@ -40,7 +40,7 @@ struct PostgresMigratorTests {
         try await TestDatabase.withScratchDatabase { url in
             try await TestDatabase.withMigrations(TestDatabase.gameMigrations) { directory async throws in
                 let running = RunningLoop()
-                let configuration = PostgresConfiguration(url: url)
+                let configuration = TestDatabase.configuration(url: url)
                 _ = try await PostgresMigrator.migrate(
                     try PostgresMigrator.migrations(in: directory, app: "game"), configuration: configuration, on: running.loop)
 
@@ -75,7 +75,7 @@ struct PostgresMigratorTests {
             files["0003_broken.sql"] = "CREATE TABLE half (id int); INSERT INTO half VALUES (1); SELECT 1/0;"
             try await TestDatabase.withMigrations(files) { directory async throws in
                 let running = RunningLoop()
-                let configuration = PostgresConfiguration(url: url)
+                let configuration = TestDatabase.configuration(url: url)
                 await #expect {
                     _ = try await PostgresMigrator.migrate(
                         try PostgresMigrator.migrations(in: directory, app: "game"), configuration: configuration, on: running.loop)
@@ -97,7 +97,8 @@ struct PostgresMigratorTests {
                 let reports = try await withThrowingTaskGroup(of: PostgresMigrator.Report.self) { group in
                     for running in loops {
                         group.addTask {
-                            try await PostgresMigrator.migrate(migrations, configuration: PostgresConfiguration(url: url), on: running.loop)
+                            try await PostgresMigrator.migrate(
+                                migrations, configuration: TestDatabase.configuration(url: url), on: running.loop)
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
@@ -132,7 +133,7 @@ struct PostgresMigratorTests {
     @Test func eachAppNumbersItsOwnMigrations() async throws {
         try await TestDatabase.withScratchDatabase { url in
             let running = RunningLoop()
-            let configuration = PostgresConfiguration(url: url)
+            let configuration = TestDatabase.configuration(url: url)
             let shared = try PostgresMigrator.migrations(
                 [("0001_players.sql", TestDatabase.gameMigrations["0001_players.sql"]!)], app: "shared", from: "test")
             let scores = try PostgresMigrator.migrations(

@@ -137,7 +137,7 @@ struct RecordColumnsTests {
             let seeded = try HuddleCommand.run(["seed"], environment: ["DATABASE_URL": url])
             #expect(seeded.status == 0, "\(seeded.standardError)")
             let running = RunningLoop()
-            let pool = PostgresPool(PostgresConfiguration(url: url), on: running.loop)
+            let pool = PostgresPool(TestDatabase.configuration(url: url), on: running.loop)
             var decoded = 0
             for declaration in Self.declarations {
                 let described = try await pool.query("SELECT * FROM (\(declaration.sql)) declared LIMIT 0", declaration.parameters)

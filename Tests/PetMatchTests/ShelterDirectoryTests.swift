@@ -19,7 +19,7 @@ struct ShelterDirectoryTests {
     @Test func distancesAreEarthdistancesToTheLastBit() async throws {
         try await TestDatabase.withScratchDatabase { url in
             try await EventLoop.withOwnThread { loop in
-                let pool = PostgresPool(PostgresConfiguration(url: url), on: loop)
+                let pool = PostgresPool(TestDatabase.configuration(url: url), on: loop)
                 _ = try await pool.query("CREATE EXTENSION IF NOT EXISTS earthdistance CASCADE")
                 // Points all over the globe (poles, date line, antipodes), from every origin.
                 let rows = try await pool.query(

@@ -10,8 +10,14 @@ package enum TestDatabase {
     package static let url = ProcessInfo.processInfo.environment["DATABASE_URL"]
     package static var available: Bool { url != nil }
 
-    package static func configuration() -> PostgresConfiguration {
-        PostgresConfiguration(url: url!)
+    /// The test database's configuration, or `url`'s: with every suite at
+    /// once on two cores a connection can take seconds to open, so a
+    /// test's database work waits up to a minute for one (a test of the
+    /// timeout itself sets its own).
+    package static func configuration(url: String? = nil) -> PostgresConfiguration {
+        var configuration = PostgresConfiguration(url: url ?? Self.url!)
+        configuration.acquireTimeout = .seconds(60)
+        return configuration
     }
 
     /// A loop on its own thread, a pool on it (on the test database, or on
@@ -21,11 +27,7 @@ package enum TestDatabase {
         _ adjust: (inout PostgresConfiguration) -> Void = { _ in },
         _ body: (PostgresPool, EventLoop) async throws -> T
     ) async throws -> T {
-        var configuration = url.map { PostgresConfiguration(url: $0) } ?? configuration()
-        // With every suite at once on two cores, a connection can take
-        // seconds to open: a test's own database work waits for it (a test
-        // of the timeout itself sets its own in `adjust`).
-        configuration.acquireTimeout = .seconds(60)
+        var configuration = configuration(url: url)
         adjust(&configuration)
         let running = RunningLoop()
         let pool = PostgresPool(configuration, on: running.loop)

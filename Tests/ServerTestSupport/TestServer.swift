@@ -361,7 +361,7 @@ package final class TestServer: Sendable {
     /// password hashing takes a good part of a second each, by design).
     package func makeUsers(_ count: Int, prefix: String) async throws -> [(token: String, id: String)] {
         try await EventLoop.withOwnThread { [databaseURL] loop in
-            let pool = PostgresPool(PostgresConfiguration(url: databaseURL), on: loop)
+            let pool = PostgresPool(TestDatabase.configuration(url: databaseURL), on: loop)
             var users: [(String, String)] = []
             for index in 0..<count {
                 let id = try await pool.query(
@@ -381,7 +381,7 @@ package final class TestServer: Sendable {
     /// Runs SQL on the server's database (for checks the API does not offer).
     package func sql(_ statement: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
         try await EventLoop.withOwnThread { [databaseURL] loop in
-            let pool = PostgresPool(PostgresConfiguration(url: databaseURL), on: loop)
+            let pool = PostgresPool(TestDatabase.configuration(url: databaseURL), on: loop)
             let rows = try await pool.query(statement, parameters)
             await pool.close()
             return rows
