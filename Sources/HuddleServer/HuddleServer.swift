@@ -243,6 +243,6 @@ extension AppSettings {
     /// Every setting of `apps` at its default.
     package static func defaults(of apps: [any App.Type]) -> AppSettings {
         // Defaults lie within their ranges, so nothing here can be invalid.
-        (try? AppSettings(apps.flatMap { $0.settings }, environment: [:], assignments: [])) ?? AppSettings()
+        (try? AppSettings(AppSettings.declared(mounting: apps), environment: [:], assignments: [])) ?? AppSettings()
     }
 }

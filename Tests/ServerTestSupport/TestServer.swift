@@ -141,7 +141,7 @@ package final class TestServer: Sendable {
         configuration.http.port = 0
         configuration.http.logger = Logger(level: .warning)
         configuration.workers = workers
-        configuration.appSettings = try AppSettings(apps.flatMap { $0.settings }, environment: [:], assignments: settings)
+        configuration.appSettings = try AppSettings(AppSettings.declared(mounting: apps), environment: [:], assignments: settings)
         // A minute's budget rather than the default 5 s: with every suite at
         // once on a 2-core machine, a signUp's password hash can wait that
         // long for a core. The budget itself is tested in the engine

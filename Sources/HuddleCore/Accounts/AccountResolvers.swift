@@ -121,6 +121,7 @@ package enum AccountResolvers {
         let name = input.string("username") ?? ""
         let password = input.string("password") ?? ""
         let context = input.request
+        try await SignInThrottle.attempt(name, settings: context.settings, on: context.database)
         let rows = try await context.database.query(
             "SELECT \(UserRecord.columns), u.password_hash FROM users u WHERE lower(u.username) = lower($1) OR lower(u.email) = lower($1) LIMIT 1",
             [name]
@@ -129,6 +130,7 @@ package enum AccountResolvers {
         let stored = try rows.first?.decode(String.self, at: UserRecord.columnCount) ?? decoyHash
         let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }
+        try await SignInThrottle.succeeded(name, on: context.database)
         let token = try await Authentication.issueToken(for: user.id, userAgent: context.userAgent, on: context.database)
         return .object(AuthPayload(token: token, user: user))
     }

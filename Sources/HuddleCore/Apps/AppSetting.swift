@@ -31,6 +31,11 @@ package struct AppSettings: Sendable {
 
     package init() {}
 
+    /// The settings the shared core and `apps` declare.
+    package static func declared(mounting apps: [any App.Type]) -> [AppSetting] {
+        ([Shared.self] + apps).flatMap { $0.settings }
+    }
+
     package subscript(_ setting: AppSetting) -> Int { values[setting.name] ?? setting.defaultValue }
 
     /// A setting's value, from the environment (`environmentVariable`) and

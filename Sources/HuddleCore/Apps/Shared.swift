@@ -29,6 +29,21 @@ package enum Shared: App {
     ]
 
     package static let notificationKinds: [NotificationKind] = [.friendRequestReceived, .friendRequestAccepted]
+
+    package static let settings = [signInFreeFailures, signInFirstWait, signInLongestWait]
+
+    /// Failed sign-ins with one name before each further one blocks it.
+    package static let signInFreeFailures = AppSetting(
+        "sign-in-free-failures", default: 5, range: 1...100,
+        help: "failed sign-ins with one name before each further one blocks it for twice as long as the last")
+    /// How long the first failure past the free ones blocks a name.
+    package static let signInFirstWait = AppSetting(
+        "sign-in-first-wait-seconds", default: 1, range: 1...3600,
+        help: "how long the first failed sign-in past the free ones blocks the name; each further one doubles it")
+    /// The longest a name is blocked, however many failures.
+    package static let signInLongestWait = AppSetting(
+        "sign-in-longest-wait-seconds", default: 900, range: 1...86_400,
+        help: "the longest a name is blocked after failed sign-ins, and how long its failures are remembered")
 }
 
 extension NotificationKind {

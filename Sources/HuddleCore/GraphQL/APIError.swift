@@ -17,6 +17,11 @@ package enum APIError {
         .coded(message, code: "BAD_USER_INPUT")
     }
 
+    /// Too many attempts of something throttled; try again later.
+    package static func rateLimited(_ message: String) -> GraphQLError {
+        .coded(message, code: "RATE_LIMITED")
+    }
+
     package static func notFound(_ message: String) -> GraphQLError {
         .coded(message, code: "NOT_FOUND")
     }

@@ -165,7 +165,7 @@ struct Serve: AsyncParsableCommand {
         get throws {
             do {
                 return try AppSettings(
-                    mountedApps.flatMap { $0.settings }, environment: ProcessInfo.processInfo.environment,
+                    AppSettings.declared(mounting: mountedApps), environment: ProcessInfo.processInfo.environment,
                     assignments: settingAssignments)
             } catch {
                 throw ValidationError(error.description)
@@ -363,7 +363,7 @@ struct Serve: AsyncParsableCommand {
 }
 
 /// The mounted apps' settings for `--help`: name, default and range.
-private let appSettingsHelp = mountedApps.flatMap { $0.settings }.map { setting in
+private let appSettingsHelp = AppSettings.declared(mounting: mountedApps).map { setting in
     "\(setting.name) (\(setting.help); default \(setting.defaultValue), \(setting.range.lowerBound) to \(setting.range.upperBound))"
 }.joined(separator: "; ")
 
