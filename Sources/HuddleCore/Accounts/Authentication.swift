@@ -19,7 +19,7 @@ package enum Authentication {
             INSERT INTO auth_tokens (token_hash, user_id, expires_at, user_agent)
             VALUES ($1, $2, now() + make_interval(secs => $3), $4)
             """,
-            [hash(token), userID, tokenLifetime, userAgent]
+            [hash(token), userID, tokenLifetime, Self.userAgent(userAgent)]
         )
         return token
     }

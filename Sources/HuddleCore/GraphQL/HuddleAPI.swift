@@ -57,7 +57,7 @@ public enum HuddleAPI {
         return RequestContext(
             database: database, listener: listener,
             viewer: try await Authentication.viewer(token: token, database: database, cache: tokens), tokens: tokens,
-            settings: settings, userAgent: Authentication.userAgent(request.head.header("user-agent")))
+            settings: settings, userAgent: request.head.header("user-agent"))
     }
 
     /// The context of a websocket connection, from the `token` (or

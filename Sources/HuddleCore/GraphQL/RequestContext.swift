@@ -18,7 +18,8 @@ package final class RequestContext: Sendable {
     package let settings: AppSettings
     /// The process's cache of tokens' users, which logging out updates.
     package let tokens: TokenCache?
-    /// The request's User-Agent, which a sign-in records with its token.
+    /// The request's User-Agent as sent, which a sign-in records with its
+    /// token (trimmed then, not on every request).
     package let userAgent: String?
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
