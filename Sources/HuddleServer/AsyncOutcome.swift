@@ -13,6 +13,9 @@ final class AsyncOutcome<Value: Sendable>: Sendable {
         for waiter in waiters { waiter.resume(returning: value) }
     }
 
+    /// The value if it is set, without waiting.
+    var current: Value? { state.withLock { $0.value } }
+
     var value: Value {
         get async {
             await withCheckedContinuation { continuation in

@@ -80,7 +80,6 @@ package final class HuddleServer: Sendable {
     private let schemas: [ExecutableSchema]
     /// Set once `start` has made the workers: `stop` reads it at once,
     /// `finished` waits for it.
-    private let started = Mutex<Running?>(nil)
     private let running = AsyncOutcome<Running>()
     /// The teardown after the workers stop, run once whoever asks first.
     private let teardown = Mutex<Task<Void, Never>?>(nil)
@@ -185,7 +184,6 @@ package final class HuddleServer: Sendable {
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
         let made = Running(
             workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool)
-        started.withLock { $0 = made }
         running.set(made)
         if let failure = failures.first {
             stop()
@@ -215,7 +213,7 @@ package final class HuddleServer: Sendable {
     /// grace period), as SIGTERM does; `finished` tells when it has. Before
     /// `start` has returned it does nothing.
     package func stop() {
-        for worker in started.withLock({ $0 })?.workers ?? [] { worker.stop() }
+        for worker in running.current?.workers ?? [] { worker.stop() }
     }
 
     /// Waits until every worker has stopped (by `stop` or a signal), then
