@@ -165,9 +165,8 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Playmate", "Prolific",
-                "PetMatch",
-                "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "TestSupport",
+                "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport",
+                "RuntimeTestSupport", "TestSupport",
             ],
             path: "Tests/ServerTestSupport"),
         .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
@@ -183,15 +182,15 @@ let package = Package(
             dependencies: [
                 "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats", "PostgresTestSupport", "RuntimeTestSupport",
                 "ServerTestSupport", "TestSupport",
-            ],
-            resources: [.copy("Fixtures")]),
+            ]),
         .testTarget(
             name: "HuddleServerTests",
             dependencies: [
                 "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQLTransport", "GraphQL",
                 "Playmate", "Prolific", "PetMatch", "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport",
                 "TestSupport",
-            ]),
+            ],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "PlaymateTests",
             dependencies: [

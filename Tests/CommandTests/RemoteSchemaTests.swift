@@ -8,8 +8,17 @@ import Testing
 /// `--schema URL`: a live endpoint's schema read by introspection, over HTTP
 /// from `huddle serve` and over HTTPS through a TLS front.
 @Suite(.enabled(if: TestDatabase.available)) struct RemoteSchemaTests {
+    /// Runs `body` with `huddle serve` itself, every app it mounts, on a fresh database.
+    func withServer(_ body: (TestServer) async throws -> Void) async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.launch(databaseURL: url)
+            defer { server.stop() }
+            try await body(server)
+        }
+    }
+
     @Test func aLiveServersSchemaPrintsAsTheBuiltInOneAndValidatesTheSame() async throws {
-        try await TestServer.with { server in
+        try await withServer { server in
             let url = "http://127.0.0.1:\(server.port)/graphql"
             let builtIn = try HuddleCommand.run(["schema"])
             let live = try await offThePool { try HuddleCommand.run(["schema", "--schema", url]) }
@@ -28,7 +37,7 @@ import Testing
     }
 
     @Test func anEndpointThatDoesNotAnswerIntrospectionIsAUsageError() async throws {
-        try await TestServer.with { server in
+        try await withServer { server in
             let missing = try await offThePool {
                 try HuddleCommand.run(["schema", "--schema", "http://127.0.0.1:\(server.port)/nothing"])
             }
@@ -83,7 +92,7 @@ import Testing
     @Test func overHTTPSWithHeadersAndAnOlderServer() async throws {
         let scratch = try ScratchDirectory("huddle-remote-schema")
         let (cert, key) = try await certificate(in: scratch)
-        try await TestServer.with { server in
+        try await withServer { server in
             let upstream = "http://127.0.0.1:\(server.port)/graphql"
             let builtIn = try HuddleCommand.run(["schema"]).standardOutput
             for legacy in [false, true] {

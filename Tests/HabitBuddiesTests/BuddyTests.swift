@@ -1,4 +1,5 @@
 import Foundation
+import HabitBuddies
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -17,7 +18,7 @@ struct BuddyTests {
         """
 
     @Test func candidatesShareAHabitRankedThenCycleAndAMutualRightSwipeMakesOnePair() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let users = try await server.makeUsers(5, prefix: "bud")
             let (me, close, far, other, fresh) = (users[0], users[1], users[2], users[3], users[4])
             let empty = try await server.graphql(Self.candidates, token: me.token)
@@ -79,7 +80,7 @@ struct BuddyTests {
     }
 
     @Test func mutualRightSwipesAtTheSameInstantMakeOnePair() async throws {
-        try await TestServer.with(workers: 2) { server in
+        try await TestServer.with(mounting: [HabitBuddies.self], workers: 2) { server in
             let users = try await server.makeUsers(20, prefix: "race")
             for user in users { _ = try await F.habit(server, token: user.token, "Tidy for 15 minutes") }
             // Ten pairs, each swiping right on the other at once.
@@ -102,7 +103,7 @@ struct BuddyTests {
 
     @Test func theCapOnBuddiesAtAndOverItsSetting() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, settings: ["max-buddies=1"])
+            let server = try await TestServer.start(databaseURL: url, mounting: [HabitBuddies.self], settings: ["max-buddies=1"])
             defer { server.stop() }
             let users = try await server.makeUsers(3, prefix: "cap")
             for user in users { _ = try await F.habit(server, token: user.token, "Write in a journal") }

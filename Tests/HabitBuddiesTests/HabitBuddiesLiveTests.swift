@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HabitBuddies
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -23,7 +24,7 @@ struct HabitBuddiesLiveTests {
     }
 
     @Test func pairsAndMeetingsMadeThroughOneServerReachSubscribersOfTheOther() async throws {
-        try await TestServer.withTwo { first, second in
+        try await TestServer.withTwo(mounting: [HabitBuddies.self]) { first, second in
             let users = try await first.makeUsers(2, prefix: "live")
             let (ana, bob) = (users[0], users[1])
             for user in users { _ = try await F.habit(first, token: user.token, "Meditate for 10 minutes", timeZone: "Europe/Berlin") }

@@ -1,4 +1,5 @@
 import Foundation
+import HabitBuddies
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ struct HabitBuddiesPythonClientTests {
     typealias F = HabitBuddiesFixtures
 
     @Test func gqlFindsABuddyAndHearsOfTheirMeetingOverBothSubprotocols() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let users = try await server.makeUsers(2, prefix: "pyhb")
             let (app, buddy) = (users[0], users[1])
             let profile = try await server.graphql(

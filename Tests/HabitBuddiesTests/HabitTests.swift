@@ -1,4 +1,5 @@
 import Foundation
+import HabitBuddies
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ struct HabitTests {
     typealias F = HabitBuddiesFixtures
 
     @Test func atMostThreeActiveHabitsWithTheFourthRefusedAndNothingWritten() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let user = try await server.makeUsers(1, prefix: "habit")[0]
             // A time zone the tz database does not know, and none at all, make nothing.
             for zone in ["Mars/Olympus_Mons", "CEST"] {
@@ -61,7 +62,7 @@ struct HabitTests {
     }
 
     @Test func checkInsMakeStreaksCompletionACalendarAndAMilestoneButNeverInTheFuture() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let user = try await server.makeUsers(1, prefix: "streak")[0]
             // Kiritimati is UTC+14: its today is often UTC's tomorrow, and still not the future.
             let zone = "Pacific/Kiritimati"
@@ -121,7 +122,7 @@ struct HabitTests {
     }
 
     @Test func theDashboardInOneRequestWithAConstantNumberOfStatements() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let users = try await server.makeUsers(4, prefix: "dash")
             let dashboard = """
                 { habitDashboard {
@@ -154,7 +155,7 @@ struct HabitProfileTests {
     typealias F = HabitBuddiesFixtures
 
     @Test func aNewTimeZoneMovesTheRemindersAndAnUnknownOneChangesNothing() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let user = try await server.makeUsers(1, prefix: "zone")[0]
             let update = "mutation($input: HabitProfileInput!) { updateHabitProfile(input: $input) { timeZone lookingForBuddies } }"
             let first = try await server.graphql(update, ["input": ["lookingForBuddies": false]], token: user.token)

@@ -1,4 +1,5 @@
 import Foundation
+import HabitBuddies
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ struct MeetingTests {
     typealias F = HabitBuddiesFixtures
 
     @Test func scheduleAnswerCancelWithTheRulesOnLengthOverlapAndWhoMayChangeIt() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let users = try await server.makeUsers(3, prefix: "meet")
             let (me, buddy, stranger) = (users[0], users[1], users[2])
             for user in users { _ = try await F.habit(server, token: user.token, "Plan tomorrow tonight", timeZone: "Europe/Berlin") }
@@ -100,7 +101,7 @@ struct MeetingTests {
     /// the database computes it for the scheduler; a time the spring change
     /// skips comes an hour later, once.
     @Test func aReminderAtEightBerlinIsEightLocalAcrossTheChanges() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             func due(_ time: String, after: String) async throws -> String {
                 try await server.sql(
                     "SELECT to_char(habit_reminder_due('Europe/Berlin', $1::time, $2::timestamptz) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI')",

@@ -51,7 +51,7 @@ struct ProgressTests {
     /// yesterday, some earlier: the API's streaks equal `habit_streaks`'.
     @Test(.enabled(if: TestDatabase.available))
     func theAPIsStreaksAreTheDatabasesOnGeneratedCheckIns() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let users = try await server.makeUsers(3, prefix: "gen")
             var habits: [String] = []
             for user in users {
@@ -94,7 +94,7 @@ struct ProgressTests {
     /// checked before) whatever the number of buddies.
     @Test(.enabled(if: TestDatabase.available))
     func theDashboardsFoldedStatementsAnswerAsTheLoadersDo() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
             let users = try await server.makeUsers(4, prefix: "fold")
             for user in users {
                 _ = try await F.habit(server, token: user.token, "Read 20 pages", timeZone: "Europe/Berlin", startedOn: F.day(-12))

@@ -161,4 +161,25 @@ struct BearerTokenTests {
             #expect(Authentication.bearerToken(header) == nil, "\(String(describing: header))")
         }
     }
+
+    /// PostgreSQL's text cannot hold U+0000 and libpq would cut the value
+    /// there: a biography with one is refused, and no one signs in as
+    /// another by a name cut at the NUL.
+    @Test func textWithANulCharacterIsRefusedNeverCutShort() async throws {
+        try await TestServer.with { server in
+            let ana = try await server.makeUsers(1, prefix: "nul")[0]
+            let biography = try await server.graphql(
+                "mutation($b: String) { updateProfile(input: {biography: $b}) { biography } }", ["b": "Hi\u{0}there"], token: ana.token)
+            #expect(biography.errorCode == "BAD_USER_INPUT", "\(biography)")
+            #expect(biography.errorMessage == APIError.nulCharacterMessage)
+            #expect(try await server.sql("SELECT count(*)::int FROM users WHERE biography LIKE 'Hi%'")[0].decode(Int.self, at: 0) == 0)
+
+            let logIn = try await server.graphql(
+                "mutation($u: String!, $p: String!) { logIn(username: $u, password: $p) { token } }",
+                ["u": "nul0\u{0}junk", "p": "whatever"])
+            #expect(logIn.errorCode == "BAD_USER_INPUT", "\(logIn)")
+            #expect(logIn.errorMessage == APIError.nulCharacterMessage)
+            #expect(logIn["data"]["logIn"]["token"].isNull)
+        }
+    }
 }

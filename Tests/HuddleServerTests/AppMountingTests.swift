@@ -12,7 +12,7 @@ import Testing
 /// resolvers, node types and notice kinds come in with it and with nothing
 /// else.
 @Suite struct AppMountingTests {
-    let directory = TestSchema.directory
+    let directory = TestSchema.everything
 
     @Test func theSharedCoreBuildsAloneWithoutAnyAppsTypes() throws {
         // Building checks every field has its resolver.
@@ -50,6 +50,21 @@ import Testing
         }
         #expect(throws: Never.self) {
             try HuddleAPI.checkNotificationKinds(schema, [.init(rawValue: "SESSION_UPDATED"), .init(rawValue: "FRIEND_REQUEST_RECEIVED")])
+        }
+    }
+
+    /// Migrating with every app mounted registers each app's kinds in the
+    /// database, whose foreign key then refuses any other.
+    @Test(.enabled(if: TestDatabase.available), .hangGuard) func everyMountedAppsKindsAreRegisteredInTheDatabase() async throws {
+        try await TestServer.with(mounting: everyApp) { server in
+            let registered = try await server.sql("SELECT kind, app FROM notification_kinds ORDER BY kind").map {
+                "\(try $0.decode(String.self, at: 0)) \(try $0.decode(String.self, at: 1))"
+            }
+            let expected =
+                everyApp.flatMap { app in app.notificationKinds.map { "\($0.rawValue) \(app.schemaFolder)" } }
+                + Shared.notificationKinds.map { "\($0.rawValue) shared" }
+            #expect(registered == expected.sorted())
+            #expect(registered.count == 23)
         }
     }
 }

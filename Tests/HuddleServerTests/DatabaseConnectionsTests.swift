@@ -31,7 +31,7 @@ struct DatabaseConnectionsTests {
     /// allowed `connections` (tokens checked on every request).
     func openAfterBursts(workers: Int, connections: Int) async throws -> Int {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, workers: workers) { configuration in
+            let server = try await TestServer.start(databaseURL: url, mounting: everyApp, workers: workers) { configuration in
                 configuration.databaseConnections = connections
                 configuration.tokenCacheLifetime = .zero
             }

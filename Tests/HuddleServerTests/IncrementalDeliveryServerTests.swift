@@ -28,7 +28,7 @@ import Testing
 
     @Test func multipartOverHTTPAndWholeForOtherClients() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url)
+            let server = try await TestServer.start(databaseURL: url, mounting: everyApp)
             defer { server.stop() }
             let multipart = try await curl(server, accept: "multipart/mixed;incrementalSpec=v0.2, application/json", Self.query)
             #expect(
@@ -68,7 +68,7 @@ import Testing
 
     @Test func graphQLOverServerSentEvents() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url)
+            let server = try await TestServer.start(databaseURL: url, mounting: everyApp)
             defer { server.stop() }
             let port = "\(server.port)"
             let incremental = try await ClientProcess.python("incremental_clients.py", ["sse", port, Self.query]).finished()
@@ -124,7 +124,7 @@ import Testing
 
     @Test func incrementalDeliveryTurnedOff() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url) { $0.operations.incrementalDelivery = false }
+            let server = try await TestServer.start(databaseURL: url, mounting: everyApp) { $0.operations.incrementalDelivery = false }
             defer { server.stop() }
             let refused = try await curl(server, accept: "multipart/mixed, application/json", Self.query)
             #expect(

@@ -16,7 +16,7 @@ struct PlaygroundBrowserTests {
         .deletingLastPathComponent().appendingPathComponent("../../.build/test-artifacts/playground").standardizedFileURL
 
     @Test func aPersonWritesRunsAndSubscribesInTheBrowser() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: everyApp) { server in
             // pg0 signs in in the browser (so through the API, with a password); sender0 only sends.
             let signedIn = try await server.signUp("pg0")
             let sender = try await server.makeUsers(1, prefix: "sender")[0]

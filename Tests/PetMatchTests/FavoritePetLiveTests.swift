@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import PetMatch
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -14,7 +15,7 @@ struct FavoritePetLiveTests {
     typealias F = PetMatchFixtures
 
     @Test func aStatusChangeThroughOneServerReachesAFavouriterSubscribedToTheOther() async throws {
-        try await TestServer.withTwo { first, second in
+        try await TestServer.withTwo(mounting: [PetMatch.self]) { first, second in
             let users = try await first.makeUsers(3, prefix: "fav")
             let (staff, fan, bystander) = (users[0], users[1], users[2])
             let beagle = try await F.breed(first, "DOG", "Beagle")

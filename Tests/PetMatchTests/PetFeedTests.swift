@@ -1,4 +1,5 @@
 import Foundation
+import PetMatch
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -47,7 +48,7 @@ struct PetFeedTests {
     }
 
     @Test func nearestShelterFirstThenNewestAndEveryPageSizeAgrees() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let world = try await world(server)
             let whole = try await F.wholeFeed(server, token: world.viewer, first: 10)
             #expect(names(whole, world) == ["a3", "a1", "b2", "b1"])
@@ -69,7 +70,7 @@ struct PetFeedTests {
     }
 
     @Test func swipedAndNoLongerAdoptablePetsLeaveTheFeedAndAnEmptyPageSaysWhy() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let world = try await world(server)
             let swiped = try await server.graphql(F.swipe, ["id": world.pets["a3"]!, "direction": "LEFT"], token: world.viewer)
             #expect(swiped["data"]["swipePet"]["isFavorite"].bool == false, "\(swiped)")
@@ -90,7 +91,7 @@ struct PetFeedTests {
     }
 
     @Test func aPageCostsTheSameStatementsForOnePetAndForAll() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let world = try await world(server)
             func cost(_ first: Int) async throws -> (Int, Int) {
                 let query =
@@ -112,7 +113,7 @@ struct PetFeedTests {
     }
 
     @Test func preferencesStartFromTheDefaultsAndRefuseBadInputWithNothingChanged() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let user = try await server.makeUsers(1, prefix: "prefs")[0]
             let defaults = try await server.graphql(
                 "{ petPreferences { type breeds { id } sizes distanceKm location { latitude } } }", token: user.token)

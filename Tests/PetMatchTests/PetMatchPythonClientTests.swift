@@ -1,4 +1,5 @@
 import Foundation
+import PetMatch
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ struct PetMatchPythonClientTests {
     typealias F = PetMatchFixtures
 
     @Test func gqlSwipesAFavouriteAndHearsItAdoptedOverBothSubprotocols() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let users = try await server.makeUsers(2, prefix: "pypet")
             let (staff, fan) = (users[0].token, users[1].token)
             let beagle = try await F.breed(server, "DOG", "Beagle")

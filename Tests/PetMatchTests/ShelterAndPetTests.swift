@@ -1,4 +1,5 @@
 import Foundation
+import PetMatch
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ struct ShelterAndPetTests {
     typealias F = PetMatchFixtures
 
     @Test func onlyStaffWriteAShelterAndItsPets() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let users = try await server.makeUsers(3, prefix: "staff")
             let (staff, stranger, helper) = (users[0], users[1], users[2])
             let beagle = try await F.breed(server, "DOG", "Beagle")
@@ -60,7 +61,7 @@ struct ShelterAndPetTests {
     }
 
     @Test func aPetsBreedsCoatColourAndTextAreCheckedAtAndOverTheLimits() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let staff = try await server.makeUsers(1, prefix: "limits")[0]
             let beagle = try await F.breed(server, "DOG", "Beagle")
             let siamese = try await F.breed(server, "CAT", "Siamese")
@@ -108,7 +109,7 @@ struct ShelterAndPetTests {
     }
 
     @Test func theSearchFiltersByTypeBreedDistanceAndStatus() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let staff = try await server.makeUsers(1, prefix: "search")[0]
             let beagle = try await F.breed(server, "DOG", "Beagle")
             let poodle = try await F.breed(server, "DOG", "Poodle")

@@ -46,7 +46,7 @@ struct ShelterDirectoryTests {
     }
 
     @Test func aShelterMovedOutOfReachLeavesTheFeedOfEveryProcess() async throws {
-        try await TestServer.withTwo { first, second in
+        try await TestServer.withTwo(mounting: [PetMatch.self]) { first, second in
             let users = try await first.makeUsers(2, prefix: "moved")
             let beagle = try await F.breed(first, "DOG", "Beagle")
             let near = try await F.shelter(first, token: users[0].token, name: "Near Rescue", at: F.near)
@@ -86,9 +86,9 @@ struct ShelterDirectoryTests {
     /// shelters: the same feed, page by page, distances and all.
     @Test func postgreSQLsOrderAndTheProcesssAreTheSame() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let memory = try await TestServer.start(databaseURL: url)
+            let memory = try await TestServer.start(databaseURL: url, mounting: [PetMatch.self])
             defer { memory.stop() }
-            let index = try await TestServer.start(databaseURL: url, settings: ["shelters-in-memory=0"])
+            let index = try await TestServer.start(databaseURL: url, mounting: [PetMatch.self], settings: ["shelters-in-memory=0"])
             defer { index.stop() }
             let users = try await memory.makeUsers(2, prefix: "order")
             let beagle = try await F.breed(memory, "DOG", "Beagle")

@@ -1,4 +1,5 @@
 import Foundation
+import PetMatch
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -14,7 +15,7 @@ struct SwipeAndFavoriteTests {
     static let favorites = "{ favoritePets(first: 10) { edges { isSuper node { id name viewerFavorite shelter { phone email } } } } }"
 
     @Test func swipesAreIdempotentAndMakeFavouritesSuperFirst() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let users = try await server.makeUsers(3, prefix: "swipe")
             let (staff, viewer, other) = (users[0].token, users[1].token, users[2].token)
             let beagle = try await F.breed(server, "DOG", "Beagle")
@@ -56,7 +57,7 @@ struct SwipeAndFavoriteTests {
     }
 
     @Test func aPetNoLongerAdoptableOrUnknownIsRefusedWithNothingWritten() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
             let users = try await server.makeUsers(2, prefix: "gone")
             let beagle = try await F.breed(server, "DOG", "Beagle")
             let shelter = try await F.shelter(server, token: users[0].token, name: "Gone Shelter", at: F.near)
@@ -75,7 +76,7 @@ struct SwipeAndFavoriteTests {
     }
 
     @Test func concurrentSwipesOnOnePetByOneUserLeaveOneSwipe() async throws {
-        try await TestServer.with(workers: 2) { server in
+        try await TestServer.with(mounting: [PetMatch.self], workers: 2) { server in
             let users = try await server.makeUsers(2, prefix: "race")
             let beagle = try await F.breed(server, "DOG", "Beagle")
             let shelter = try await F.shelter(server, token: users[0].token, name: "Race Shelter", at: F.near)

@@ -3,6 +3,7 @@ import GraphQL
 import GraphQLTransport
 import HuddlePostgres
 import HuddleRuntime
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -51,7 +52,7 @@ struct DatabaseOutageTests {
             try? cluster.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
-        let server = try await TestServer.start(databaseURL: cluster.url, databaseWait: .seconds(2))
+        let server = try await TestServer.start(databaseURL: cluster.url, mounting: [Playmate.self], databaseWait: .seconds(2))
         defer { server.stop() }
         let (token, _) = try await server.signUp("outage_ann")
         #expect(try await post(server, "{ me { username } }", token: token).body["data"]["me"]["username"].string == "outage_ann")

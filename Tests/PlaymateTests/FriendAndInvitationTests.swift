@@ -1,6 +1,7 @@
 import Foundation
 import HuddlePostgres
 import HuddleRuntime
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ struct FriendAndInvitationTests {
     static let send = TestServer.sendFriendRequest
 
     @Test func friendRequestsFromSendToRemoval() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(3, prefix: "pal")
             let (ana, bob, cid) = (users[0], users[1], users[2])
             let sent = try await server.graphql(Self.send, ["id": bob.id], token: ana.token)
@@ -86,7 +87,7 @@ struct FriendAndInvitationTests {
     }
 
     @Test func invitationsToFriendsAnsweredByTheInvitee() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(4, prefix: "mate")
             let (ana, bob, cid, dee) = (users[0], users[1], users[2], users[3])
             // Ana befriends Bob and Cid.
@@ -166,20 +167,14 @@ struct FriendAndInvitationTests {
             #expect(answers.map { $0["subject"]["__typename"].string } == ["Invitation"], "\(subjects)")
             #expect(answers.map { $0["subject"]["status"].string } == ["ACCEPTED"])
             #expect(answers.allSatisfy { $0["session"]["id"].string != nil })
-            // The kinds are the mounted apps' list, and the database refuses any other.
+            // The kinds are the mounted apps' list (Playmate's alone here), and the database refuses any other.
             let registered = try await server.sql("SELECT kind || ' ' || app FROM notification_kinds ORDER BY kind").map {
                 try $0.decode(String.self, at: 0)
             }
             #expect(
                 registered == [
-                    "BUDDY_MATCHED habitbuddies", "BUDDY_SCORED habitbuddies", "FAVORITE_PET_STATUS_CHANGED petmatch",
-                    "FAVORITE_PET_UPDATED petmatch", "FRIEND_REQUEST_ACCEPTED shared", "FRIEND_REQUEST_RECEIVED shared",
-                    "HABIT_MILESTONE habitbuddies", "HABIT_REMINDER habitbuddies", "INVITATION_ACCEPTED playmate",
-                    "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "MEETING_ACCEPTED habitbuddies",
-                    "MEETING_CANCELLED habitbuddies", "MEETING_DECLINED habitbuddies", "MEETING_REMINDER habitbuddies",
-                    "MEETING_SCHEDULED habitbuddies", "PROJECT_COMPLETED prolific", "PROJECT_INVITATION prolific",
-                    "ROUND_ENDED prolific", "SESSION_DELETED playmate", "SESSION_REMINDER playmate", "SNIPPET_VOTED prolific",
-                    "SNIPPET_WON prolific",
+                    "FRIEND_REQUEST_ACCEPTED shared", "FRIEND_REQUEST_RECEIVED shared", "INVITATION_ACCEPTED playmate",
+                    "INVITATION_DECLINED playmate", "INVITATION_RECEIVED playmate", "SESSION_DELETED playmate", "SESSION_REMINDER playmate",
                 ])
             await #expect {
                 try await server.sql("INSERT INTO notifications (user_id, kind) SELECT id, 'SESSION_UPDATED' FROM users LIMIT 1")
@@ -190,7 +185,7 @@ struct FriendAndInvitationTests {
     /// The feed query costs the same number of statements for 5 sessions
     /// as for 100: one per level, through the loaders.
     @Test func theFeedCostsOneStatementPerLevel() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(10, prefix: "feed")
             _ = try await server.sql("INSERT INTO locations (name, latitude, longitude) VALUES ('Court', 40, -74)")
             _ = try await server.sql(

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQLTransport
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -12,7 +13,7 @@ import Testing
 struct LiveNotificationTests {
 
     @Test func anInvitationMadeThroughOneServerReachesASubscriberOfTheOther() async throws {
-        try await TestServer.withTwo { first, second in
+        try await TestServer.withTwo(mounting: [Playmate.self]) { first, second in
             let users = try await first.makeUsers(2, prefix: "live")
             let (ana, bob) = (users[0], users[1])
             let request = try await first.graphql(FriendAndInvitationTests.send, ["id": bob.id], token: ana.token)["data"][

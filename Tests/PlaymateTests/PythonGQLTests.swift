@@ -1,4 +1,5 @@
 import Foundation
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -11,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PythonGQLTests {
     @Test func gqlQueriesAndSubscribesOverBothSubprotocols() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(2, prefix: "py")
             let outcome = try await ClientProcess.python("gql_client.py", ["\(server.port)", users[0].token, users[1].token, users[0].id])
                 .finished()

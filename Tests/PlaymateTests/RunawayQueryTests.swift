@@ -1,4 +1,5 @@
 import Foundation
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -12,7 +13,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct RunawayQueryTests {
     @Test func aFragmentSpreadAtTwoDepthsGoesOnlyAsDeepAsAsked() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(2, prefix: "loop")
             let (ann, bo) = (rowID(users[0].id), rowID(users[1].id))
             // Friendships go both ways: a walk through `friends` never ends by itself.
@@ -34,7 +35,7 @@ struct RunawayQueryTests {
     }
 
     @Test func nestedPagesOfAHundredAreRefusedBeforeTheyRun() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(3, prefix: "deep")
             var selection = "id"
             for _ in 0..<8 { selection = "friends(first: 100) { edges { node { \(selection) } } }" }

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQL
 import HuddleCore
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -13,7 +14,7 @@ import Testing
 /// resolver runs. The figures here are the ones docs/operations.md's "Limits" gives.
 @Suite struct ScreenCostTests {
     static let schema: GraphQLSchema = {
-        try! buildSchema(TestSchema.directory.sources())
+        try! buildSchema(TestSchema.directory(mounting: [Playmate.self]).sources())
     }()
 
     static let screens: [String: String] = [

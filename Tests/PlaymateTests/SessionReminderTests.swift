@@ -1,5 +1,6 @@
 import Foundation
 import HuddlePostgres
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -15,7 +16,7 @@ struct SessionReminderTests {
 
     @Test func playersStillInASessionAreRemindedOnceBeforeIt() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, settings: ["session-reminder-minutes=90"])
+            let server = try await TestServer.start(databaseURL: url, mounting: [Playmate.self], settings: ["session-reminder-minutes=90"])
             defer { server.stop() }
             let users = try await server.makeUsers(3, prefix: "remind")
             let (ana, bob, cara) = (users[0], users[1], users[2])
@@ -73,7 +74,7 @@ struct SessionReminderTests {
 
     @Test func noRemindersWhenTheSettingIsZero() async throws {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await TestServer.start(databaseURL: url, settings: ["session-reminder-minutes=0"])
+            let server = try await TestServer.start(databaseURL: url, mounting: [Playmate.self], settings: ["session-reminder-minutes=0"])
             defer { server.stop() }
             let ana = try await server.makeUsers(1, prefix: "quiet")[0]
             let created = try await server.graphql(SessionTests.create, SessionTests.input(in: 48), token: ana.token)

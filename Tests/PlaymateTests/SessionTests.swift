@@ -1,6 +1,7 @@
 import Foundation
 import HuddlePostgres
 import HuddleRuntime
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -31,7 +32,7 @@ struct SessionTests {
     }
 
     @Test func createJoinLeaveAndDelete() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let ana = try await server.signUp("ana")
             let bob = try await server.signUp("bob")
             let created = try await server.graphql(Self.create, Self.input(), token: ana.token)
@@ -78,7 +79,7 @@ struct SessionTests {
     }
 
     @Test func badSessionsAreRefusedAndChangeNothing() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let ana = try await server.signUp("ana")
             var cases: [([String: any Sendable], String)] = []
             func with(_ change: (inout [String: any Sendable]) -> Void) -> [String: any Sendable] {
@@ -126,7 +127,7 @@ struct SessionTests {
 
     /// 50 players join a session with room for 9 more at once: exactly 9 get in.
     @Test func concurrentJoinsNeverOverfillASession() async throws {
-        try await TestServer.with(workers: 2) { server in
+        try await TestServer.with(mounting: [Playmate.self], workers: 2) { server in
             let creator = try await server.signUp("creator")
             let created = try await server.graphql(Self.create, Self.input(capacity: 10), token: creator.token)
             let id = try #require(created["data"]["createSportsSession"]["id"].string)
@@ -160,7 +161,7 @@ struct SessionTests {
     /// A session's people are read with the columns their selection needs:
     /// names only, or whole rows as soon as a field needs more.
     @Test func peopleAreReadWithTheColumnsTheirSelectionNeeds() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let creator = try await server.signUp("creator")
             let created = try await server.graphql(Self.create, Self.input(capacity: 5), token: creator.token)
             let id = try #require(created["data"]["createSportsSession"]["id"].string)
@@ -184,7 +185,7 @@ struct SessionTests {
 
     /// The player ids a session row keeps follow joins, leaves and deleted sessions, and cannot disagree with `occupied`.
     @Test func aSessionsPlayerIdsFollowItsPlayers() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let creator = try await server.signUp("creator")
             let created = try await server.graphql(Self.create, Self.input(capacity: 5), token: creator.token)
             let id = try #require(created["data"]["createSportsSession"]["id"].string)
@@ -210,7 +211,7 @@ struct SessionTests {
     }
 
     @Test func searchFiltersSortsAndPages() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let ana = try await server.signUp("ana")
             // Three places: Manhattan, Brooklyn (about 8 km away), Philadelphia (about 130 km).
             let places: [(String, Double, Double)] = [
@@ -294,7 +295,7 @@ struct SessionTests {
 
     /// The radius search is an index scan, even over 100,000 sessions.
     @Test func theRadiusSearchUsesTheIndex() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             _ = try await server.signUp("ana")
             _ = try await server.sql("INSERT INTO locations (name, latitude, longitude) VALUES ('Somewhere', 40, -74)")
             _ = try await server.sql(

@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport
 import ServerTestSupport
@@ -11,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SuggestionTests {
     @Test func suggestionsFollowTheFormulaOnAFixedDataset() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Playmate.self]) { server in
             let users = try await server.makeUsers(4, prefix: "rank")
             let me = users[0]
             let (meID, friendID, womanID, manID) = (rowID(users[0].id), rowID(users[1].id), rowID(users[2].id), rowID(users[3].id))

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -11,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ExploreTests {
     @Test func exploreMixesRecentActivityWithDecayAndNewness() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let owner = try await server.makeUsers(1, prefix: "explore")[0]
             var ids: [String: Int64] = [:]
             var rounds: [String: String] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -26,7 +27,7 @@ struct ProjectPageCostTests {
     /// Statements the page costs with `writers` snippets in the open round,
     /// each with a vote, a finished round before it.
     func statements(writers: Int) async throws -> (statements: Int, snippets: Int) {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(writers + 1, prefix: "page")
             let viewer = users[writers]
             let project = try await ProlificFixtures.project(server, token: viewer.token, title: "Page")

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -11,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ProjectTests {
     @Test func projectsAreCreatedListedSearchedAndFollowed() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(2, prefix: "writer")
             let (ana, bob) = (users[0], users[1])
             let salt = try await ProlificFixtures.project(server, token: ana.token, title: "  Salt Harbour ")
@@ -124,7 +125,7 @@ struct ProjectTests {
     }
 
     @Test func privateProjectsAreSeenAndWrittenOnlyByTheirMembers() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(3, prefix: "member")
             let (owner, guest, stranger) = (users[0], users[1], users[2])
             let secret = try await ProlificFixtures.project(server, token: owner.token, title: "Secret Garden", extra: ["isPrivate": true])

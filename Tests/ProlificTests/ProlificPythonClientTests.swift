@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -11,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ProlificPythonClientTests {
     @Test func gqlHearsARoundEndOverBothSubprotocols() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(2, prefix: "pyro")
             let project = try await ProlificFixtures.project(server, token: users[0].token, title: "By the Sea")
             _ = try await ProlificFixtures.snippet(server, token: users[1].token, round: project.round, text: "Gulls, and then silence.")

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import HuddlePostgres
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -78,7 +79,7 @@ struct RoundEndAcrossServersTests {
     }
 
     @Test func twoServersEndTwoHundredRoundsInOneSecondEachOnce() async throws {
-        try await TestServer.withTwo { first, second in
+        try await TestServer.withTwo(mounting: [Prolific.self]) { first, second in
             let users = try await first.makeUsers(4, prefix: "many")
             let followers = [users[2].id, users[3].id]
             let rounds = try await Self.projects(200, server: first, owner: users[0].token, writer: users[1].token, followers: followers)
@@ -135,7 +136,7 @@ struct RoundEndAcrossServersTests {
             let afterKill = try await Self.ended(rounds, server: first)
             print("the first server ended \(afterKill) of 200 rounds before SIGKILL")
             #expect(before >= 20 && afterKill < rounds.count, "killed too late to show anything: \(afterKill) ended")
-            let second = try await TestServer.start(databaseURL: url)
+            let second = try await TestServer.start(databaseURL: url, mounting: [Prolific.self])
             defer { second.stop() }
             try await Self.waitUntilEnded(rounds, server: second)
             try await Self.expectEndedOnce(rounds, followers: followers, server: second)
@@ -143,7 +144,7 @@ struct RoundEndAcrossServersTests {
     }
 
     @Test func votesRacingTheCloseAreCountedOrRefusedNeverLost() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(152, prefix: "race")
             let (owner, writer) = (users[0], users[1])
             let voters = Array(users[2...])

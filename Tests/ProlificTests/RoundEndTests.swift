@@ -1,6 +1,7 @@
 import Foundation
 import HuddleCore
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -23,7 +24,7 @@ struct RoundEndTests {
         """
 
     @Test func theWeightedWinnerJoinsTheStoryOnceAndTheNextRoundOpens() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(6, prefix: "round")
             let (owner, ada, bo, heavy, light, follower) = (users[0], users[1], users[2], users[3], users[4], users[5])
             let project = try await ProlificFixtures.project(server, token: owner.token, title: "Harbour Lights")
@@ -120,7 +121,7 @@ struct RoundEndTests {
     }
 
     @Test func anEmptyRoundGetsMoreTime() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let owner = try await server.makeUsers(1, prefix: "empty")[0]
             let project = try await ProlificFixtures.project(server, token: owner.token, extra: ["pace": "SPEED"])
             try await ProlificFixtures.endNow([project.round], server: server)
@@ -152,7 +153,7 @@ struct RoundEndTests {
     /// sleeper cut short once woke it again, and it looked thousands of
     /// times a second from then on).
     @Test func aWokenSchedulerSleepsAgain() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             func looks() async throws -> Int {
                 let metrics = try await server.get("/metrics")
                 let line = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("huddle_scheduler_looks_total ") })
@@ -179,7 +180,7 @@ struct RoundEndTests {
     }
 
     @Test func theRoundLimitOrAnEndingSnippetCompletesTheProject() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(3, prefix: "finish")
             let (owner, ada, bo) = (users[0], users[1], users[2])
             // One round only: its winner ends the story.
@@ -214,7 +215,7 @@ struct RoundEndTests {
     }
 
     @Test func aTieGoesToMoreVotersThenTheEarlierSnippet() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(4, prefix: "tie")
             let project = try await ProlificFixtures.project(server, token: users[0].token)
             let first = try await ProlificFixtures.snippet(server, token: users[1].token, round: project.round, text: "First.")

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -11,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SnippetTests {
     @Test func snippetsAndVotesKeepTheirRules() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(3, prefix: "snip")
             let (owner, ada, bo) = (users[0], users[1], users[2])
             let project = try await ProlificFixtures.project(server, token: owner.token)

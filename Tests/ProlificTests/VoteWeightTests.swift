@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Prolific
 import RuntimeTestSupport
 import ServerTestSupport
 import TestSupport
@@ -12,7 +13,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct VoteWeightTests {
     @Test func aHabitualVoterCountsForAQuarterAndASplitVoteForHalf() async throws {
-        try await TestServer.with { server in
+        try await TestServer.with(mounting: [Prolific.self]) { server in
             let users = try await server.makeUsers(6, prefix: "weight")
             let (owner, ana, ben, habitual, fresh, split) = (users[0], users[1], users[2], users[3], users[4], users[5])
             // Karma from starting projects: habitual 10, fresh 5, split 5.

@@ -1,21 +1,15 @@
 import Foundation
-import HabitBuddies
 import HuddleCore
-import PetMatch
-import Playmate
-import PostgresTestSupport
-import Prolific
-import RuntimeTestSupport
-import TestSupport
 
-/// The package's `Schema/` folder, with the apps `huddle` mounts.
+/// The package's `Schema/` folder on disk, read for the shared core and the
+/// apps a test mounts (each app's tests mount that app alone).
 package enum TestSchema {
-    package static let apps: [any App.Type] = [Playmate.self, Prolific.self, PetMatch.self, HabitBuddies.self]
-
     package static let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Schema")
 
-    /// The folder on disk, every app mounted.
-    package static let directory = SchemaDirectory(url: folder, mounting: apps)
+    /// The folder on disk, for the shared core and `apps`.
+    package static func directory(mounting apps: [any App.Type]) -> SchemaDirectory {
+        SchemaDirectory(url: folder, mounting: apps)
+    }
 }

@@ -79,13 +79,14 @@ package final class TestServer: Sendable {
         self.running = running
     }
 
-    /// Runs `body` with a server on a fresh database, stopped after.
+    /// Runs `body` with a server on a fresh database, stopped after; it
+    /// serves the shared core and `apps`.
     package static func with<T: Sendable>(
-        workers: Int = 1, _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in },
-        _ body: (TestServer) async throws -> T
+        mounting apps: [any App.Type] = [], workers: Int = 1,
+        _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }, _ body: (TestServer) async throws -> T
     ) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await start(databaseURL: url, workers: workers, configure)
+            let server = try await start(databaseURL: url, mounting: apps, workers: workers, configure)
             do {
                 let value = try await body(server)
                 await server.stopped()
@@ -99,12 +100,14 @@ package final class TestServer: Sendable {
 
     /// Runs `body` with two servers on one fresh database, as a deployment
     /// of several processes runs them, both stopped after.
-    package static func withTwo<T: Sendable>(_ body: (TestServer, TestServer) async throws -> T) async throws -> T {
+    package static func withTwo<T: Sendable>(
+        mounting apps: [any App.Type] = [], _ body: (TestServer, TestServer) async throws -> T
+    ) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
-            let first = try await start(databaseURL: url)
+            let first = try await start(databaseURL: url, mounting: apps)
             let second: TestServer
             do {
-                second = try await start(databaseURL: url)
+                second = try await start(databaseURL: url, mounting: apps)
             } catch {
                 await first.stopped()
                 throw error
@@ -122,21 +125,22 @@ package final class TestServer: Sendable {
         }
     }
 
-    /// The server as `huddle serve` would run it (every app mounted, the
-    /// database migrated), in this process on a port of its own; `settings`
-    /// are the apps' (`name=value`, as `--set` takes them); `databaseWait`
-    /// is how long a request waits for a connection (`--database-wait`).
+    /// The server as `huddle serve` would run it (the database migrated),
+    /// serving the shared core and `apps`, in this process on a port of its
+    /// own; `settings` are the core's and the apps' (`name=value`, as `--set`
+    /// takes them); `databaseWait` is how long a request waits for a
+    /// connection (`--database-wait`).
     package static func start(
-        databaseURL: String, workers: Int = 1, settings: [String] = [], databaseWait: Duration = .seconds(60),
-        _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }
+        databaseURL: String, mounting apps: [any App.Type] = [], workers: Int = 1, settings: [String] = [],
+        databaseWait: Duration = .seconds(60), _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }
     ) async throws -> TestServer {
-        let apps = TestSchema.apps
+        let schema = TestSchema.directory(mounting: apps)
         var database = PostgresConfiguration(url: databaseURL)
         // With every suite at once on two cores, a connection can take
         // seconds to open: a minute by default, where `huddle serve` waits
         // 2 s; the tests of an outage give that.
         database.acquireTimeout = databaseWait
-        _ = try await DatabaseLocation(configuration: database).migrate(schema: TestSchema.directory, registering: apps)
+        _ = try await DatabaseLocation(configuration: database).migrate(schema: schema, registering: apps)
         var configuration = HuddleServer.Configuration()
         configuration.http.port = 0
         configuration.http.logger = Logger(level: .warning)
@@ -150,7 +154,7 @@ package final class TestServer: Sendable {
         // The Playground, as `huddle serve` serves it unless told not to.
         configuration.playgroundAssets = PlaygroundAssets.load(codeMirrorDirectory: PlaygroundAssets.defaultCodeMirrorDirectory)
         configure(&configuration)
-        let server = try HuddleServer(apps: apps, schema: TestSchema.directory, configuration: configuration)
+        let server = try HuddleServer(apps: apps, schema: schema, configuration: configuration)
         let port = try await server.start(on: database)
         return TestServer(port: port, databaseURL: databaseURL, running: .inProcess(server))
     }

@@ -16,7 +16,7 @@ struct SeedTests {
             #expect(again.status == 1)
             #expect(again.standardError.contains("the database has users already"))
 
-            let server = try await TestServer.start(databaseURL: url)
+            let server = try await TestServer.launch(databaseURL: url)
             defer { server.stop() }
             let login = try await server.graphql(#"mutation { logIn(username: "demo", password: "playmate-demo") { token } }"#)
             let token = try #require(login["data"]["logIn"]["token"].string, "\(login)")
@@ -60,7 +60,7 @@ struct SeedTests {
             #expect(seeded.standardOutput.hasPrefix("seeded 40 users, 12 locations, 60 sessions with "), "\(seeded.standardOutput)")
             #expect(seeded.standardOutput.contains(" projects, "))
             #expect(!seeded.standardOutput.contains("shelters") && !seeded.standardOutput.contains("check-ins"), "\(seeded.standardOutput)")
-            let server = try await TestServer.start(databaseURL: url)
+            let server = try await TestServer.launch(databaseURL: url)
             defer { server.stop() }
             let answer = try await server.graphql(
                 "{ sportsSessions(first: 2) { edges { node { id } } } projects(first: 1) { edges { node { id } } } }")

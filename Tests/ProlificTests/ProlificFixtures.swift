@@ -1,23 +1,24 @@
 import Foundation
+import ServerTestSupport
 import TestSupport
 import Testing
 
 /// What the Prolific tests share: making projects, writing, voting, and
 /// ending a round now instead of at its `endsAt`.
-package enum ProlificFixtures {
-    package static let create = """
+enum ProlificFixtures {
+    static let create = """
         mutation($input: CreateProjectInput!) { createProject(input: $input) { id title currentRound { id number endsAt } } }
         """
-    package static let submit = """
+    static let submit = """
         mutation($round: ID!, $text: String!, $ending: Boolean! = false) {
           submitSnippet(roundId: $round, text: $text, isEnding: $ending) { id }
         }
         """
-    package static let vote = "mutation($id: ID!) { vote(snippetId: $id) { id voteCount score viewerVoted } }"
-    package static let unvote = "mutation($id: ID!) { unvote(snippetId: $id) { id voteCount score viewerVoted } }"
+    static let vote = "mutation($id: ID!) { vote(snippetId: $id) { id voteCount score viewerVoted } }"
+    static let unvote = "mutation($id: ID!) { unvote(snippetId: $id) { id voteCount score viewerVoted } }"
 
     /// Creates a project; returns its id and its open round's id.
-    package static func project(
+    static func project(
         _ server: TestServer, token: String, title: String = "A story", seed: String = "It was a dark and quiet night.",
         extra: [String: any Sendable] = [:]
     ) async throws -> (id: String, round: String) {
@@ -28,27 +29,27 @@ package enum ProlificFixtures {
     }
 
     /// Submits a snippet; returns its id.
-    package static func snippet(_ server: TestServer, token: String, round: String, text: String, ending: Bool = false) async throws
+    static func snippet(_ server: TestServer, token: String, round: String, text: String, ending: Bool = false) async throws
         -> String
     {
         let reply = try await server.graphql(submit, ["round": round, "text": text, "ending": ending], token: token)
         return try #require(reply["data"]["submitSnippet"]["id"].string, "\(reply)")
     }
 
-    package static func castVote(_ server: TestServer, token: String, snippet: String) async throws {
+    static func castVote(_ server: TestServer, token: String, snippet: String) async throws {
         let reply = try await server.graphql(vote, ["id": snippet], token: token)
         #expect(reply["errors"].isNull, "\(reply)")
     }
 
     /// The row id inside a global id.
-    package static func rowID(_ globalID: String) -> Int64 {
+    static func rowID(_ globalID: String) -> Int64 {
         Int64(ServerTestSupport.rowID(globalID))!
     }
 
     /// Makes rounds due now (their `endsAt` and their jobs) and wakes the
     /// schedulers as a NOTIFY from any process would; with `wait`, returns
     /// once each has ended or been extended.
-    package static func endNow(_ rounds: [String], server: TestServer, wait: Bool = true) async throws {
+    static func endNow(_ rounds: [String], server: TestServer, wait: Bool = true) async throws {
         let ids = rounds.map(rowID)
         let before = try await server.sql("SELECT coalesce(sum(extensions), 0)::int FROM rounds WHERE id = ANY($1::bigint[])", [ids])[0]
             .decode(Int.self, at: 0)
@@ -75,7 +76,7 @@ package enum ProlificFixtures {
     }
 
     /// The user's notices of `kind`, oldest first, as (message, subject id).
-    package static func notices(_ server: TestServer, token: String, kind: String) async throws -> [JSON] {
+    static func notices(_ server: TestServer, token: String, kind: String) async throws -> [JSON] {
         let reply = try await server.graphql(
             "{ notifications(first: 100) { edges { node { kind message subject { id } } } } }", token: token)
         return reply["data"]["notifications"]["edges"].array.map { $0["node"] }.filter { $0["kind"].string == kind }.reversed()

@@ -18,7 +18,7 @@ import Testing
 
     init() throws {
         url = TestSchema.folder
-        directory = TestSchema.directory
+        directory = TestSchema.everything
     }
 
     @Test func everySchemaFileParsesAndIsCanonical() throws {
@@ -32,7 +32,7 @@ import Testing
 
     /// Byte for byte, so the embedded migrations have the files' checksums.
     @Test func theEmbeddedSchemaIsTheFolderAsBuilt() throws {
-        let embedded = SchemaDirectory.embedded(mounting: TestSchema.apps)
+        let embedded = SchemaDirectory.embedded(mounting: everyApp)
         #expect(try embedded.files().map(\.path) == directory.files().map(\.path))
         #expect(try embedded.files().map(\.text) == directory.files().map(\.text))
         #expect(try embedded.migrations() == directory.migrations())
@@ -45,7 +45,7 @@ import Testing
     @Test func eachTargetEmbedsOnlyItsOwnFolder() throws {
         #expect(Shared.schemaFiles.contains { $0.path == "accounts.graphql" })
         #expect(Shared.schemaFiles.contains { $0.path == "migrations/0001_accounts.sql" })
-        for app in TestSchema.apps {
+        for app in everyApp {
             let onDisk = try FileManager.default.subpathsOfDirectory(atPath: url.appendingPathComponent(app.schemaFolder).path)
                 .filter { $0.hasSuffix(".graphql") || $0.hasSuffix(".sql") }.sorted()
             #expect(app.schemaFiles.map(\.path).sorted() == onDisk, "\(app.schemaFolder)")
@@ -53,7 +53,7 @@ import Testing
         // The shared core's migrations run first; each app's after, in the order the apps are mounted.
         #expect(
             try directory.migrations().map(\.app).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-                == ["shared"] + TestSchema.apps.map { $0.schemaFolder })
+                == ["shared"] + everyApp.map { $0.schemaFolder })
     }
 
     @Test func aFolderBehindSymbolicLinksReadsTheSame() throws {
@@ -65,14 +65,14 @@ import Testing
             let linked = scratch.appendingPathComponent("Schema")
             try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: url)
             #expect(
-                try SchemaDirectory(url: linked, mounting: TestSchema.apps).files().map(\.path) == directory.files().map(\.path))
+                try SchemaDirectory(url: linked, mounting: everyApp).files().map(\.path) == directory.files().map(\.path))
             let mixed = scratch.appendingPathComponent("mixed")
             try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: false)
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
                 try FileManager.default.createSymbolicLink(
                     at: mixed.appendingPathComponent(name), withDestinationURL: url.appendingPathComponent(name))
             }
-            let resolved = try SchemaDirectory.resolve(mixed.path, mounting: TestSchema.apps)
+            let resolved = try SchemaDirectory.resolve(mixed.path, mounting: everyApp)
             #expect(try resolved.sources().map(\.body) == directory.sources().map(\.body))
             #expect(try resolved.migrations() == directory.migrations())
         }
@@ -83,14 +83,14 @@ import Testing
         do {
             let scratch = directoryBox.url
             #expect {
-                try SchemaDirectory.resolve(scratch.path, mounting: TestSchema.apps)
+                try SchemaDirectory.resolve(scratch.path, mounting: everyApp)
             } throws: { "\($0)".contains("has no SDL in shared/") }
             #expect {
-                try SchemaDirectory.resolve(scratch.appendingPathComponent("missing").path, mounting: TestSchema.apps)
+                try SchemaDirectory.resolve(scratch.appendingPathComponent("missing").path, mounting: everyApp)
             } throws: { "\($0)".contains("does not exist") }
             // The environment variable names a folder too; nothing named: the embedded schema.
-            #expect(try SchemaDirectory.resolve(nil, mounting: TestSchema.apps, environment: ["HUDDLE_SCHEMA_DIR": url.path]).url == url)
-            #expect(try SchemaDirectory.resolve(nil, mounting: TestSchema.apps, environment: [:]).url == nil)
+            #expect(try SchemaDirectory.resolve(nil, mounting: everyApp, environment: ["HUDDLE_SCHEMA_DIR": url.path]).url == url)
+            #expect(try SchemaDirectory.resolve(nil, mounting: everyApp, environment: [:]).url == nil)
             // A folder that lacks an app's SDL says which.
             try FileManager.default.createDirectory(at: scratch.appendingPathComponent("shared"), withIntermediateDirectories: false)
             try "type Query { a: Int }\n".write(to: scratch.appendingPathComponent("shared/a.graphql"), atomically: true, encoding: .utf8)

@@ -92,7 +92,7 @@ struct MigrationCarryOverTests {
         ) { url, pool in
             // The 14 files the old numbering's 13 became are carried, and
             // run nothing again; what was added since applies as usual.
-            let files = try TestSchema.directory.migrations().sorted { ($0.app, $0.version) < ($1.app, $1.version) }
+            let files = try TestSchema.everything.migrations().sorted { ($0.app, $0.version) < ($1.app, $1.version) }
             let isCarried = { (file: Migration) in
                 GlobalNumbering.huddle.after.contains { $0.app == file.app && $0.version == file.version }
             }
@@ -104,7 +104,7 @@ struct MigrationCarryOverTests {
             #expect(
                 first.standardOutput
                     == "carried over from one numbering to each app's own; nothing ran again\n"
-                    + (try TestSchema.directory.migrations()).filter { !isCarried($0) }.map { "applied \($0.path)\n" }.joined()
+                    + (try TestSchema.everything.migrations()).filter { !isCarried($0) }.map { "applied \($0.path)\n" }.joined()
                     + "\(files.count - carried) applied, \(carried) already applied\n")
             let second = try HuddleCommand.run(["migrate"], environment: ["DATABASE_URL": url])
             #expect(second.standardOutput == "0 applied, \(files.count) already applied\n")
@@ -177,7 +177,7 @@ struct MigrationCarryOverTests {
     /// A carried migration counts as applied, and applied files never
     /// change: the numbering's record of them is the files as they are.
     @Test func theCarriedRecordIsTheFilesAsTheyAre() throws {
-        let files = try SchemaDirectory.embedded(mounting: TestSchema.apps).migrations()
+        let files = try SchemaDirectory.embedded(mounting: everyApp).migrations()
         for after in GlobalNumbering.huddle.after {
             let file = files.first { $0.app == after.app && $0.name == after.name }
             #expect(file?.version == after.version, "\(after.app)/\(after.name)")

@@ -1,20 +1,21 @@
 import Foundation
+import ServerTestSupport
 import TestSupport
 import Testing
 
 /// What the petMatch tests share: shelters at known places, pets listed
 /// through the API, swipes and the feed.
-package enum PetMatchFixtures {
-    package static let createShelter = """
+enum PetMatchFixtures {
+    static let createShelter = """
         mutation($input: ShelterInput!) { createShelter(input: $input) { id name viewerIsStaff } }
         """
-    package static let createPet = """
+    static let createPet = """
         mutation($input: CreatePetInput!) { createPet(input: $input) { id name type status primaryBreed { name } photos } }
         """
-    package static let swipe = """
+    static let swipe = """
         mutation($id: ID!, $direction: SwipeDirection!) { swipePet(petId: $id, direction: $direction) { direction isFavorite pet { id viewerSwipe } } }
         """
-    package static let feed = """
+    static let feed = """
         query($first: Int, $after: String) {
           petMatches(first: $first, after: $after) {
             emptyReason pageInfo { hasNextPage endCursor }
@@ -22,18 +23,18 @@ package enum PetMatchFixtures {
           }
         }
         """
-    package static let setPreferences = """
+    static let setPreferences = """
         mutation($input: PetPreferencesInput!) { updatePetPreferences(input: $input) { type breeds { name } sizes distanceKm location { latitude } } }
         """
 
     /// Brooklyn, and points about 5, 20 and 80 km away.
-    package static let home = (latitude: 40.6782, longitude: -73.9442)
-    package static let near = (latitude: 40.7200, longitude: -73.9442)
-    package static let middle = (latitude: 40.8582, longitude: -73.9442)
-    package static let far = (latitude: 41.3982, longitude: -73.9442)
+    static let home = (latitude: 40.6782, longitude: -73.9442)
+    static let near = (latitude: 40.7200, longitude: -73.9442)
+    static let middle = (latitude: 40.8582, longitude: -73.9442)
+    static let far = (latitude: 41.3982, longitude: -73.9442)
 
     /// A shelter the user runs, at `point`; returns its id.
-    package static func shelter(
+    static func shelter(
         _ server: TestServer, token: String, name: String, at point: (latitude: Double, longitude: Double)
     ) async throws -> String {
         let reply = try await server.graphql(
@@ -48,13 +49,13 @@ package enum PetMatchFixtures {
     }
 
     /// The global id of a breed by name.
-    package static func breed(_ server: TestServer, _ type: String, _ name: String) async throws -> String {
+    static func breed(_ server: TestServer, _ type: String, _ name: String) async throws -> String {
         let reply = try await server.graphql("query($t: PetType!) { breeds(type: $t) { id name } }", ["t": type])
         return try #require(reply["data"]["breeds"].array.first { $0["name"].string == name }?["id"].string, "\(reply)")
     }
 
     /// Lists a pet at the shelter; returns its id.
-    package static func pet(
+    static func pet(
         _ server: TestServer, token: String, shelter: String, name: String, type: String = "DOG", breed: String,
         extra: [String: any Sendable] = [:]
     ) async throws -> String {
@@ -68,13 +69,13 @@ package enum PetMatchFixtures {
     }
 
     /// Sets the user's preferences; expects no error.
-    package static func prefer(_ server: TestServer, token: String, _ input: [String: any Sendable]) async throws {
+    static func prefer(_ server: TestServer, token: String, _ input: [String: any Sendable]) async throws {
         let reply = try await server.graphql(setPreferences, ["input": input], token: token)
         #expect(reply["errors"].isNull, "\(reply)")
     }
 
     /// Every pet of the user's feed, page by page (`first` each), in order.
-    package static func wholeFeed(_ server: TestServer, token: String, first: Int) async throws -> [String] {
+    static func wholeFeed(_ server: TestServer, token: String, first: Int) async throws -> [String] {
         var ids: [String] = []
         var after: String?
         for _ in 0..<100 {
