@@ -48,6 +48,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libcurl speaks SMTP (STARTTLS, SMTPS, AUTH) for outbound mail.
+        .systemLibrary(
+            name: "CLibCurl",
+            path: "Sources/CLibCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(
             name: "Formats",
         ),
@@ -75,9 +82,14 @@ let package = Package(
             name: "GraphQLTransport",
             dependencies: ["GraphQL", "HuddleRuntime", "Formats"]
         ),
+        // Email: MIME messages, and the transports that carry them (SMTP, a folder).
+        .target(
+            name: "HuddleMail",
+            dependencies: ["CLibCurl"]
+        ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL", "Formats"],
+            dependencies: ["HuddleRuntime", "HuddlePostgres", "HuddleMail", "GraphQLTransport", "GraphQL", "Formats"],
             plugins: ["EmbedFiles"]
         ),
         // The Playground: the IDE's files (Playground/, built in) and its
@@ -173,6 +185,7 @@ let package = Package(
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: ["HuddlePostgres", "HuddleRuntime", "CLibPQ", "PostgresTestSupport", "RuntimeTestSupport", "TestSupport"]),
+        .testTarget(name: "HuddleMailTests", dependencies: ["HuddleMail", "TestSupport"]),
         .testTarget(
             name: "GraphQLTransportTests",
             dependencies: ["GraphQLTransport", "GraphQL", "HuddleRuntime", "RuntimeTestSupport", "TestSupport"]
