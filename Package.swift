@@ -131,13 +131,16 @@ let package = Package(
         // Playground, health and metrics), that the command and the tests start.
         .target(
             name: "HuddleServer",
-            dependencies: ["HuddleCore", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL"]
+            dependencies: [
+                "HuddleCore", "HuddleMail", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL",
+            ]
         ),
         .executableTarget(
             name: "huddle",
             dependencies: [
                 "HuddleServer",
                 "HuddleCore",
+                "HuddleMail",
                 "HuddlePlayground",
                 "Playmate",
                 "Prolific",
@@ -177,8 +180,8 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport",
-                "RuntimeTestSupport", "TestSupport",
+                "HuddleServer", "HuddleCore", "HuddleMail", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL",
+                "PostgresTestSupport", "RuntimeTestSupport", "TestSupport",
             ],
             path: "Tests/ServerTestSupport"),
         .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
@@ -193,8 +196,8 @@ let package = Package(
         .testTarget(
             name: "HuddleCoreTests",
             dependencies: [
-                "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats", "PostgresTestSupport", "RuntimeTestSupport",
-                "ServerTestSupport", "TestSupport",
+                "HuddleCore", "HuddleMail", "HuddleServer", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats",
+                "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport", "TestSupport",
             ]),
         .testTarget(
             name: "HuddleServerTests",

@@ -26,6 +26,9 @@ public struct MailFolder: MailTransport {
     }
 
     private static func fileSafe(_ address: String) -> String {
-        String(address.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "@" || $0 == "." ? Character($0) : "_" })
+        String(
+            address.unicodeScalars.map {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "@" || $0 == "." ? Character($0) : "_"
+            })
     }
 }

@@ -46,7 +46,8 @@ public struct SMTPTransport: MailTransport {
         guard let components = URLComponents(string: settings.url), let scheme = components.scheme?.lowercased(),
             scheme == "smtp" || scheme == "smtps", let host = components.host, !host.isEmpty
         else {
-            throw SettingsError(description: "the SMTP URL must be smtp://host[:port] or smtps://host[:port], with user:password@ to sign in")
+            throw SettingsError(
+                description: "the SMTP URL must be smtp://host[:port] or smtps://host[:port], with user:password@ to sign in")
         }
         user = components.user.map { $0.removingPercentEncoding ?? $0 }
         password = components.password.map { $0.removingPercentEncoding ?? $0 }

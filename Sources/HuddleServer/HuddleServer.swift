@@ -30,7 +30,11 @@ package final class HuddleServer: Sendable {
         package var tokenCacheLifetime = Duration.seconds(60)
         /// Bytes of automatic persisted queries kept over all workers; 0 keeps none.
         package var persistedQueryBytes = 16 << 20
-        /// Whether this process runs due scheduled jobs (round ends, reminders).
+        /// How the outbox's mail is sent; nil leaves it in the outbox for
+        /// another process to send. A `publicURL` left empty is this
+        /// server's own address (`http://localhost:PORT`).
+        package var mail: MailDelivery.Settings?
+        /// Whether this process runs due scheduled jobs (round ends, reminders, mail).
         package var runsScheduler = true
         package var scheduler = JobRunner.Settings()
         /// Limits, introspection, suggestions, incremental delivery and
@@ -179,8 +183,13 @@ package final class HuddleServer: Sendable {
         var schedulerDatabase = database
         schedulerDatabase.maxConnections = configuration.scheduler.concurrency + 1
         let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
+        var work = apps.flatMap { app in app.scheduledWork }
+        if var mail = configuration.mail {
+            if mail.publicURL.isEmpty, let port = workers.first?.server.port { mail.publicURL = "http://localhost:\(port)" }
+            work.append(MailDelivery(mail, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics).work)
+        }
         let scheduler = JobRunner(
-            work: apps.flatMap { app in app.scheduledWork }, database: schedulerPool, listener: listener,
+            work: work, database: schedulerPool, listener: listener,
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
         let made = Running(
             workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool)

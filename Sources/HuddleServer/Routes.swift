@@ -14,11 +14,14 @@ public struct Routes: Sendable {
     public let playground: Playground?
     /// Where what the callers are not told goes.
     public let logger: Logger
+    /// The pages mail's links open (/account/…).
+    let accountPages: AccountPages?
 
-    public init(
+    package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
-        logger: Logger = Logger()
+        accountPages: AccountPages? = nil, logger: Logger = Logger()
     ) {
+        self.accountPages = accountPages
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL
@@ -30,6 +33,7 @@ public struct Routes: Sendable {
         // First: a browser's GET of /graphql goes to the Playground.
         if let playground, let response = playground.respond(to: request) { return response }
         if let graphQL, let response = await graphQL.respond(to: request) { return response }
+        if let accountPages, let response = await accountPages.respond(to: request) { return response }
         switch Self.path(of: request.head.target) {
         case "/healthz":
             guard request.head.method == "GET" || request.head.method == "HEAD" else {

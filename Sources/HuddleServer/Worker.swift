@@ -52,7 +52,9 @@ final class Worker: Sendable {
             playgroundSettings.hidesSuggestions = operations.hidesSuggestions
             return Playground(schema: schema.schema, assets: assets, configuration: playgroundSettings)
         }
-        let routes = Routes(metrics: metrics, database: pool, graphQL: graphQL, playground: playground, logger: configuration.logger)
+        let routes = Routes(
+            metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
+            accountPages: AccountPages(database: pool, tokens: tokens), logger: configuration.logger)
         server = HTTPServer(
             loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: settings.allowedOrigins)
         ) { request in

@@ -20,12 +20,16 @@ import Testing
     static let cases: [Case] = [
         Case(name: "ASCII", fromName: "Huddle", subject: "Confirm your address", text: "Hello,\n\nFollow the link.\n"),
         Case(
-            name: "not ASCII", fromName: "Zoë Ångström 🐾", subject: "Bienvenue chez Huddle, Zoë — votre compte est prêt 🎉 " + String(repeating: "é", count: 60),
+            name: "not ASCII", fromName: "Zoë Ångström 🐾",
+            subject: "Bienvenue chez Huddle, Zoë — votre compte est prêt 🎉 " + String(repeating: "é", count: 60),
             text: "Grüße aus Köln — 🐶🐱\n", html: "<p>Grüße aus <b>Köln</b> — 🐶🐱</p>\n"),
         Case(
-            name: "quoted-printable's edges", fromName: "A \"quoted\" name, with specials", subject: "=?UTF-8?B?bm90IGEgd29yZA==?= stays text",
-            text: "trailing spaces   \nand a tab\t\n= signs = and =3D\n.a line starting with a dot\n" + String(repeating: "long ", count: 60)
-                + "\n" + String(repeating: "x", count: 200) + "\r\nold Mac line\rend", unsubscribe: "https://huddle.example/unsubscribe?t=abc"),
+            name: "quoted-printable's edges", fromName: "A \"quoted\" name, with specials",
+            subject: "=?UTF-8?B?bm90IGEgd29yZA==?= stays text",
+            text: "trailing spaces   \nand a tab\t\n= signs = and =3D\n.a line starting with a dot\n"
+                + String(repeating: "long ", count: 60)
+                + "\n" + String(repeating: "x", count: 200) + "\r\nold Mac line\rend",
+            unsubscribe: "https://huddle.example/unsubscribe?t=abc"),
         Case(
             name: "a long unbroken word in an HTML part", fromName: nil, subject: String(repeating: "word ", count: 40),
             text: "short", html: "<a href=\"https://example.com/" + String(repeating: "a", count: 300) + "\">link</a>",
@@ -77,7 +81,9 @@ import Testing
     }
 
     @Test func addressesSMTPCannotCarryAreRefused() {
-        for bad in ["", "a@", "@b", "a b@c.d", "a@b@c", "<a@b.c>", "ä@b.c", "a@b.c\r\nBcc: x@y.z", String(repeating: "a", count: 250) + "@b.cd"] {
+        for bad in [
+            "", "a@", "@b", "a b@c.d", "a@b@c", "<a@b.c>", "ä@b.c", "a@b.c\r\nBcc: x@y.z", String(repeating: "a", count: 250) + "@b.cd",
+        ] {
             #expect(MailAddress(bad) == nil, "\(bad)")
         }
         #expect(MailAddress(parsing: "Huddle <hello@huddle.example>") == MailAddress("hello@huddle.example", displayName: "Huddle"))

@@ -107,6 +107,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(files.count == 2 && files.allSatisfy { $0.hasSuffix("-ana@example.com.eml") }, "\(files)")
         let texts = try files.map { try String(contentsOfFile: folder.url.appendingPathComponent($0).path, encoding: .utf8) }
-        #expect(Set(texts.compactMap { $0.split(separator: "\r\n").first { $0.hasPrefix("Subject: ") } }) == ["Subject: One", "Subject: Two"])
+        #expect(
+            Set(texts.compactMap { $0.split(separator: "\r\n").first { $0.hasPrefix("Subject: ") } }) == ["Subject: One", "Subject: Two"])
     }
 }

@@ -101,13 +101,14 @@ package final class TestServer: Sendable {
     /// Runs `body` with two servers on one fresh database, as a deployment
     /// of several processes runs them, both stopped after.
     package static func withTwo<T: Sendable>(
-        mounting apps: [any App.Type] = [], _ body: (TestServer, TestServer) async throws -> T
+        mounting apps: [any App.Type] = [], _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in },
+        _ body: (TestServer, TestServer) async throws -> T
     ) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
-            let first = try await start(databaseURL: url, mounting: apps)
+            let first = try await start(databaseURL: url, mounting: apps, configure)
             let second: TestServer
             do {
-                second = try await start(databaseURL: url, mounting: apps)
+                second = try await start(databaseURL: url, mounting: apps, configure)
             } catch {
                 await first.stopped()
                 throw error

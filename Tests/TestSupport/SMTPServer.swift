@@ -30,9 +30,9 @@ package final class SMTPServer: Sendable {
         case implicit
     }
 
-    /// Starts a server; `login` is "user:password" to require; mail to a
-    /// `refused` address gets 550, to a `deferred` one 451.
-    package init(tls: TLS = .none, login: String? = nil, refused: [String] = [], deferred: [String] = []) throws {
+    /// Starts a server, on `port` if given; `login` is "user:password" to
+    /// require; mail to a `refused` address gets 550, to a `deferred` one 451.
+    package init(port: Int? = nil, tls: TLS = .none, login: String? = nil, refused: [String] = [], deferred: [String] = []) throws {
         folder = try ScratchDirectory("huddle-smtp")
         scheme = tls == .implicit ? "smtps" : "smtp"
         var arguments = [folder.url.path]
@@ -51,6 +51,7 @@ package final class SMTPServer: Sendable {
             certificate = nil
         }
         if let login { arguments += ["--auth", login] }
+        if let port { arguments += ["--port", "\(port)"] }
         for address in refused { arguments += ["--refuse", address] }
         for address in deferred { arguments += ["--defer", address] }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

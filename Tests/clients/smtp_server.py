@@ -3,7 +3,7 @@ writes each message it accepts to the folder given, one file per message,
 its envelope first ("MAIL FROM ...", "RCPT TO ..." lines, a blank line),
 then the message as received.
 
-    smtp_server.py FOLDER [--starttls CERT KEY] [--smtps CERT KEY]
+    smtp_server.py FOLDER [--port PORT] [--starttls CERT KEY] [--smtps CERT KEY]
                           [--auth USER:PASSWORD] [--refuse ADDRESS] [--defer ADDRESS]
 """
 import argparse
@@ -62,6 +62,7 @@ def main():
     parser.add_argument("--auth")
     parser.add_argument("--refuse", action="append", default=[])
     parser.add_argument("--defer", action="append", default=[])
+    parser.add_argument("--port", type=int)
     args = parser.parse_args()
     handler = Handler(args.folder, args.refuse, args.defer)
     kwargs = {}
@@ -82,7 +83,7 @@ def main():
         # With TLS from the first byte aiosmtpd does not count the connection
         # as TLS for AUTH; it is, so only STARTTLS's plain start needs the rule.
         kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=bool(args.starttls))
-    port = free_port()
+    port = args.port or free_port()
     controller = Controller(
         handler, hostname="127.0.0.1", port=port, ssl_context=context if args.smtps else None, **kwargs
     )

@@ -55,11 +55,10 @@ public struct GraphQLRequest: Sendable {
     /// From `?query=...&operationName=...&variables=<JSON>&extensions=<JSON>`.
     static func from(queryString: Substring, reader: JSONReader) -> Result<GraphQLRequest, GraphQLOverHTTPFailure> {
         var members: [GraphQLValue.Member] = []
-        for pair in queryString.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = percentDecoded(parts[0]), let value = percentDecoded(parts.count > 1 ? parts[1] : "") else {
-                return .failure(.badRequest("The query string is not valid percent-encoded UTF-8."))
-            }
+        guard let pairs = FormURLEncoded.pairs(queryString) else {
+            return .failure(.badRequest("The query string is not valid percent-encoded UTF-8."))
+        }
+        for (name, value) in pairs {
             switch name {
             case "query", "operationName", "documentId":
                 members.append(.init(name, .string(value)))
@@ -74,32 +73,6 @@ public struct GraphQLRequest: Sendable {
             }
         }
         return from(json: .object(members))
-    }
-
-    /// application/x-www-form-urlencoded decoding: `+` is a space.
-    static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(0x20)
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
-            default: bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x37
-        case 0x61...0x66: byte - 0x57
-        default: nil
-        }
     }
 }
 

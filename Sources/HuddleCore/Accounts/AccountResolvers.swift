@@ -37,6 +37,7 @@ package enum AccountResolvers {
         binder.rootAsync("Mutation", "updateProfile", updateProfile)
         binder.rootAsync("Mutation", "changePassword", changePassword)
         SignedInDevices.bind(&binder)
+        AccountEmail.bind(&binder)
         binder.root("Query", "me") { input in
             guard let viewer = input.request.viewer else { return .null }
             return input.request.loaders.users.load(viewer.userID) { $0.map { .object($0) } ?? .null }
@@ -71,6 +72,9 @@ package enum AccountResolvers {
         binder.field("User", "email") { (user: UserRecord, input) in
             isOwner(user, input) ? .scalar(.string(try user.email)) : .null
         }
+        binder.field("User", "emailVerified") { (user: UserRecord, input) in
+            isOwner(user, input) ? .scalar(.boolean(try user.emailVerifiedAt != nil)) : .null
+        }
         binder.field("User", "birthday") { (user: UserRecord, input) in
             guard isOwner(user, input), let birthday = try user.birthday else { return .null }
             return .scalar(.string(birthday.description))
@@ -103,6 +107,7 @@ package enum AccountResolvers {
                     [username, email, hash]
                 )
                 let user = try UserRecord(row: rows[0], shownToOwner: true)
+                try await Outbox.enqueue(AccountMail.verifyEmail, to: email, user: user.id, on: connection)
                 let token = try await Authentication.issueToken(for: user.id, userAgent: context.userAgent, on: connection)
                 return .object(AuthPayload(token: token, user: user))
             }

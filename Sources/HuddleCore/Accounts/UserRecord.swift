@@ -27,6 +27,7 @@ package final class UserRecord: Identified {
     package var homeLatitude: Double? { get throws { try column(.homeLatitude) } }
     package var homeLongitude: Double? { get throws { try column(.homeLongitude) } }
     package var createdAt: Date { get throws { try column(.createdAt) } }
+    package var emailVerifiedAt: Date? { get throws { try column(.emailVerifiedAt) } }
 
     /// The User fields a record read with `nameColumns` answers; a selection
     /// of only these lets a resolver use the narrower query.
@@ -41,7 +42,8 @@ package final class UserRecord: Identified {
 
     /// The columns `init(row:offset:)` reads, in order, from `users u`.
     package enum Column: Int, PostgresColumnList {
-        case id, username, email, firstName, lastName, birthday, gender, biography, profileImageURL, homeLatitude, homeLongitude, createdAt
+        case id, username, email, firstName, lastName, birthday, gender, biography, profileImageURL, homeLatitude, homeLongitude, createdAt,
+            emailVerifiedAt
     }
     package static let selection = PostgresColumns<Column>(alias: "u")
     /// The select list, from `users u`.

@@ -30,7 +30,9 @@ package enum Shared: App {
 
     package static let notificationKinds: [NotificationKind] = [.friendRequestReceived, .friendRequestAccepted]
 
-    package static let settings = [signInFreeFailures, signInFirstWait, signInLongestWait]
+    package static let settings = [
+        signInFreeFailures, signInFirstWait, signInLongestWait, verificationLinkHours, passwordResetLinkMinutes, accountMailPerHour,
+    ]
 
     /// Failed sign-ins with one name before each further one blocks it.
     package static let signInFreeFailures = AppSetting(
@@ -44,6 +46,17 @@ package enum Shared: App {
     package static let signInLongestWait = AppSetting(
         "sign-in-longest-wait-seconds", default: 900, range: 1...86_400,
         help: "the longest a name is blocked after failed sign-ins, and how long its failures are remembered")
+
+    /// How long a link confirming an address works.
+    package static let verificationLinkHours = AppSetting(
+        "verification-link-hours", default: 48, range: 1...720, help: "how long a link confirming an email address works, in hours")
+    /// How long a link to choose a new password works.
+    package static let passwordResetLinkMinutes = AppSetting(
+        "password-reset-link-minutes", default: 60, range: 5...1440, help: "how long a link to choose a new password works, in minutes")
+    /// Messages of one kind (confirmations, resets) an account may be sent in an hour.
+    package static let accountMailPerHour = AppSetting(
+        "account-mail-per-hour", default: 5, range: 1...100,
+        help: "messages of one kind (address confirmations, password resets) an account may be sent in an hour")
 }
 
 extension NotificationKind {

@@ -62,6 +62,8 @@ public final class Metrics: Sendable {
         var latenessMax = 0.0
         /// Times it looked at the table for due jobs.
         var looks = 0
+        /// Messages of the outbox, by outcome.
+        var mail: [String: Int] = [:]
     }
 
     public init() {}
@@ -87,6 +89,11 @@ public final class Metrics: Sendable {
             jobs.outcomes[outcome, default: 0] += 1
             jobs.latenessMax = max(jobs.latenessMax, lateness)
         }
+    }
+
+    /// A message of the outbox was `sent`, `failed` (to be tried again) or given up as `dead`.
+    public func recordMail(outcome: String) {
+        jobs.withLock { $0.mail[outcome, default: 0] += 1 }
     }
 
     /// The scheduler looked at its table for due jobs.
@@ -138,6 +145,11 @@ public final class Metrics: Sendable {
         text += "# TYPE huddle_scheduled_job_lateness_seconds_max gauge\nhuddle_scheduled_job_lateness_seconds_max \(jobs.latenessMax)\n"
         text += "# HELP huddle_scheduler_looks_total Times the scheduler looked for due jobs (it sleeps between looks).\n"
         text += "# TYPE huddle_scheduler_looks_total counter\nhuddle_scheduler_looks_total \(jobs.looks)\n"
+        text += "# HELP huddle_mail_messages_total Outbox messages this process tried to send, by outcome (sent, failed, dead).\n"
+        text += "# TYPE huddle_mail_messages_total counter\n"
+        for outcome in ["sent", "failed", "dead"] {
+            text += "huddle_mail_messages_total{outcome=\"\(outcome)\"} \(jobs.mail[outcome] ?? 0)\n"
+        }
         for extra in extraGauges.withLock({ $0 }) { text += gauge(extra.name, extra.help, extra.read()) }
         return text
     }

@@ -3,6 +3,7 @@ import Foundation
 import GraphQL
 import GraphQLTransport
 import HuddleCore
+import HuddleMail
 import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
@@ -153,6 +154,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Where CodeMirror 5 is installed, for the Playground (HUDDLE_CODEMIRROR_DIR).")
     var codemirrorDir = ProcessInfo.processInfo.environment["HUDDLE_CODEMIRROR_DIR"] ?? PlaygroundAssets.defaultCodeMirrorDirectory
 
+    @OptionGroup(title: "Mail")
+    var mail: MailOptions
+
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
@@ -244,6 +248,7 @@ struct Serve: AsyncParsableCommand {
         configuration.allowedOrigins = allowedOrigins.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         configuration.appSettings = try appSettings
+        configuration.mail = try mail.settings()
         configuration.handlesSignals = true
         // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
         let shutdownDeadline = configuration.http.shutdownGracePeriod + .seconds(10)
@@ -355,6 +360,10 @@ struct Serve: AsyncParsableCommand {
             server.stop()
         }
         FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(listening) with \(workers) workers\n".utf8))
+        if let transport = configuration.mail?.transport {
+            let sent = transport is MailFolder ? "written to \(transport.destination) (no --smtp-url)" : "sent to \(transport.destination)"
+            FileHandle.standardError.write(Data("huddle: mail is \(sent)\n".utf8))
+        }
         if let assets = configuration.playgroundAssets, assets.missing == nil {
             FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(listening)/playground\n".utf8))
         }

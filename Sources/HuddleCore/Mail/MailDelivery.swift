@@ -1,0 +1,126 @@
+import Foundation
+import GraphQL
+import HuddleMail
+import HuddlePostgres
+import HuddleRuntime
+
+/// Sends the outbox's messages: the scheduler's work of kind `mail.send`.
+/// A message is made (its link's token minted) and sent in the transaction
+/// that claimed its job, and marked sent there; a failure is counted on
+/// the row and the job comes back after a backoff, until the last attempt
+/// or a permanent refusal marks the message dead. One process sends a
+/// message at a time (the job's row is locked); a process killed after the
+/// server took a message but before the commit sends it again, with the
+/// same Message-ID.
+package struct MailDelivery: Sendable {
+    package struct Settings: Sendable {
+        /// Where messages go: an SMTP server, or a folder.
+        package var transport: any MailTransport
+        package var from: MailAddress
+        /// The server as users reach it (`https://api.example.com`): links
+        /// open its pages under `/account/`.
+        package var publicURL: String
+        /// Attempts before a message is given up as dead.
+        package var maxAttempts = 8
+        /// The first wait after a failure; each further one doubles it.
+        package var firstBackoff = Duration.seconds(30)
+        /// The longest wait between attempts.
+        package var longestBackoff = Duration.seconds(3600)
+
+        package init(transport: any MailTransport, from: MailAddress, publicURL: String) {
+            self.transport = transport
+            self.from = from
+            self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+        }
+    }
+
+    package let settings: Settings
+    let appSettings: AppSettings
+    let logger: Logger
+    let metrics: Metrics?
+
+    package init(_ settings: Settings, appSettings: AppSettings, logger: Logger, metrics: Metrics?) {
+        self.settings = settings
+        self.appSettings = appSettings
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// The scheduler's work that sends one message.
+    package var work: ScheduledWork {
+        ScheduledWork(Outbox.jobKind) { id, connection in try await send(id, on: connection) }
+    }
+
+    private func send(_ id: Int64, on connection: PostgresConnection) async throws -> ScheduledWork.Outcome {
+        let rows = try await connection.query(
+            """
+            SELECT o.recipient, o.template, o.parameters::text, o.state, o.attempts, o.user_id, coalesce(u.username, ''),
+                   extract(epoch FROM o.created_at)::float8
+            FROM email_outbox o LEFT JOIN users u ON u.id = o.user_id WHERE o.id = $1 FOR UPDATE OF o
+            """, [id])
+        guard let row = rows.first, try row.decode(String.self, at: 3) == "pending" else { return .done }
+        let recipient = try row.decode(String.self, at: 0)
+        let attempts = try row.decode(Int.self, at: 4) + 1
+        let user = try row.decode(Int64?.self, at: 5)
+        guard let template = MailTemplate.all[try row.decode(String.self, at: 1)], let to = MailAddress(recipient) else {
+            return try await failed(
+                id, attempts: attempts, MailError(permanent: true, "no such template, or an address SMTP cannot carry"), on: connection)
+        }
+        var link: String?
+        var tokenHash: String?
+        if let purpose = template.link, let user {
+            let made = try await AccountTokens.make(purpose, user: user, email: recipient, settings: appSettings, on: connection)
+            link = "\(settings.publicURL)/account/\(purpose.page)?token=\(made.token)"
+            tokenHash = made.hash
+        }
+        let content = template.render(
+            .init(username: try row.decode(String.self, at: 6), parameters: Self.parameters(try row.decode(String.self, at: 2)), link: link)
+        )
+        // Stable for the row, so that a message sent twice says it is one.
+        let stamp = Authentication.hash("message \(id) \(try row.decode(Double.self, at: 7))").prefix(16)
+        let message = MailMessage(
+            from: settings.from, to: to, subject: content.subject, text: content.text, html: content.html,
+            messageID: MailMessage.messageID(for: id, from: settings.from, random: String(stamp)), date: Date())
+        do {
+            try await settings.transport.send(OutgoingMail(message))
+        } catch {
+            // The link went nowhere: its token goes too.
+            if let tokenHash { _ = try await connection.query("DELETE FROM account_tokens WHERE token_hash = $1", [tokenHash]) }
+            return try await failed(id, attempts: attempts, error, on: connection)
+        }
+        _ = try await connection.query(
+            "UPDATE email_outbox SET state = 'sent', sent_at = now(), attempts = $2, last_error = NULL WHERE id = $1", [id, attempts])
+        metrics?.recordMail(outcome: "sent")
+        logger.log(.info, "mail: sent", ["id": .int(Int(id)), "template": .string(template.name), "attempt": .int(attempts)])
+        return .done
+    }
+
+    /// Counts a failed attempt: dead after the last one or a permanent
+    /// refusal, else due again after a backoff that doubles.
+    private func failed(_ id: Int64, attempts: Int, _ error: MailError, on connection: PostgresConnection) async throws
+        -> ScheduledWork.Outcome
+    {
+        let dead = error.isPermanent || attempts >= settings.maxAttempts
+        _ = try await connection.query(
+            "UPDATE email_outbox SET attempts = $2, last_error = left($3, 2000), state = $4 WHERE id = $1",
+            [id, attempts, error.description, dead ? "dead" : "pending"])
+        metrics?.recordMail(outcome: dead ? "dead" : "failed")
+        logger.log(
+            dead ? .error : .warning, dead ? "mail: gave up on a message" : "mail: not sent; trying again later",
+            ["id": .int(Int(id)), "attempt": .int(attempts), "error": .string(error.description)])
+        if dead { return .done }
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        let wait = min(seconds(settings.firstBackoff) * pow(2, Double(attempts - 1)), seconds(settings.longestBackoff))
+        return .again(at: Date().addingTimeInterval(wait))
+    }
+
+    /// A row's parameters (a JSON object of strings).
+    static func parameters(_ text: String) -> [String: String] {
+        guard case .object(let members)? = try? JSONReader().read(text) else { return [:] }
+        var parameters: [String: String] = [:]
+        for member in members { if case .string(let value) = member.value { parameters[member.name] = value } }
+        return parameters
+    }
+}

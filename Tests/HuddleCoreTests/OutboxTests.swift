@@ -1,0 +1,106 @@
+import Foundation
+import HuddleCore
+import HuddleMail
+import PostgresTestSupport
+import RuntimeTestSupport
+import ServerTestSupport
+import TestSupport
+import Testing
+
+/// The outbox's delivery against a real SMTP server: failures tried again
+/// with backoff until the last attempt, refusals given up at once, and
+/// each message sent once by several processes.
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
+struct OutboxTests {
+    /// The outbox's rows now: recipient, state and attempts.
+    func outbox(_ server: TestServer) async throws -> [String: (state: String, attempts: Int, error: String?)] {
+        var rows: [String: (String, Int, String?)] = [:]
+        for row in try await server.sql("SELECT recipient, state, attempts, last_error FROM email_outbox") {
+            rows[try row.decode(String.self, at: 0)] = (
+                try row.decode(String.self, at: 1), try row.decode(Int.self, at: 2), try row.decode(String?.self, at: 3)
+            )
+        }
+        return rows
+    }
+
+    @Test func aRefusalIsGivenUpAtOnceAndADelayIsTriedAgainUntilTheLastAttempt() async throws {
+        let smtp = try SMTPServer(refused: ["nobody@example.com"], deferred: ["later@example.com"])
+        try await TestServer.with(
+            mailing(to: smtp) { settings in
+                settings.maxAttempts = 3
+                settings.firstBackoff = .milliseconds(100)
+            }
+        ) { server in
+            _ = try await server.signUp("nobody")
+            _ = try await server.signUp("later")
+            _ = try await server.signUp("fine")
+            var rows = try await outbox(server)
+            for _ in 0..<600 where rows["later@example.com"]?.state != "dead" || rows["nobody@example.com"]?.state != "dead" {
+                try await Task.sleep(for: .milliseconds(50))
+                rows = try await outbox(server)
+            }
+            #expect(rows["nobody@example.com"]?.state == "dead")
+            #expect(rows["nobody@example.com"]?.attempts == 1)
+            #expect(rows["nobody@example.com"]?.error?.contains("550") == true, "\(rows)")
+            #expect(rows["later@example.com"]?.state == "dead")
+            #expect(rows["later@example.com"]?.attempts == 3)
+            #expect(rows["later@example.com"]?.error?.contains("451") == true, "\(rows)")
+            #expect(rows["fine@example.com"]?.state == "sent")
+            #expect(smtp.received().map(\.recipients) == [["fine@example.com"]])
+            // Dead messages leave the scheduler; their tokens were never kept.
+            #expect(
+                try await server.sql("SELECT count(*)::int FROM scheduled_jobs WHERE kind = 'mail.send'")[0].decode(Int.self, at: 0) == 0)
+            #expect(try await server.sql("SELECT count(*)::int FROM account_tokens")[0].decode(Int.self, at: 0) == 1)
+            let metrics = try await server.get("/metrics")
+            #expect(metrics.contains("huddle_mail_messages_total{outcome=\"sent\"} 1\n"), "\(metrics)")
+            #expect(metrics.contains("huddle_mail_messages_total{outcome=\"failed\"} 2\n"))
+            #expect(metrics.contains("huddle_mail_messages_total{outcome=\"dead\"} 2\n"))
+        }
+    }
+
+    /// Messages waiting when the server is away go once it is back.
+    @Test func messagesWaitWhileTheServerIsAwayAndGoWhenItIsBack() async throws {
+        let port = freePort()
+        try await TestServer.with(
+            { configuration in
+                var transport = SMTPTransport.Settings(url: "smtp://127.0.0.1:\(port)")
+                transport.security = .none
+                var settings = MailDelivery.Settings(
+                    transport: try! SMTPTransport(transport), from: MailAddress("hello@huddle.example")!,
+                    publicURL: "https://huddle.example")
+                settings.firstBackoff = .milliseconds(200)
+                settings.longestBackoff = .milliseconds(400)
+                // However long the SMTP server below takes to start.
+                settings.maxAttempts = 100
+                configuration.mail = settings
+            }
+        ) { server in
+            _ = try await server.signUp("ana")
+            var rows = try await outbox(server)
+            for _ in 0..<600 where (rows["ana@example.com"]?.attempts ?? 0) < 2 {
+                try await Task.sleep(for: .milliseconds(50))
+                rows = try await outbox(server)
+            }
+            #expect(rows["ana@example.com"]?.state == "pending")
+            // Nothing listens on that port; now something does.
+            let smtp = try SMTPServer(port: port)
+            let received = try await smtp.waitForMessages(1)
+            #expect(received.first?.recipients == ["ana@example.com"])
+            let link = try await ParsedMail(try #require(received.first)).link
+            #expect(link?.hasPrefix("https://huddle.example/account/verify-email?token=") == true, "\(String(describing: link))")
+        }
+    }
+
+    @Test func twoServersSendEachMessageOnce() async throws {
+        let smtp = try SMTPServer()
+        try await TestServer.withTwo(mounting: [], mailing(to: smtp)) { first, second in
+            for index in 0..<10 { _ = try await (index.isMultiple(of: 2) ? first : second).signUp("user\(index)") }
+            let received = try await smtp.waitForMessages(10)
+            // Long enough for a second sending to have come.
+            try await Task.sleep(for: .seconds(1))
+            #expect(smtp.received().count == 10)
+            #expect(Set(received.flatMap(\.recipients)) == Set((0..<10).map { "user\($0)@example.com" }))
+            #expect(try await first.sql("SELECT count(*)::int FROM email_outbox WHERE state = 'sent'")[0].decode(Int.self, at: 0) == 10)
+        }
+    }
+}
