@@ -128,4 +128,29 @@ struct SignedInDevicesTests {
             #expect(try await server.metric("huddle_active_subscriptions") == 1)
         }
     }
+
+    /// `session-days` sets how long a token lasts: from its sign-in, and from each use.
+    @Test func theSessionLengthIsASetting() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(databaseURL: url, settings: ["session-days=2"]) { $0.tokenCacheLifetime = .zero }
+            defer { server.stop() }
+            let ana = try await server.signUp("short_lived")
+            func expiresIn() async throws -> Double {
+                try await server.sql(
+                    "SELECT extract(epoch FROM expires_at - now())::float8 FROM auth_tokens WHERE token_hash = $1",
+                    [Authentication.hash(ana.token)])[0].decode(Double.self, at: 0)
+            }
+            #expect(abs(try await expiresIn() - 2 * 86_400) < 120)
+            _ = try await server.sql(
+                "UPDATE auth_tokens SET last_used_at = now() - interval '1 hour' WHERE token_hash = $1", [Authentication.hash(ana.token)])
+            _ = try await server.graphql("{ me { id } }", token: ana.token)
+            #expect(abs(try await expiresIn() - 2 * 86_400) < 120)
+        }
+        #expect(throws: Error.self) {
+            try AppSettings(AppSettings.declared(mounting: []), environment: [:], assignments: ["session-days=366"])
+        }
+        #expect(
+            try AppSettings(AppSettings.declared(mounting: []), environment: [:], assignments: ["session-days=365"])[Shared.sessionDays]
+                == 365)
+    }
 }

@@ -4,22 +4,25 @@ import HuddlePostgres
 import HuddleRuntime
 
 /// Bearer tokens: random, handed to the client once, stored only as their
-/// SHA-256, valid for `tokenLifetime`.
+/// SHA-256, valid for `Shared.sessionDays` after their last use.
 package enum Authentication {
-    package static let tokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// How long a token lasts unused, in seconds.
+    static func lifetime(_ settings: AppSettings) -> Int { settings[Shared.sessionDays] * 86_400 }
 
     package static func hash(_ token: String) -> String { Digest.sha256Hex(Array(token.utf8)) }
 
     /// Issues a token for `userID` in the caller's transaction, recording
     /// the User-Agent of the device it signs in.
-    package static func issueToken(for userID: Int64, userAgent: String?, on connection: some PostgresQuerying) async throws -> String {
+    package static func issueToken(
+        for userID: Int64, userAgent: String?, settings: AppSettings, on connection: some PostgresQuerying
+    ) async throws -> String {
         let token = RandomBytes.token()
         _ = try await connection.query(
             """
             INSERT INTO auth_tokens (token_hash, user_id, expires_at, user_agent)
             VALUES ($1, $2, now() + make_interval(secs => $3), $4)
             """,
-            [hash(token), userID, tokenLifetime, Self.userAgent(userAgent)]
+            [hash(token), userID, lifetime(settings), Self.userAgent(userAgent)]
         )
         return token
     }
@@ -37,15 +40,15 @@ package enum Authentication {
     /// not "signed out": the request cannot be served now. With `cache`,
     /// a token checked lately costs no statement.
     package static func viewer(
-        token: String?, database: PostgresPool, cache: TokenCache? = nil
+        token: String?, database: PostgresPool, cache: TokenCache? = nil, settings: AppSettings
     ) async throws(ServiceUnavailable) -> RequestContext.Viewer? {
         guard let token, !token.isEmpty, token.utf8.count <= 200 else { return nil }
-        return try await viewer(tokenHash: hash(token), database: database, cache: cache)
+        return try await viewer(tokenHash: hash(token), database: database, cache: cache, settings: settings)
     }
 
     /// The signed-in user of the token hashed `tokenHash`, as `viewer(token:)` tells it.
     package static func viewer(
-        tokenHash: String, database: PostgresPool, cache: TokenCache? = nil
+        tokenHash: String, database: PostgresPool, cache: TokenCache? = nil, settings: AppSettings
     ) async throws(ServiceUnavailable) -> RequestContext.Viewer? {
         if let userID = cache?.userID(forTokenHash: tokenHash) {
             return RequestContext.Viewer(userID: userID, tokenHash: tokenHash)
@@ -69,7 +72,7 @@ package enum Authentication {
                     """
                     UPDATE auth_tokens SET last_used_at = now(), expires_at = greatest(expires_at, now() + make_interval(secs => $2))
                     WHERE token_hash = $1 AND last_used_at < now() - interval '5 minutes'
-                    """, [tokenHash, tokenLifetime])
+                    """, [tokenHash, lifetime(settings)])
             }
         } catch {
             throw ServiceUnavailable("The database is unavailable, so the request's sign-in cannot be checked; try again shortly.")

@@ -31,9 +31,14 @@ package enum Shared: App {
     package static let notificationKinds: [NotificationKind] = [.friendRequestReceived, .friendRequestAccepted]
 
     package static let settings = [
-        signInFreeFailures, signInFirstWait, signInLongestWait, verificationLinkHours, passwordResetLinkMinutes, accountMailPerHour,
+        sessionDays, signInFreeFailures, signInFirstWait, signInLongestWait, verificationLinkHours, passwordResetLinkMinutes,
+        accountMailPerHour,
     ]
 
+    /// How long a signed-in device stays signed in unused.
+    package static let sessionDays = AppSetting(
+        "session-days", default: 30, range: 1...365,
+        help: "how long a signed-in device stays signed in without being used, in days; each use starts it again")
     /// Failed sign-ins with one name before each further one blocks it.
     package static let signInFreeFailures = AppSetting(
         "sign-in-free-failures", default: 5, range: 1...100,

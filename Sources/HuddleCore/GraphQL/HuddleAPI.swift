@@ -56,7 +56,7 @@ public enum HuddleAPI {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
             database: database, listener: listener,
-            viewer: try await Authentication.viewer(token: token, database: database, cache: tokens), tokens: tokens,
+            viewer: try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings), tokens: tokens,
             settings: settings, userAgent: request.head.header("user-agent"))
     }
 
@@ -73,7 +73,9 @@ public enum HuddleAPI {
         guard let token = member else {
             return RequestContext(database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings)
         }
-        guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens) else { return nil }
+        guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings) else {
+            return nil
+        }
         return RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings)
     }
 }

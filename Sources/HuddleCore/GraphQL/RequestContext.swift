@@ -100,7 +100,7 @@ extension RequestContext: ConnectionAuthority {
 
     public func isStillValid() async throws(ServiceUnavailable) -> Bool {
         guard let viewer else { return true }
-        return try await Authentication.viewer(tokenHash: viewer.tokenHash, database: database, cache: tokens)?.userID
+        return try await Authentication.viewer(tokenHash: viewer.tokenHash, database: database, cache: tokens, settings: settings)?.userID
             == viewer.userID
     }
 }

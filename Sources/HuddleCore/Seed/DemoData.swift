@@ -110,14 +110,14 @@ public enum DemoData {
         _ = try await connection.query(
             """
             INSERT INTO users (username, email, password_hash, first_name, last_name, gender, birthday, biography,
-                               home_latitude, home_longitude)
+                               home_latitude, home_longitude, email_verified_at)
             SELECT CASE WHEN i = 1 THEN 'demo' ELSE 'player' || i END,
                    CASE WHEN i = 1 THEN 'demo@example.com' ELSE 'player' || i || '@example.com' END,
                    $1, ($2::text[])[1 + i % array_length($2::text[], 1)], ($3::text[])[1 + (i / 7) % array_length($3::text[], 1)],
                    (ARRAY['FEMALE', 'MALE', 'NON_BINARY', 'FEMALE', 'MALE'])[1 + i % 5],
                    DATE '1965-01-01' + (\(pick("i || ':birthday'")) * 15000)::int,
                    'Plays for fun.', round((40.60 + \(pick("i || ':lat'")) * 0.25)::numeric, 6),
-                   round((-74.05 + \(pick("i || ':lng'")) * 0.20)::numeric, 6)
+                   round((-74.05 + \(pick("i || ':lng'")) * 0.20)::numeric, 6), TIMESTAMPTZ '2026-01-01 00:00:00+00'
             FROM generate_series(1, $4::int) AS i
             """, [hash, firstNames, lastNames, scale.users])
         // Friends: each player with the next few, and the demo account with the first ten.
