@@ -46,6 +46,19 @@ package enum HabitBuddies: App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await HabitBuddiesDemoData.seed(scale, users: users, on: connection)
     }
+
+    /// Each of the user's pairs ends: the buddy is told, and their meetings
+    /// still to come are cancelled (the rest go with the account).
+    package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
+        let buddies = try await connection.query(
+            "SELECT CASE WHEN first_id = $1 THEN second_id ELSE first_id END FROM buddy_pairs WHERE $1 IN (first_id, second_id) ORDER BY 1",
+            [user])
+        for row in buddies {
+            let buddy = try row.decode(Int64.self, at: 0)
+            _ = try await BuddyResolvers.end(user, buddy, because: "your buddy left Habit Buddies", on: connection)
+            try await Notifications.record(.buddyLeft, for: buddy, actor: user, message: "Your buddy left Habit Buddies.", on: connection)
+        }
+    }
 }
 
 /// Habit Buddies' batching loaders of one operation.

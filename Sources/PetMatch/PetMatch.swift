@@ -41,6 +41,24 @@ package enum PetMatch: App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await PetMatchDemoData.seed(scale, users: users, on: connection)
     }
+
+    /// A shelter keeps at least one staff member, so its last one cannot
+    /// leave: the deletion says which shelters need another first. The
+    /// rest (swipes, favourites, preferences, memberships) goes with the account.
+    package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
+        let alone = try await connection.query(
+            """
+            SELECT sh.name FROM shelter_staff s JOIN shelters sh ON sh.id = s.shelter_id
+            WHERE s.user_id = $1 AND NOT EXISTS (SELECT 1 FROM shelter_staff o WHERE o.shelter_id = s.shelter_id AND o.user_id <> $1)
+            ORDER BY sh.name FOR UPDATE OF s
+            """, [user]
+        ).map { try $0.decode(String.self, at: 0) }
+        guard alone.isEmpty else {
+            let names = alone.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw APIError.badInput(
+                "You are the only staff member of \(names); add another staff member before deleting your account.")
+        }
+    }
 }
 
 /// petMatch's batching loaders of one operation.

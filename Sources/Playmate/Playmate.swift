@@ -49,6 +49,30 @@ package enum Playmate: App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await PlaymateDemoData.seed(scale, users: users, on: connection)
     }
+
+    /// The sessions the user made that are still to come are cancelled, and
+    /// their players told; the past ones go with the account. The places
+    /// they held in others' sessions are freed (their rows go with it).
+    package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
+        let sessions = try await connection.query(
+            "SELECT id, occurs_at > now() FROM sports_sessions WHERE creator_id = $1 ORDER BY id FOR UPDATE", [user])
+        for row in sessions {
+            let session = try row.decode(Int64.self, at: 0)
+            if try row.decode(Bool.self, at: 1) {
+                try await SessionResolvers.cancel(session, by: user, on: connection)
+            } else {
+                try await SessionReminder.cancel(session: session, on: connection)
+            }
+        }
+        let joined = try await connection.query(
+            """
+            SELECT p.session_id FROM session_players p JOIN sports_sessions s ON s.id = p.session_id
+            WHERE p.user_id = $1 AND s.creator_id <> $1 AND s.occurs_at > now()
+            """, [user])
+        for row in joined {
+            try await SessionEvents.announce(.playerLeft, session: try row.decode(Int64.self, at: 0), actor: user, on: connection)
+        }
+    }
 }
 
 /// Playmate's batching loaders of one operation.

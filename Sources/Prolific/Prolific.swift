@@ -38,6 +38,15 @@ package enum Prolific: App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await ProlificDemoData.seed(scale, users: users, on: connection)
     }
+
+    /// The stories stay: projects, snippets and the votes of finished
+    /// rounds keep their place with no person (the migration's ON DELETE
+    /// SET NULL), shown as the deleted user. Votes in rounds still open go:
+    /// a round's result is counted from the people still there.
+    package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
+        _ = try await connection.query(
+            "DELETE FROM votes v USING rounds r WHERE r.id = v.round_id AND r.completed_at IS NULL AND v.voter_id = $1", [user])
+    }
 }
 
 /// Prolific's batching loaders of one operation.

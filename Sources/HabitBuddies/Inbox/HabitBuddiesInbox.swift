@@ -5,6 +5,7 @@ import HuddlePostgres
 extension NotificationKind {
     static let buddyMatched = NotificationKind(rawValue: "BUDDY_MATCHED")
     static let buddyScored = NotificationKind(rawValue: "BUDDY_SCORED")
+    static let buddyLeft = NotificationKind(rawValue: "BUDDY_LEFT")
     static let meetingScheduled = NotificationKind(rawValue: "MEETING_SCHEDULED")
     static let meetingAccepted = NotificationKind(rawValue: "MEETING_ACCEPTED")
     static let meetingDeclined = NotificationKind(rawValue: "MEETING_DECLINED")
@@ -33,7 +34,7 @@ struct MeetingUpdateEvent: Sendable {
 enum HabitBuddiesInbox {
     static let meetingKinds: [NotificationKind] = [.meetingScheduled, .meetingAccepted, .meetingDeclined, .meetingCancelled]
     static let kinds: [NotificationKind] =
-        [.buddyMatched, .buddyScored] + meetingKinds + [.meetingReminder, .habitReminder, .habitMilestone]
+        [.buddyMatched, .buddyScored, .buddyLeft] + meetingKinds + [.meetingReminder, .habitReminder, .habitMilestone]
 
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("Notification", "habit") { (notice: NotificationRecord, input) in

@@ -19,15 +19,31 @@ package final class UserRecord: Identified {
     private let row: PostgresRow?
     private let offset: Int
 
-    package var email: String { get throws { try column(.email) } }
-    package var birthday: PostgresDate? { get throws { try column(.birthday) } }
-    package var gender: String? { get throws { try column(.gender) } }
-    package var biography: String { get throws { try column(.biography) } }
-    package var profileImageURL: String? { get throws { try column(.profileImageURL) } }
-    package var homeLatitude: Double? { get throws { try column(.homeLatitude) } }
-    package var homeLongitude: Double? { get throws { try column(.homeLongitude) } }
-    package var createdAt: Date { get throws { try column(.createdAt) } }
-    package var emailVerifiedAt: Date? { get throws { try column(.emailVerifiedAt) } }
+    package var email: String { get throws { isDeletedUser ? "" : try column(.email) } }
+    package var birthday: PostgresDate? { get throws { isDeletedUser ? nil : try column(.birthday) } }
+    package var gender: String? { get throws { isDeletedUser ? nil : try column(.gender) } }
+    package var biography: String { get throws { isDeletedUser ? "" : try column(.biography) } }
+    package var profileImageURL: String? { get throws { isDeletedUser ? nil : try column(.profileImageURL) } }
+    package var homeLatitude: Double? { get throws { isDeletedUser ? nil : try column(.homeLatitude) } }
+    package var homeLongitude: Double? { get throws { isDeletedUser ? nil : try column(.homeLongitude) } }
+    package var createdAt: Date { get throws { isDeletedUser ? Date(timeIntervalSince1970: 0) : try column(.createdAt) } }
+    package var emailVerifiedAt: Date? { get throws { isDeletedUser ? nil : try column(.emailVerifiedAt) } }
+
+    /// Who a deleted account's snippets, projects and the like show: one
+    /// shared placeholder with no personal fields (id 0, which no account has).
+    package static let deleted = UserRecord(deletedUser: ())
+    /// Whether this is `deleted`.
+    package var isDeletedUser: Bool { id == 0 }
+
+    private init(deletedUser: Void) {
+        id = 0
+        username = "deleted"
+        firstName = "Deleted"
+        lastName = "user"
+        shownToOwner = false
+        row = nil
+        offset = 0
+    }
 
     /// The User fields a record read with `nameColumns` answers; a selection
     /// of only these lets a resolver use the narrower query.

@@ -28,12 +28,19 @@ package protocol App: SendableMetatype {
     static var scheduledWork: [ScheduledWork] { get }
     /// The settings it reads (`RequestContext.settings`), which operators set.
     static var settings: [AppSetting] { get }
+    /// Readies `user`'s account for deletion, in the deleting transaction,
+    /// before the `users` row goes (its foreign keys then remove or keep
+    /// the rest): tells the people who depend on the user (a session's
+    /// players, a buddy) and keeps what others own, or throws why the
+    /// account cannot go yet (a shelter's last staff member).
+    static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws
 }
 
 extension App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
     package static var scheduledWork: [ScheduledWork] { [] }
     package static var settings: [AppSetting] { [] }
+    package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {}
 }
 
 /// An object type that implements `Node`: how `node(id:)` loads one, and the

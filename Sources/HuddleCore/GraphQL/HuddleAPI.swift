@@ -24,6 +24,7 @@ public enum HuddleAPI {
         binder.builder.scalar("Date", DateScalar.coercion)
         for app in mounted { app.bind(&binder) }
         NodeResolvers.bind(&binder, nodeTypes: mounted.flatMap { $0.nodeTypes })
+        AccountDeletion.bind(&binder, apps: apps + [Shared.self])
         return try binder.builder.build()
     }
 

@@ -66,6 +66,13 @@ package final class Loaders: Sendable {
         userNames.prime(user.id, user)
     }
 
+    /// `prime` with the user of a row's `UserRecord.columns` at `offset`, read
+    /// by an outer join: none when they are NULL (a deleted account's place).
+    package func primeUser(from row: PostgresRow, offset: Int) throws {
+        guard try row.decode(Int64?.self, at: offset) != nil else { return }
+        prime(try UserRecord(row: row, offset: offset))
+    }
+
     /// The users loader that answers what `info` selects: the names-only
     /// one when that is all the selection asks for.
     package func users(for info: ResolveInfo) -> DataLoader<Int64, UserRecord?> {

@@ -179,27 +179,34 @@ enum SessionResolvers {
         let viewer = try input.request.signedIn()
         let sessionID = try input.id("sessionId", of: "SportsSession")
         return try await input.request.database.withTransaction { connection in
-            let rows = try await connection.query(
-                "SELECT creator_id, sport, occurs_at FROM sports_sessions WHERE id = $1 FOR UPDATE", [sessionID])
+            let rows = try await connection.query("SELECT creator_id FROM sports_sessions WHERE id = $1 FOR UPDATE", [sessionID])
             guard let row = rows.first else { throw APIError.notFound("No sports session has that id.") }
             guard try row.decode(Int64.self, at: 0) == viewer else {
                 throw APIError.forbidden("Only the creator of a session can delete it.")
             }
-            let sport = try row.decode(String.self, at: 1)
-            let occursAt = try row.decode(Date.self, at: 2)
-            let players = try await connection.query(
-                "SELECT user_id FROM session_players WHERE session_id = $1 AND user_id <> $2", [sessionID, viewer])
-            _ = try await connection.query("DELETE FROM sports_sessions WHERE id = $1", [sessionID])
-            try await SessionReminder.cancel(session: sessionID, on: connection)
-            try await SessionEvents.announce(.deleted, session: sessionID, actor: viewer, on: connection)
-            let when = Instant.text(occursAt)
-            for player in players {
-                try await Notifications.record(
-                    .sessionDeleted, for: try player.decode(Int64.self, at: 0), actor: viewer,
-                    subject: NodeReference("SportsSession", sessionID),
-                    message: "The \(sport) session at \(when) was cancelled.", on: connection)
-            }
+            try await cancel(sessionID, by: viewer, on: connection)
             return .scalar(.string(input.string("sessionId")!))
+        }
+    }
+
+    /// Deletes a session by its creator, in the caller's transaction: its
+    /// reminder goes, live subscribers hear, and each other player is told.
+    static func cancel(_ sessionID: Int64, by creator: Int64, on connection: PostgresConnection) async throws {
+        let rows = try await connection.query("SELECT sport, occurs_at FROM sports_sessions WHERE id = $1", [sessionID])
+        guard let row = rows.first else { return }
+        let sport = try row.decode(String.self, at: 0)
+        let occursAt = try row.decode(Date.self, at: 1)
+        let players = try await connection.query(
+            "SELECT user_id FROM session_players WHERE session_id = $1 AND user_id <> $2", [sessionID, creator])
+        _ = try await connection.query("DELETE FROM sports_sessions WHERE id = $1", [sessionID])
+        try await SessionReminder.cancel(session: sessionID, on: connection)
+        try await SessionEvents.announce(.deleted, session: sessionID, actor: creator, on: connection)
+        let when = Instant.text(occursAt)
+        for player in players {
+            try await Notifications.record(
+                .sessionDeleted, for: try player.decode(Int64.self, at: 0), actor: creator,
+                subject: NodeReference("SportsSession", sessionID),
+                message: "The \(sport) session at \(when) was cancelled.", on: connection)
         }
     }
 }

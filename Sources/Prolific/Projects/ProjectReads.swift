@@ -47,7 +47,7 @@ enum ProjectReads {
 
     /// A story's snippets: rounds `r`, their winners `s` and the authors
     /// `u`, each row `storyColumns` (`storySnippet(_:shared:)` reads them).
-    static let storyFrom = "FROM rounds r JOIN snippets s ON s.id = r.winner_id JOIN users u ON u.id = s.author_id"
+    static let storyFrom = "FROM rounds r JOIN snippets s ON s.id = r.winner_id LEFT JOIN users u ON u.id = s.author_id"
     static let storyColumns = "\(SnippetRecord.columns), \(UserRecord.columns)"
 
     /// The round of `openRoundColumns`, its snippet count primed.
@@ -60,7 +60,7 @@ enum ProjectReads {
     /// The snippet of `storyColumns` (or of a row with the author's
     /// columns at `userOffset`), its author primed.
     static func storySnippet(_ row: PostgresRow, userOffset: Int = SnippetRecord.columnCount, shared: Loaders) throws -> SnippetRecord {
-        shared.prime(try UserRecord(row: row, offset: userOffset))
+        try shared.primeUser(from: row, offset: userOffset)
         return try SnippetRecord(row: row)
     }
 
@@ -111,7 +111,7 @@ enum ProjectReads {
                     default: SnippetCounting.writerColumn(column)
                     }
                 }), \(UserRecord.columns)
-                    FROM prolific_snippet_scores(ARRAY[o.id]) c JOIN snippets s ON s.id = c.snippet_id JOIN users u ON u.id = s.author_id
+                    FROM prolific_snippet_scores(ARRAY[o.id]) c JOIN snippets s ON s.id = c.snippet_id LEFT JOIN users u ON u.id = s.author_id
                     LEFT JOIN prolific_writers w ON w.user_id = s.author_id
                 """)
         }
@@ -122,7 +122,7 @@ enum ProjectReads {
         }
         return """
             SELECT \(columns)
-            FROM projects p JOIN users u ON u.id = p.owner_id\(joins)
+            FROM projects p LEFT JOIN users u ON u.id = p.owner_id\(joins)
             WHERE p.id = ANY($1::bigint[]) AND \(ProjectRecord.visible(toViewerAt: 2))
             ORDER BY \(order)
             """
@@ -171,7 +171,7 @@ enum ProjectReads {
                     project = next
                     found[next.id] = next
                     primed.viewerFollows.prime(next.id, try row.decode(Bool.self, at: ProjectRecord.columnCount))
-                    primed.shared.prime(try UserRecord(row: row, offset: ProjectRecord.columnCount + 1))
+                    try primed.shared.primeUser(from: row, offset: ProjectRecord.columnCount + 1)
                     if parts.contains(.openRound) {
                         let round = row.shifted(by: roundOffset)
                         openRound =

@@ -5,7 +5,8 @@ import HuddlePostgres
 /// A row of `projects`.
 final class ProjectRecord: Identified {
     let id: Int64
-    let ownerID: Int64
+    /// Nil once the owner has deleted their account.
+    let ownerID: Int64?
     let title: String
     let seed: String
     let isPrivate: Bool

@@ -85,7 +85,8 @@ enum ProjectResolvers {
         binder.field("Project", "createdAt") { (project: ProjectRecord) in Instant.value(project.createdAt) }
         binder.field("Project", "lastActivityAt") { (project: ProjectRecord) in Instant.value(project.lastActivityAt) }
         binder.field("Project", "owner") { (project: ProjectRecord, input) in
-            input.request.loaders.users(for: input.info).load(project.ownerID) { $0.map { .object($0) } ?? .null }
+            guard let owner = project.ownerID else { return .object(UserRecord.deleted) }
+            return input.request.loaders.users(for: input.info).load(owner) { $0.map { .object($0) } ?? .null }
         }
         binder.field("Project", "currentRound") { (project: ProjectRecord, input) in
             guard project.completedAt == nil else { return .null }

@@ -65,7 +65,7 @@ enum RoundEnd {
             return .again(at: try extended[0].decode(Date.self, at: 0))
         }
         let winnerID = try winner.decode(Int64.self, at: 0)
-        let winnerAuthor = try winner.decode(Int64.self, at: 4)
+        let winnerAuthor = try winner.decode(Int64?.self, at: 4)
         // The count as it was made, kept: the same rows, not counted again.
         _ = try await connection.query(
             """
@@ -92,18 +92,20 @@ enum RoundEnd {
         // a private project all of them members).
         let audience = try await connection.query(
             """
-            SELECT owner_id FROM projects WHERE id = $1
+            SELECT owner_id FROM projects WHERE id = $1 AND owner_id IS NOT NULL
             UNION SELECT user_id FROM project_follows WHERE project_id = $1
-            UNION SELECT author_id FROM snippets WHERE project_id = $1
+            UNION SELECT author_id FROM snippets WHERE project_id = $1 AND author_id IS NOT NULL
             """, [projectID]
         ).map { try $0.decode(Int64.self, at: 0) }
         let project = NodeReference("Project", projectID)
         try await Notifications.record(
             .roundEnded, forEach: audience, actor: nil, subject: NodeReference("Round", roundID), scope: project,
             message: "Round \(number) of \"\(title)\" has ended.", on: connection)
-        try await Notifications.record(
-            .snippetWon, for: winnerAuthor, actor: nil, subject: NodeReference("Snippet", winnerID), scope: project,
-            message: "Your snippet won round \(number) of \"\(title)\".", on: connection)
+        if let winnerAuthor {
+            try await Notifications.record(
+                .snippetWon, for: winnerAuthor, actor: nil, subject: NodeReference("Snippet", winnerID), scope: project,
+                message: "Your snippet won round \(number) of \"\(title)\".", on: connection)
+        }
         if completes {
             try await Notifications.record(
                 .projectCompleted, forEach: audience, actor: nil, subject: project,

@@ -52,7 +52,7 @@ enum SnippetCounting {
             default: writerColumn(column)
             }
         }), \(UserRecord.columns)
-        FROM snippets s JOIN rounds r ON r.id = s.round_id JOIN users u ON u.id = s.author_id
+        FROM snippets s JOIN rounds r ON r.id = s.round_id LEFT JOIN users u ON u.id = s.author_id
         LEFT JOIN prolific_writers w ON w.user_id = s.author_id LEFT JOIN snippet_results res ON res.snippet_id = s.id
         LEFT JOIN live ON live.snippet_id = s.id
         WHERE \(condition)
@@ -106,10 +106,11 @@ enum SnippetCounting {
     ) throws {
         let column = row.columns(CountColumn.self, at: SnippetRecord.columnCount)
         viewerVotes.prime(snippet.id, try column[.viewerVoted])
-        var writer = WriterRecord(userID: snippet.authorID)
+        guard let author = snippet.authorID else { return }
+        var writer = WriterRecord(userID: author)
         (writer.karma, writer.projectsCreated) = (try column[.karma], try column[.projectsCreated])
         (writer.snippetsSubmitted, writer.roundsWon) = (try column[.snippetsSubmitted], try column[.roundsWon])
-        writers.prime(snippet.authorID, writer)
-        shared.prime(try UserRecord(row: row, offset: userOffset))
+        writers.prime(author, writer)
+        try shared.primeUser(from: row, offset: userOffset)
     }
 }

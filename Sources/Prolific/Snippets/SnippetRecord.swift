@@ -8,7 +8,8 @@ final class SnippetRecord: Identified {
     let id: Int64
     let roundID: Int64
     let projectID: Int64
-    let authorID: Int64
+    /// Nil once the author has deleted their account.
+    let authorID: Int64?
     let text: String
     let isEnding: Bool
     let createdAt: Date

@@ -14,7 +14,8 @@ enum SnippetResolvers {
         binder.field("Snippet", "isEnding") { (snippet: SnippetRecord) in .scalar(.boolean(snippet.isEnding)) }
         binder.field("Snippet", "createdAt") { (snippet: SnippetRecord) in Instant.value(snippet.createdAt) }
         binder.field("Snippet", "author") { (snippet: SnippetRecord, input) in
-            input.request.loaders.users(for: input.info).load(snippet.authorID) { $0.map { .object($0) } ?? .null }
+            guard let author = snippet.authorID else { return .object(UserRecord.deleted) }
+            return input.request.loaders.users(for: input.info).load(author) { $0.map { .object($0) } ?? .null }
         }
         binder.field("Snippet", "round") { (snippet: SnippetRecord, input) in
             input.request.prolific.rounds.load(snippet.roundID) { $0.map { .object($0) } ?? .null }
@@ -108,10 +109,12 @@ enum SnippetResolvers {
                         "INSERT INTO votes (snippet_id, round_id, voter_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING voter_id",
                         [snippetID, snippet.roundID, viewer])
                     guard !inserted.isEmpty else { throw APIError.badInput("You have voted for this snippet already.") }
-                    try await Notifications.record(
-                        .snippetVoted, for: snippet.authorID, actor: viewer, subject: NodeReference("Snippet", snippetID),
-                        scope: NodeReference("Project", snippet.projectID),
-                        message: "Your snippet in \"\(try row.decode(String.self, at: 8))\" got a vote.", on: connection)
+                    if let author = snippet.authorID {
+                        try await Notifications.record(
+                            .snippetVoted, for: author, actor: viewer, subject: NodeReference("Snippet", snippetID),
+                            scope: NodeReference("Project", snippet.projectID),
+                            message: "Your snippet in \"\(try row.decode(String.self, at: 8))\" got a vote.", on: connection)
+                    }
                 } else {
                     let deleted = try await connection.query(
                         "DELETE FROM votes WHERE snippet_id = $1 AND voter_id = $2", [snippetID, viewer])
