@@ -40,6 +40,9 @@ package final class HuddleServer: Sendable {
         /// Limits, introspection, suggestions, incremental delivery and
         /// trusted documents, for every transport.
         package var operations = GraphQLOperationSettings()
+        /// Proxies (load balancers) whose `X-Forwarded-For` names the client,
+        /// by IP address; a request from anywhere else is its connection's.
+        package var trustedProxies: [String] = []
         /// Origins whose browsers may call the API (CORS and WebSockets).
         package var allowedOrigins: [String] = []
         /// The Playground's files; nil serves no Playground.

@@ -36,9 +36,11 @@ final class Worker: Sendable {
         http.allowedOrigins = settings.allowedOrigins
         http.persistedQueries = shared.persistedQueries
         http.operations = operations
+        let proxies = ClientAddress.TrustedProxies(settings.trustedProxies)
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
             request, _ async throws(ServiceUnavailable) in
-            try await HuddleAPI.context(for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings)
+            try await HuddleAPI.context(
+                for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings, trustedProxies: proxies)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations

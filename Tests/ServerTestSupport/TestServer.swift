@@ -287,8 +287,11 @@ package final class TestServer: Sendable {
     }
 
     /// POSTs an operation; returns the response body as JSON.
-    package func graphql(_ query: String, _ variables: [String: any Sendable] = [:], token: String? = nil) async throws -> JSON {
+    package func graphql(
+        _ query: String, _ variables: [String: any Sendable] = [:], token: String? = nil, headers: [String: String] = [:]
+    ) async throws -> JSON {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/graphql")!)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/graphql-response+json", forHTTPHeaderField: "Accept")

@@ -77,6 +77,7 @@ package enum AccountEmail {
     /// is the same either way, so it tells no one which addresses have accounts.
     static func requestPasswordReset(email: String, context: RequestContext) async throws {
         let address = try AccountInput.email(email)
+        try await SignInThrottle.resetRequested(from: context.clientAddress, settings: context.settings, on: context.database)
         try await context.database.withTransaction { connection in
             let rows = try await connection.query("SELECT id, email FROM users WHERE lower(email) = lower($1) FOR UPDATE", [address])
             guard let row = rows.first else { return }

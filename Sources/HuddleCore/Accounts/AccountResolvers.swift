@@ -127,7 +127,7 @@ package enum AccountResolvers {
         let name = input.string("username") ?? ""
         let password = input.string("password") ?? ""
         let context = input.request
-        try await SignInThrottle.attempt(name, settings: context.settings, on: context.database)
+        try await SignInThrottle.attempt(name, address: context.clientAddress, settings: context.settings, on: context.database)
         let rows = try await context.database.query(
             "SELECT \(UserRecord.columns), u.password_hash FROM users u WHERE lower(u.username) = lower($1) OR lower(u.email) = lower($1) LIMIT 1",
             [name]

@@ -1,7 +1,8 @@
 import Foundation
 import HuddlePostgres
 
-/// Failed sign-ins, counted by the name tried (whether or not an account
+/// Failed sign-ins, counted by the name tried and by the client's address
+/// (the name whether or not an account
 /// has it, so that being throttled says nothing of which names exist). An
 /// attempt counts before its password is checked, so a burst of attempts
 /// at once is counted as it arrives, not after the slow hash; once a name
@@ -16,12 +17,47 @@ package enum SignInThrottle {
     /// Where a name's failures are kept: its SHA-256, lower-cased, never the name.
     static func key(_ name: String) -> String { Authentication.hash("sign-in:" + name.lowercased()) }
 
-    /// Counts an attempt with `name` as a failure until it succeeds; throws
-    /// RATE_LIMITED while the name is blocked (the attempt not counted).
-    static func attempt(_ name: String, settings: AppSettings, on database: PostgresPool) async throws {
-        let free = settings[Shared.signInFreeFailures]
+    /// Counts an attempt with `name`, and one from the client's `address`,
+    /// as failures until it succeeds; throws RATE_LIMITED while either is
+    /// blocked (the attempt not counted). An address has more free failures
+    /// (`Shared.signInAddressFreeFailures`: many people may share one) and
+    /// a success does not clear them, so one's own account cannot be used
+    /// to wipe an address's count.
+    static func attempt(_ name: String, address: String?, settings: AppSettings, on database: PostgresPool) async throws {
         let first = settings[Shared.signInFirstWait]
         let longest = settings[Shared.signInLongestWait]
+        if let seconds = try await count(key(name), free: settings[Shared.signInFreeFailures], first: first, longest: longest, on: database)
+        {
+            throw APIError.rateLimited("Too many failed sign-ins with this name; try again in \(duration(seconds)).")
+        }
+        if let address,
+            let seconds = try await count(
+                key(address: address), free: settings[Shared.signInAddressFreeFailures], first: first, longest: longest, on: database)
+        {
+            throw APIError.rateLimited("Too many failed sign-ins from this address; try again in \(duration(seconds)).")
+        }
+    }
+
+    /// Counts a request for a password reset from `address`; throws
+    /// RATE_LIMITED past `Shared.passwordResetsPerAddress` in the longest
+    /// wait, whatever the addresses asked for (so it tells nothing of them).
+    static func resetRequested(from address: String?, settings: AppSettings, on database: PostgresPool) async throws {
+        guard let address else { return }
+        if let seconds = try await count(
+            Authentication.hash("reset:" + address), free: settings[Shared.passwordResetsPerAddress],
+            first: settings[Shared.signInFirstWait], longest: settings[Shared.signInLongestWait], on: database)
+        {
+            throw APIError.rateLimited("Too many password resets asked for from this address; try again in \(duration(seconds)).")
+        }
+    }
+
+    static func key(address: String) -> String { Authentication.hash("sign-in-address:" + address) }
+
+    private static func duration(_ seconds: Int) -> String { "\(seconds) second\(seconds == 1 ? "" : "s")" }
+
+    /// Counts a failure of `key`; nil when counted, else the seconds the key
+    /// is still blocked (the failure not counted).
+    private static func count(_ key: String, free: Int, first: Int, longest: Int, on database: PostgresPool) async throws -> Int? {
         let counted = try await database.query(
             """
             WITH stale AS (
@@ -42,13 +78,11 @@ package enum SignInThrottle {
                     END
             WHERE f.blocked_until IS NULL OR f.blocked_until <= now()
             RETURNING failures
-            """, [key(name), free, longest, first])
-        guard counted.isEmpty else { return }
+            """, [key, free, longest, first])
+        guard counted.isEmpty else { return nil }
         let waiting = try await database.query(
-            "SELECT greatest(1, ceil(extract(epoch FROM blocked_until - now())))::int FROM sign_in_failures WHERE name_hash = $1",
-            [key(name)])
-        let seconds = try waiting.first?.decode(Int.self, at: 0) ?? 1
-        throw APIError.rateLimited("Too many failed sign-ins with this name; try again in \(seconds) second\(seconds == 1 ? "" : "s").")
+            "SELECT greatest(1, ceil(extract(epoch FROM blocked_until - now())))::int FROM sign_in_failures WHERE name_hash = $1", [key])
+        return try waiting.first?.decode(Int.self, at: 0) ?? 1
     }
 
     /// A sign-in with `name` succeeded: its failures are forgotten.

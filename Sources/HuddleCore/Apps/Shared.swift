@@ -31,7 +31,8 @@ package enum Shared: App {
     package static let notificationKinds: [NotificationKind] = [.friendRequestReceived, .friendRequestAccepted]
 
     package static let settings = [
-        sessionDays, signInFreeFailures, signInFirstWait, signInLongestWait, verificationLinkHours, passwordResetLinkMinutes,
+        sessionDays, signInFreeFailures, signInAddressFreeFailures, signInFirstWait, signInLongestWait, passwordResetsPerAddress,
+        verificationLinkHours, passwordResetLinkMinutes,
         accountMailPerHour,
     ]
 
@@ -43,6 +44,14 @@ package enum Shared: App {
     package static let signInFreeFailures = AppSetting(
         "sign-in-free-failures", default: 5, range: 1...100,
         help: "failed sign-ins with one name before each further one blocks it for twice as long as the last")
+    /// Failed sign-ins from one client address (any names) before each further one blocks it.
+    package static let signInAddressFreeFailures = AppSetting(
+        "sign-in-address-free-failures", default: 50, range: 1...100_000,
+        help: "failed sign-ins from one client address, with any names, before each further one blocks it for twice as long as the last")
+    /// Password resets one client address may ask for before each further one blocks it.
+    package static let passwordResetsPerAddress = AppSetting(
+        "password-resets-per-address", default: 20, range: 1...100_000,
+        help: "password resets one client address may ask for, for any addresses, before each further one blocks it")
     /// How long the first failure past the free ones blocks a name.
     package static let signInFirstWait = AppSetting(
         "sign-in-first-wait-seconds", default: 1, range: 1...3600,

@@ -52,13 +52,14 @@ public enum HuddleAPI {
     /// its bearer token.
     package static func context(
         for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, tokens: TokenCache? = nil,
-        settings: AppSettings
+        settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
             database: database, listener: listener,
             viewer: try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings), tokens: tokens,
-            settings: settings, userAgent: request.head.header("user-agent"))
+            settings: settings, userAgent: request.head.header("user-agent"),
+            clientAddress: ClientAddress.of(request, trusting: trustedProxies))
     }
 
     /// The context of a websocket connection, from the `token` (or

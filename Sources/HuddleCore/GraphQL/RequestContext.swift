@@ -21,6 +21,9 @@ package final class RequestContext: Sendable {
     /// The request's User-Agent as sent, which a sign-in records with its
     /// token (trimmed then, not on every request).
     package let userAgent: String?
+    /// The client's IP address: the connection's, or the one a trusted
+    /// proxy forwarded (`ClientAddress`); nil when unknown.
+    package let clientAddress: String?
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -53,9 +56,10 @@ package final class RequestContext: Sendable {
 
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
-        settings: AppSettings = AppSettings(), userAgent: String? = nil
+        settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil
     ) {
         self.userAgent = userAgent
+        self.clientAddress = clientAddress
         self.database = database
         self.listener = listener
         self.viewer = viewer

@@ -44,6 +44,8 @@ final class HTTPConnection: @unchecked Sendable {
     private var timerDue: UInt64?
     /// Set once the connection has switched to WebSocket.
     private var webSocket: WebSocketConnection?
+    /// The peer's IP address, read once the connection is accepted.
+    private var peerAddress: String?
 
     var stream: UnsafeMutablePointer<uv_stream_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
@@ -79,8 +81,33 @@ final class HTTPConnection: @unchecked Sendable {
         // Only latency is at stake: a socket the peer has already reset
         // fails here and again at the first read, which closes it.
         _ = uv_tcp_nodelay(handle, 1)
+        peerAddress = Self.peerAddress(of: handle)
         updateReading()
         armTimer()
+    }
+
+    /// The numeric IPv4 or IPv6 address at the other end; nil when the
+    /// socket no longer has one (a peer already gone).
+    private static func peerAddress(of handle: UnsafeMutablePointer<uv_tcp_t>) -> String? {
+        var storage = sockaddr_storage()
+        var length = Int32(MemoryLayout<sockaddr_storage>.size)
+        let name = withUnsafeMutablePointer(to: &storage) { address in
+            address.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getpeername(handle, $0, &length) }
+        }
+        guard name == 0 else { return nil }
+        var text = [CChar](repeating: 0, count: 64)
+        let family = Int32(storage.ss_family)
+        let written: Int32 = withUnsafePointer(to: &storage) { address in
+            if family == AF_INET {
+                return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { uv_ip4_name($0, &text, text.count) }
+            }
+            if family == AF_INET6 {
+                return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { uv_ip6_name($0, &text, text.count) }
+            }
+            return -1
+        }
+        guard written == 0 else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Answers 503 and closes: the server has all the connections it takes.
@@ -184,7 +211,8 @@ final class HTTPConnection: @unchecked Sendable {
                 if head.expectsContinue && head.version == .http11 && pending.isEmpty && !state.processing {
                     write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                 }
-            case .request(let request):
+            case .request(var request):
+                request.peerAddress = peerAddress
                 pending.append(request)
             case .refused(let error):
                 state.failure = error

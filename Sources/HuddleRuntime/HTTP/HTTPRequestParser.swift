@@ -369,10 +369,13 @@ public struct HTTPRequestHead: Sendable, Equatable {
 public struct HTTPRequest: Sendable, Equatable {
     public var head: HTTPRequestHead
     public var body: [UInt8]
+    /// The IP address of the connection it came on (a proxy's, behind one).
+    public var peerAddress: String?
 
-    public init(head: HTTPRequestHead, body: [UInt8] = []) {
+    public init(head: HTTPRequestHead, body: [UInt8] = [], peerAddress: String? = nil) {
         self.head = head
         self.body = body
+        self.peerAddress = peerAddress
     }
 }
 

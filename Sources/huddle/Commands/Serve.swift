@@ -42,6 +42,12 @@ struct Serve: AsyncParsableCommand {
         help: "A Schema/ folder (SDL and migrations) to use instead of the one built into huddle (HUDDLE_SCHEMA_DIR).")
     var schemaDir: String?
 
+    @Option(
+        help:
+            "Comma-separated IP addresses of proxies whose X-Forwarded-For names the client, for per-address limits (HUDDLE_TRUSTED_PROXIES)."
+    )
+    var trustedProxies: String = ProcessInfo.processInfo.environment["HUDDLE_TRUSTED_PROXIES"] ?? ""
+
     @Option(help: "Comma-separated origins whose browsers may call the API (CORS and websockets; `*` for any) (HUDDLE_ALLOWED_ORIGINS).")
     var allowedOrigins: String = ProcessInfo.processInfo.environment["HUDDLE_ALLOWED_ORIGINS"] ?? ""
 
@@ -246,6 +252,8 @@ struct Serve: AsyncParsableCommand {
         configuration.runsScheduler = !noScheduler
         configuration.scheduler.concurrency = schedulerConcurrency
         configuration.allowedOrigins = allowedOrigins.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        configuration.trustedProxies = trustedProxies.split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         configuration.appSettings = try appSettings
         configuration.mail = try mail.settings()

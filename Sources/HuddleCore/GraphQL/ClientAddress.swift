@@ -1,0 +1,31 @@
+import HuddleRuntime
+
+/// The address of the client a request comes from, for per-address limits:
+/// the connection's peer, unless that peer is a proxy the operator trusts
+/// (`--trusted-proxies`), in which case the nearest address in
+/// `X-Forwarded-For` that is not itself a trusted proxy. A client cannot
+/// choose its address by sending the header: only a trusted peer's is read.
+package enum ClientAddress {
+    /// The proxies whose `X-Forwarded-For` is believed, by exact address.
+    package struct TrustedProxies: Sendable {
+        let addresses: Set<String>
+
+        package init(_ addresses: [String]) {
+            self.addresses = Set(addresses)
+        }
+
+        package static let none = TrustedProxies([])
+    }
+
+    package static func of(_ request: HTTPRequest, trusting proxies: TrustedProxies) -> String? {
+        guard let peer = request.peerAddress else { return nil }
+        guard proxies.addresses.contains(peer) else { return peer }
+        let forwarded = request.head.headers.filter { $0.name == "x-forwarded-for" }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } }
+        // From the right: each trusted proxy appended the address it saw.
+        for hop in forwarded.reversed() where !hop.isEmpty && !proxies.addresses.contains(hop) {
+            return hop.count <= 64 ? hop : peer
+        }
+        return peer
+    }
+}
