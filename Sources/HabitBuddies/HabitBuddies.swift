@@ -47,6 +47,28 @@ package enum HabitBuddies: App {
         try await HabitBuddiesDemoData.seed(scale, users: users, on: connection)
     }
 
+    /// Their profile, habits with check-ins and milestones, buddies,
+    /// swipes, meetings and the scores they gave and got.
+    package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            """
+            SELECT jsonb_build_object(
+              'profile', (SELECT to_jsonb(p) FROM habit_profiles p WHERE p.user_id = $1),
+              'habits', (SELECT coalesce(jsonb_agg(to_jsonb(h) || jsonb_build_object(
+                           'checkIns', (SELECT coalesce(jsonb_agg(to_jsonb(c) - 'habit_id'), '[]') FROM habit_check_ins c WHERE c.habit_id = h.id),
+                           'milestones', (SELECT coalesce(jsonb_agg(to_jsonb(m) - 'habit_id'), '[]') FROM habit_milestones m
+                                          WHERE m.habit_id = h.id)) ORDER BY h.id), '[]')
+                         FROM habits h WHERE h.user_id = $1),
+              'buddies', (SELECT coalesce(jsonb_agg(to_jsonb(b) ORDER BY b.id), '[]') FROM buddy_pairs b WHERE $1 IN (b.first_id, b.second_id)),
+              'swipes', (SELECT coalesce(jsonb_agg(to_jsonb(s)), '[]') FROM buddy_swipes s WHERE s.user_id = $1),
+              'meetings', (SELECT coalesce(jsonb_agg(to_jsonb(m) ORDER BY m.id), '[]') FROM buddy_meetings m
+                           WHERE $1 IN (m.organizer_id, m.buddy_id)),
+              'scores', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.created_at), '[]') FROM buddy_scores s
+                         WHERE $1 IN (s.scorer_id, s.scored_id))
+            )::text
+            """, [user])[0].decode(String.self, at: 0)
+    }
+
     /// Each of the user's pairs ends: the buddy is told, and their meetings
     /// still to come are cancelled (the rest go with the account).
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {

@@ -34,6 +34,10 @@ package struct AccountPages: Sendable {
             title: "Choose a new password",
             explanation: "Choose a new password of at least 8 characters. Every device you are signed in on will be signed out.",
             button: "Set my new password", asksForPassword: true, done: "Your password is changed. Sign in with it on your devices."),
+        "/account/export": Page(
+            title: "Download your data",
+            explanation: "Download everything your Huddle account holds, as one JSON file. The link works once.",
+            button: "Download my data", done: ""),
         "/account/confirm-email": Page(
             title: "Confirm your new email address", explanation: "Confirm that this is the new address of your Huddle account.",
             button: "Confirm this address", done: "Your account's address is changed and confirmed. You can close this page."),
@@ -60,6 +64,17 @@ package struct AccountPages: Sendable {
             let password = fields.last { $0.name == "password" }?.value ?? ""
             do {
                 switch path {
+                case "/account/export":
+                    let export = try await DataExport.download(token: token, database: database)
+                    let name = "huddle-data-\(export.username.filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }).json"
+                    return HTTPResponse(
+                        status: 200,
+                        headers: [
+                            ("Content-Type", "application/json; charset=utf-8"),
+                            ("Content-Disposition", "attachment; filename=\"\(name)\""),
+                            ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
+                        ],
+                        body: Array(export.document.utf8))
                 case "/account/verify-email": _ = try await AccountEmail.verify(token: token, database: database)
                 case "/account/reset-password":
                     try await AccountEmail.resetPassword(token: token, newPassword: password, database: database, tokens: tokens)

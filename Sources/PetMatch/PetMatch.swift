@@ -42,6 +42,22 @@ package enum PetMatch: App {
         try await PetMatchDemoData.seed(scale, users: users, on: connection)
     }
 
+    /// Their feed preferences, swipes, favourites and staff memberships.
+    package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            """
+            SELECT jsonb_build_object(
+              'preferences', (SELECT to_jsonb(p) FROM pet_preferences p WHERE p.user_id = $1),
+              'preferredBreeds', (SELECT coalesce(jsonb_agg(b.breed_id ORDER BY b.breed_id), '[]') FROM pet_preference_breeds b
+                                  WHERE b.user_id = $1),
+              'swipes', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.swiped_at, s.pet_id), '[]') FROM pet_swipes s WHERE s.user_id = $1),
+              'favorites', (SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.created_at, f.pet_id), '[]') FROM pet_favorites f
+                            WHERE f.user_id = $1),
+              'shelterStaff', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.shelter_id), '[]') FROM shelter_staff s WHERE s.user_id = $1)
+            )::text
+            """, [user])[0].decode(String.self, at: 0)
+    }
+
     /// A shelter keeps at least one staff member, so its last one cannot
     /// leave: the deletion says which shelters need another first. The
     /// rest (swipes, favourites, preferences, memberships) goes with the account.

@@ -50,6 +50,22 @@ package enum Playmate: App {
         try await PlaymateDemoData.seed(scale, users: users, on: connection)
     }
 
+    /// The sessions the user made and joined, the invitations they sent and
+    /// got, and their quiz answers.
+    package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            """
+            SELECT jsonb_build_object(
+              'sessionsCreated', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.id), '[]') FROM sports_sessions s WHERE s.creator_id = $1),
+              'sessionsJoined', (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.session_id), '[]') FROM session_players p
+                                 WHERE p.user_id = $1),
+              'invitations', (SELECT coalesce(jsonb_agg(to_jsonb(i) ORDER BY i.id), '[]') FROM invitations i
+                              WHERE $1 IN (i.from_user, i.to_user)),
+              'quiz', (SELECT to_jsonb(q) FROM quiz_results q WHERE q.user_id = $1)
+            )::text
+            """, [user])[0].decode(String.self, at: 0)
+    }
+
     /// The sessions the user made that are still to come are cancelled, and
     /// their players told; the past ones go with the account. The places
     /// they held in others' sessions are freed (their rows go with it).

@@ -39,6 +39,22 @@ package enum Prolific: App {
         try await ProlificDemoData.seed(scale, users: users, on: connection)
     }
 
+    /// The projects they own, write in or follow, their snippets, votes and karma.
+    package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            """
+            SELECT jsonb_build_object(
+              'projectsOwned', (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.id), '[]') FROM projects p WHERE p.owner_id = $1),
+              'memberships', (SELECT coalesce(jsonb_agg(to_jsonb(m) ORDER BY m.project_id), '[]') FROM project_members m WHERE m.user_id = $1),
+              'follows', (SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.project_id), '[]') FROM project_follows f WHERE f.user_id = $1),
+              'snippets', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.id), '[]') FROM snippets s WHERE s.author_id = $1),
+              'votes', (SELECT coalesce(jsonb_agg(to_jsonb(v) ORDER BY v.created_at, v.snippet_id), '[]') FROM votes v WHERE v.voter_id = $1),
+              'karma', (SELECT to_jsonb(w) FROM prolific_writers w WHERE w.user_id = $1),
+              'karmaAwards', (SELECT coalesce(jsonb_agg(to_jsonb(k) ORDER BY k.id), '[]') FROM karma_awards k WHERE k.user_id = $1)
+            )::text
+            """, [user])[0].decode(String.self, at: 0)
+    }
+
     /// The stories stay: projects, snippets and the votes of finished
     /// rounds keep their place with no person (the migration's ON DELETE
     /// SET NULL), shown as the deleted user. Votes in rounds still open go:

@@ -38,6 +38,7 @@ package enum AccountResolvers {
         binder.rootAsync("Mutation", "changePassword", changePassword)
         SignedInDevices.bind(&binder)
         AccountEmail.bind(&binder)
+        DataExport.bind(&binder)
         binder.root("Query", "me") { input in
             guard let viewer = input.request.viewer else { return .null }
             return input.request.loaders.users.load(viewer.userID) { $0.map { .object($0) } ?? .null }

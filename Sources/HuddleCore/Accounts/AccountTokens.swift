@@ -11,6 +11,7 @@ package enum AccountTokens {
         case verifyEmail = "verify-email"
         case resetPassword = "reset-password"
         case changeEmail = "change-email"
+        case dataExport = "data-export"
 
         /// The page under /account/ a link of this purpose opens.
         package var page: String {
@@ -18,6 +19,7 @@ package enum AccountTokens {
             case .verifyEmail: "verify-email"
             case .resetPassword: "reset-password"
             case .changeEmail: "confirm-email"
+            case .dataExport: "export"
             }
         }
 
@@ -26,7 +28,7 @@ package enum AccountTokens {
             switch self {
             case .verifyEmail: settings[Shared.verificationLinkHours] * 3600
             case .resetPassword: settings[Shared.passwordResetLinkMinutes] * 60
-            case .changeEmail: settings[Shared.verificationLinkHours] * 3600
+            case .changeEmail, .dataExport: settings[Shared.verificationLinkHours] * 3600
             }
         }
     }
@@ -49,7 +51,7 @@ package enum AccountTokens {
     /// Uses up `token` if it is a live one of `purpose`: its user and the
     /// address it was sent to. Throws BAD_USER_INPUT when it is unknown,
     /// used or expired (the three are not told apart).
-    static func redeem(_ token: String, _ purpose: Purpose, on connection: some PostgresQuerying) async throws -> (
+    package static func redeem(_ token: String, _ purpose: Purpose, on connection: some PostgresQuerying) async throws -> (
         user: Int64, email: String
     ) {
         guard !token.isEmpty, token.utf8.count <= 200 else { throw invalid }

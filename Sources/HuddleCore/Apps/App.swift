@@ -34,6 +34,9 @@ package protocol App: SendableMetatype {
     /// players, a buddy) and keeps what others own, or throws why the
     /// account cannot go yet (a shelter's last staff member).
     static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws
+    /// What `user` owns in the app, for their data export, as the text of a
+    /// JSON object (nil: nothing to say); no secrets, not even hashed.
+    static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String?
 }
 
 extension App {
@@ -41,6 +44,7 @@ extension App {
     package static var scheduledWork: [ScheduledWork] { [] }
     package static var settings: [AppSetting] { [] }
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {}
+    package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? { nil }
 }
 
 /// An object type that implements `Node`: how `node(id:)` loads one, and the

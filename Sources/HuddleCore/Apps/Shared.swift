@@ -1,4 +1,5 @@
 import GraphQL
+import HuddlePostgres
 
 /// What every app shares, mounted like an app: accounts and profiles,
 /// friends, Relay connections, the inbox and its subscriptions.
@@ -29,6 +30,26 @@ package enum Shared: App {
     ]
 
     package static let notificationKinds: [NotificationKind] = [.friendRequestReceived, .friendRequestAccepted]
+
+    /// The profile (no password), friends, friend requests, notices,
+    /// signed-in devices (no tokens) and the mail sent to the account.
+    package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            """
+            SELECT jsonb_build_object(
+              'profile', (SELECT to_jsonb(u) - 'password_hash' FROM users u WHERE u.id = $1),
+              'friends', (SELECT coalesce(jsonb_agg(jsonb_build_object('id', f.friend_id, 'username', u.username, 'since', f.created_at)
+                            ORDER BY f.friend_id), '[]') FROM friendships f JOIN users u ON u.id = f.friend_id WHERE f.user_id = $1),
+              'friendRequests', (SELECT coalesce(jsonb_agg(to_jsonb(r) ORDER BY r.id), '[]') FROM friend_requests r
+                                 WHERE $1 IN (r.from_user, r.to_user)),
+              'notifications', (SELECT coalesce(jsonb_agg(to_jsonb(n) ORDER BY n.id), '[]') FROM notifications n WHERE n.user_id = $1),
+              'signedInDevices', (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'token_hash' ORDER BY t.id), '[]') FROM auth_tokens t
+                                  WHERE t.user_id = $1),
+              'mail', (SELECT coalesce(jsonb_agg(jsonb_build_object('to', o.recipient, 'kind', o.template, 'state', o.state,
+                         'createdAt', o.created_at, 'sentAt', o.sent_at) ORDER BY o.id), '[]') FROM email_outbox o WHERE o.user_id = $1)
+            )::text
+            """, [user])[0].decode(String.self, at: 0)
+    }
 
     package static let settings = [
         sessionDays, signInFreeFailures, signInAddressFreeFailures, signInFirstWait, signInLongestWait, passwordResetsPerAddress,

@@ -25,6 +25,15 @@ package enum AccountMail {
             after: "Until you do, mail goes to the old one. If you did not ask for this, ignore this message.")
     }
 
+    package static let dataExport = MailTemplate("data-export", link: .dataExport) { input in
+        message(
+            subject: "Your Huddle data is ready", greeting: input.username,
+            lines: [
+                "The copy of your data you asked for is ready: everything your account holds in the four apps, as one JSON file. The link downloads it once, within two days:"
+            ], link: input.link, button: "Download my data",
+            after: "If you did not ask for it, change your password: someone else may have it.")
+    }
+
     package static let emailChanged = MailTemplate("email-changed") { input in
         message(
             subject: "Your email address was changed", greeting: input.username,

@@ -31,8 +31,11 @@ package struct MailTemplate: Sendable {
 
     /// Every template, by name.
     package static let all: [String: MailTemplate] = Dictionary(
-        uniqueKeysWithValues: [AccountMail.verifyEmail, AccountMail.resetPassword, AccountMail.confirmNewEmail, AccountMail.emailChanged]
-            .map { ($0.name, $0) })
+        uniqueKeysWithValues: [
+            AccountMail.verifyEmail, AccountMail.resetPassword, AccountMail.confirmNewEmail, AccountMail.emailChanged,
+            AccountMail.dataExport,
+        ]
+        .map { ($0.name, $0) })
 }
 
 /// Text for HTML: the five characters that could open markup, escaped.

@@ -2,13 +2,12 @@ import Foundation
 import HuddleCore
 import HuddleMail
 import HuddleServer
-import ServerTestSupport
 import TestSupport
 import Testing
 
 /// A server's mail sent to `smtp` (plain text: it is on this machine),
 /// from Huddle's own address, with `change` made to the settings after.
-func mailing(
+package func mailing(
     to smtp: SMTPServer, _ change: @escaping @Sendable (inout MailDelivery.Settings) -> Void = { _ in }
 ) -> @Sendable (inout HuddleServer.Configuration) -> Void {
     let url = smtp.url()
@@ -23,14 +22,14 @@ func mailing(
 }
 
 /// A received message as Python's email parser reads it.
-struct ParsedMail: Sendable {
-    var to: String
-    var subject: String
-    var text: String
-    var html: String
-    var messageID: String
+package struct ParsedMail: Sendable {
+    package var to: String
+    package var subject: String
+    package var text: String
+    package var html: String
+    package var messageID: String
 
-    init(_ received: SMTPServer.Received) async throws {
+    package init(_ received: SMTPServer.Received) async throws {
         let scratch = try ScratchDirectory("huddle-received")
         let path = scratch.path("message.eml")
         try Data(received.message.utf8).write(to: URL(fileURLWithPath: path))
@@ -45,7 +44,7 @@ struct ParsedMail: Sendable {
     }
 
     /// The link in the text part.
-    var link: String? {
+    package var link: String? {
         guard let range = text.range(of: #"https?://[^\s]+/account/[a-z-]+\?token=[A-Za-z0-9_-]+"#, options: .regularExpression) else {
             return nil
         }
@@ -53,12 +52,12 @@ struct ParsedMail: Sendable {
     }
 
     /// The token the link carries.
-    var token: String? { link.flatMap { $0.components(separatedBy: "token=").last } }
+    package var token: String? { link.flatMap { $0.components(separatedBy: "token=").last } }
 }
 
 /// Opens `link` as a browser would (GET, the form), then sends the form
 /// (POST) with `fields` beside its token; the second response's status and body.
-func follow(_ link: String, fields: [String: String] = [:]) async throws -> (status: Int, page: String) {
+package func follow(_ link: String, fields: [String: String] = [:]) async throws -> (status: Int, page: String) {
     try await offThePool {
         let form = try curl([link])
         #expect(form.output.contains("<form method=\"post\""), "\(form)")
