@@ -153,4 +153,20 @@ struct SignedInDevicesTests {
             try AppSettings(AppSettings.declared(mounting: []), environment: [:], assignments: ["session-days=365"])[Shared.sessionDays]
                 == 365)
     }
+
+    /// A device's address is kept and shown only when the operator says so.
+    @Test func theAddressIsKeptOnlyWhenTheSettingSaysSo() async throws {
+        for (setting, expected) in [("record-device-addresses=0", nil), ("record-device-addresses=1", "127.0.0.1")] as [(String, String?)] {
+            try await TestDatabase.withScratchDatabase { url in
+                let server = try await TestServer.start(databaseURL: url, settings: [setting])
+                defer { server.stop() }
+                let ana = try await server.signUp("addr_ana")
+                let devices = try await server.graphql("{ signedInDevices { ipAddress } }", token: ana.token)
+                #expect(devices["data"]["signedInDevices"][0]["ipAddress"].string == expected, "\(setting): \(devices)")
+                let stored = try await server.sql("SELECT count(*)::int FROM auth_tokens WHERE ip_address IS NOT NULL")[0].decode(
+                    Int.self, at: 0)
+                #expect(stored == (expected == nil ? 0 : 1))
+            }
+        }
+    }
 }

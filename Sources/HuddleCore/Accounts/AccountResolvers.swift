@@ -110,7 +110,7 @@ package enum AccountResolvers {
                 let user = try UserRecord(row: rows[0], shownToOwner: true)
                 try await Outbox.enqueue(AccountMail.verifyEmail, to: email, user: user.id, on: connection)
                 let token = try await Authentication.issueToken(
-                    for: user.id, userAgent: context.userAgent, settings: context.settings, on: connection)
+                    for: user.id, userAgent: context.userAgent, address: context.clientAddress, settings: context.settings, on: connection)
                 return .object(AuthPayload(token: token, user: user))
             }
         } catch let error as PostgresError where error.kind == .uniqueViolation {
@@ -139,7 +139,7 @@ package enum AccountResolvers {
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }
         try await SignInThrottle.succeeded(name, on: context.database)
         let token = try await Authentication.issueToken(
-            for: user.id, userAgent: context.userAgent, settings: context.settings, on: context.database)
+            for: user.id, userAgent: context.userAgent, address: context.clientAddress, settings: context.settings, on: context.database)
         return .object(AuthPayload(token: token, user: user))
     }
 

@@ -14,15 +14,17 @@ package enum Authentication {
     /// Issues a token for `userID` in the caller's transaction, recording
     /// the User-Agent of the device it signs in.
     package static func issueToken(
-        for userID: Int64, userAgent: String?, settings: AppSettings, on connection: some PostgresQuerying
+        for userID: Int64, userAgent: String?, address: String? = nil, settings: AppSettings, on connection: some PostgresQuerying
     ) async throws -> String {
         let token = RandomBytes.token()
+        // Only when the operator has chosen to keep it.
+        let kept = settings[Shared.recordDeviceAddresses] == 1 ? address.map { String($0.prefix(64)) } : nil
         _ = try await connection.query(
             """
-            INSERT INTO auth_tokens (token_hash, user_id, expires_at, user_agent)
-            VALUES ($1, $2, now() + make_interval(secs => $3), $4)
+            INSERT INTO auth_tokens (token_hash, user_id, expires_at, user_agent, ip_address)
+            VALUES ($1, $2, now() + make_interval(secs => $3), $4, $5)
             """,
-            [hash(token), userID, lifetime(settings), Self.userAgent(userAgent)]
+            [hash(token), userID, lifetime(settings), Self.userAgent(userAgent), kept]
         )
         return token
     }

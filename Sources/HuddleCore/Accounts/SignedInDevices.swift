@@ -9,6 +9,7 @@ package struct SignedInDevice: Sendable {
     var lastUsedAt: Date
     var expiresAt: Date
     var userAgent: String?
+    var ipAddress: String?
     var isCurrent: Bool
 }
 
@@ -26,7 +27,7 @@ package enum SignedInDevices {
             }
             let rows = try await context.database.query(
                 """
-                SELECT id, created_at, last_used_at, expires_at, user_agent, token_hash = $2 FROM auth_tokens
+                SELECT id, created_at, last_used_at, expires_at, user_agent, token_hash = $2, ip_address FROM auth_tokens
                 WHERE user_id = $1 AND expires_at > now() ORDER BY last_used_at DESC, id DESC LIMIT $3
                 """, [viewer.userID, viewer.tokenHash, first])
             return .list(
@@ -34,7 +35,8 @@ package enum SignedInDevices {
                     .object(
                         SignedInDevice(
                             id: try row.decode(at: 0), signedInAt: try row.decode(at: 1), lastUsedAt: try row.decode(at: 2),
-                            expiresAt: try row.decode(at: 3), userAgent: try row.decode(at: 4), isCurrent: try row.decode(at: 5)))
+                            expiresAt: try row.decode(at: 3), userAgent: try row.decode(at: 4), ipAddress: try row.decode(at: 6),
+                            isCurrent: try row.decode(at: 5)))
                 })
         }
         binder.rootAsync("Mutation", "signOutDevice") { input in
@@ -61,6 +63,7 @@ package enum SignedInDevices {
         binder.field("SignedInDevice", "lastUsedAt") { (device: SignedInDevice) in Instant.value(device.lastUsedAt) }
         binder.field("SignedInDevice", "expiresAt") { (device: SignedInDevice) in Instant.value(device.expiresAt) }
         binder.field("SignedInDevice", "userAgent") { (device: SignedInDevice) in device.userAgent.map { .scalar(.string($0)) } ?? .null }
+        binder.field("SignedInDevice", "ipAddress") { (device: SignedInDevice) in device.ipAddress.map { .scalar(.string($0)) } ?? .null }
         binder.field("SignedInDevice", "current") { (device: SignedInDevice) in .scalar(.boolean(device.isCurrent)) }
     }
 

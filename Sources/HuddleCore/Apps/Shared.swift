@@ -52,7 +52,8 @@ package enum Shared: App {
     }
 
     package static let settings = [
-        sessionDays, signInFreeFailures, signInAddressFreeFailures, signInFirstWait, signInLongestWait, passwordResetsPerAddress,
+        sessionDays, recordDeviceAddresses, signInFreeFailures, signInAddressFreeFailures, signInFirstWait, signInLongestWait,
+        passwordResetsPerAddress,
         verificationLinkHours, passwordResetLinkMinutes,
         accountMailPerHour,
     ]
@@ -61,6 +62,10 @@ package enum Shared: App {
     package static let sessionDays = AppSetting(
         "session-days", default: 30, range: 1...365,
         help: "how long a signed-in device stays signed in without being used, in days; each use starts it again")
+    /// Whether a signed-in device's client address is kept and shown to its owner.
+    package static let recordDeviceAddresses = AppSetting(
+        "record-device-addresses", default: 0, range: 0...1,
+        help: "1 keeps the client address each device signed in from and shows it to the account's owner; 0 keeps none")
     /// Failed sign-ins with one name before each further one blocks it.
     package static let signInFreeFailures = AppSetting(
         "sign-in-free-failures", default: 5, range: 1...100,
