@@ -33,7 +33,6 @@ public struct Routes: Sendable {
         // First: a browser's GET of /graphql goes to the Playground.
         if let playground, let response = playground.respond(to: request) { return response }
         if let graphQL, let response = await graphQL.respond(to: request) { return response }
-        if let accountPages, let response = await accountPages.respond(to: request) { return response }
         switch Self.path(of: request.head.target) {
         case "/healthz":
             guard request.head.method == "GET" || request.head.method == "HEAD" else {
@@ -53,6 +52,8 @@ public struct Routes: Sendable {
             }
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: await metrics.render())
         default:
+            // Last: the pages mail's links open, which nothing frequent asks for.
+            if let accountPages, let response = await accountPages.respond(to: request) { return response }
             return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
         }
     }
