@@ -81,13 +81,15 @@ public struct SMTPTransport: MailTransport {
         guard Self.initialised, let handle = curl_easy_init() else {
             return .failure(MailError(permanent: false, "libcurl could not start"))
         }
-        defer { curl_easy_cleanup(handle) }
         let upload = Upload(mail.bytes)
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         defer { errorText.deallocate() }
         let recipients = curl_slist_append(nil, "<\(mail.recipient.address)>")
         defer { curl_slist_free_all(recipients) }
+        // Declared last so it runs first: the handle may still use the
+        // error buffer and the list as it closes (a QUIT).
+        defer { curl_easy_cleanup(handle) }
 
         // The EHLO greeting names the sender's domain (the URL's path).
         _ = huddle_curl_set_string(handle, CURLOPT_URL, endpoint + "/" + String(mail.sender.domain))
@@ -120,11 +122,12 @@ public struct SMTPTransport: MailTransport {
         var reply = 0
         _ = huddle_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &reply)
         let detail = errorText.pointee != 0 ? String(cString: errorText) : String(cString: curl_easy_strerror(code))
-        // A 5xx reply is the server's final word on this message or
-        // recipient; anything else (4xx, a connection that failed, a
-        // timeout) may pass, and so may a refused password: that is the
-        // operator's to fix, and the messages wait for it.
-        let permanent = (500..<600).contains(reply) && code != CURLE_OPERATION_TIMEDOUT && code != CURLE_LOGIN_DENIED
+        // A 5xx reply to the recipient is the server's final word on it;
+        // anything else (a 4xx, a connection that failed, a timeout, a 5xx
+        // to the greeting, the sender or STARTTLS, a refused password) is
+        // the operator's to fix or may pass, and the message waits for it
+        // until its last attempt.
+        let permanent = (500..<600).contains(reply) && detail.hasPrefix("RCPT")
         return .failure(MailError(permanent: permanent, reply > 0 ? "\(detail) (reply \(reply))" : detail))
     }
 }

@@ -62,6 +62,9 @@ package enum Prolific: App {
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             "DELETE FROM votes v USING rounds r WHERE r.id = v.round_id AND r.completed_at IS NULL AND v.voter_id = $1", [user])
+        // Other voters' histories name whom they voted for: not them any more.
+        _ = try await connection.query(
+            "UPDATE voter_rounds SET authors = array_remove(authors, $1::bigint) WHERE authors @> ARRAY[$1::bigint]", [user])
     }
 }
 

@@ -182,6 +182,46 @@ struct AccountEmailTests {
             #expect(stale.status == 400 && stale.page.contains("no longer has"), "\(stale.page)")
         }
     }
+
+    /// A new password shuts out whoever had the old one: an address change
+    /// they started no longer goes through, and its mail still waiting is given up.
+    @Test func aNewPasswordEndsTheLinksSomeoneElseMayHaveStarted() async throws {
+        let smtp = try SMTPServer()
+        try await TestServer.with(mailing(to: smtp)) { server in
+            let ana = try await server.signUp("ana")
+            _ = try await smtp.waitForMessages(1)
+            let stolen = try await server.graphql(
+                "mutation { changeEmail(currentPassword: \"correct horse battery\", newEmail: \"thief@example.com\") }", token: ana.token)
+            #expect(stolen["data"]["changeEmail"].bool == true, "\(stolen)")
+            let change = try await ParsedMail(try #require(try await smtp.waitForMessages(2).last))
+            #expect(change.to == "thief@example.com")
+            _ = try await server.graphql("mutation { requestPasswordReset(email: \"ana@example.com\") }")
+            let reset = try await ParsedMail(try #require(try await smtp.waitForMessages(3).last))
+            #expect(try await follow(try #require(reset.link), fields: ["password": "a fresh password"]).status == 200)
+            let confirmed = try await server.graphql(
+                "mutation($t: String!) { confirmEmailChange(token: $t) { email } }", ["t": change.token ?? ""])
+            #expect(confirmed.errorCode == "BAD_USER_INPUT", "\(confirmed)")
+            #expect(try await server.sql("SELECT email FROM users")[0].decode(String.self, at: 0) == "ana@example.com")
+        }
+    }
+
+    /// An address SMTP cannot carry (not ASCII) still signs up; its mail is
+    /// given up as dead, not the account.
+    @Test func anAddressSMTPCannotCarrySignsUpAndItsMailIsGivenUp() async throws {
+        let smtp = try SMTPServer()
+        try await TestServer.with(mailing(to: smtp)) { server in
+            let reply = try await server.graphql(
+                "mutation { signUp(username: \"joe\", email: \"jöe@example.com\", password: \"correct horse battery\") { token } }")
+            #expect(reply["data"]["signUp"]["token"].string != nil, "\(reply)")
+            var state = ""
+            for _ in 0..<600 where state != "dead" {
+                try await Task.sleep(for: .milliseconds(50))
+                state = try await server.sql("SELECT state FROM email_outbox")[0].decode(String.self, at: 0)
+            }
+            #expect(state == "dead")
+            #expect(smtp.received().isEmpty)
+        }
+    }
 }
 
 extension Array where Element: Sendable {

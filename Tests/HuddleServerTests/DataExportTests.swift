@@ -40,6 +40,13 @@ struct DataExportTests {
             // Once made, another within the hour is refused.
             #expect(try await server.graphql("mutation { requestDataExport }", token: token).errorCode == "RATE_LIMITED")
 
+            // Removed when its link expires, if nobody downloads it first.
+            let expiry = try await server.sql(
+                """
+                SELECT count(*)::int FROM scheduled_jobs j JOIN data_exports e ON e.id = j.subject_id
+                WHERE j.kind = 'account.export-expiry' AND j.due_at = e.expires_at
+                """)
+            #expect(try expiry[0].decode(Int.self, at: 0) == 1)
             let (status, body) = try await follow(link)
             #expect(status == 200)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(body.prefix(300))")

@@ -54,6 +54,11 @@ struct AccountDeletionTests {
             #expect(page["data"]["node"]["story"].array.map { $0["text"].string } == ["Bob's line."], "\(page)")
             #expect(page["data"]["node"]["story"][0]["author"]["username"].string == "deleted")
             #expect(page["data"]["node"]["currentRound"]["snippets"][0]["author"]["username"].string == "deleted")
+            // Nor is he in the histories of those who voted for him (round 1's voters, Ana's among them).
+            #expect(
+                try await server.sql("SELECT count(*)::int FROM voter_rounds WHERE authors @> ARRAY[$1::bigint]", [F.rowID(bob.id)])[0]
+                    .decode(Int.self, at: 0) == 0)
+            #expect(try await server.sql("SELECT count(*)::int FROM voter_rounds")[0].decode(Int.self, at: 0) == 1)
 
             // Ana, the owner, goes: the project stays, its owner the placeholder with no personal fields.
             #expect(try await server.graphql(Self.delete, token: ana.token)["data"]["deleteAccount"].bool == true)

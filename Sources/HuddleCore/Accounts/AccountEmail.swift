@@ -93,6 +93,9 @@ package enum AccountEmail {
     /// confirmed (the link reached it).
     package static func resetPassword(token: String, newPassword: String, database: PostgresPool, tokens: TokenCache?) async throws {
         let password = try AccountInput.password(newPassword)
+        // The token first: a password's hash is slow on purpose, and no one
+        // without a live link should make the server work it out.
+        guard try await AccountTokens.isLive(token, .resetPassword, on: database) else { throw AccountTokens.invalid }
         let hash = await database.loop.runInThreadPool { PasswordHash.make(password) }
         let revoked = try await database.withTransaction { connection in
             let (user, email) = try await AccountTokens.redeem(token, .resetPassword, on: connection)
@@ -102,7 +105,7 @@ package enum AccountEmail {
                 WHERE id = $1 AND lower(email) = lower($3) RETURNING id
                 """, [user, hash, email])
             guard !changed.isEmpty else { throw APIError.badInput("This link was sent to an address the account no longer has.") }
-            try await AccountTokens.useUp(.resetPassword, user: user, on: connection)
+            try await AccountTokens.revokeAfterNewPassword(user: user, on: connection)
             return try await connection.query("DELETE FROM auth_tokens WHERE user_id = $1 RETURNING token_hash", [user]).map {
                 try $0.decode(String.self, at: 0)
             }

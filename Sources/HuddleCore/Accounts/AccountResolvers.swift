@@ -138,6 +138,7 @@ package enum AccountResolvers {
         let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
         guard let user, matches else { throw APIError.unauthenticated("Wrong username or password.") }
         try await SignInThrottle.succeeded(name, on: context.database)
+        try await SignInThrottle.succeeded(from: context.clientAddress, on: context.database)
         let token = try await Authentication.issueToken(
             for: user.id, userAgent: context.userAgent, address: context.clientAddress, settings: context.settings, on: context.database)
         return .object(AuthPayload(token: token, user: user))
@@ -160,6 +161,7 @@ package enum AccountResolvers {
             let changed = try await connection.query(
                 "UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3 RETURNING id", [viewer.userID, hash, stored])
             guard !changed.isEmpty else { throw APIError.badInput("The password was changed meanwhile; sign in again.") }
+            try await AccountTokens.revokeAfterNewPassword(user: viewer.userID, on: connection)
             return try await SignedInDevices.signOutOthers(of: viewer, on: connection)
         }
         SignedInDevices.forget(revoked, in: context)

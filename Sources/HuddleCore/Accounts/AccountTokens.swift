@@ -40,6 +40,9 @@ package enum AccountTokens {
     ) async throws -> (token: String, hash: String) {
         let token = RandomBytes.token()
         let hash = Authentication.hash(token)
+        // What can no longer be used goes, so the table holds live links.
+        _ = try await connection.query(
+            "DELETE FROM account_tokens WHERE user_id = $1 AND (used_at IS NOT NULL OR expires_at < now())", [user])
         _ = try await connection.query(
             """
             INSERT INTO account_tokens (token_hash, user_id, purpose, email, expires_at)
@@ -65,11 +68,30 @@ package enum AccountTokens {
         return (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1))
     }
 
-    /// Marks every live token of `purpose` for `user` used: a new password
-    /// makes the other reset links die with the one used.
-    static func useUp(_ purpose: Purpose, user: Int64, on connection: some PostgresQuerying) async throws {
+    /// Whether `token` is a live one of `purpose`, without using it up.
+    static func isLive(_ token: String, _ purpose: Purpose, on connection: some PostgresQuerying) async throws -> Bool {
+        guard !token.isEmpty, token.utf8.count <= 200 else { return false }
+        return try await !connection.query(
+            "SELECT 1 FROM account_tokens WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()",
+            [Authentication.hash(token), purpose.rawValue]
+        ).isEmpty
+    }
+
+    /// Ends every live link of `user`'s but those confirming their own
+    /// address: a new password (by a reset or a change) shuts out whoever
+    /// had the old one, with the address changes, exports and resets they
+    /// may have started; the mail of those still waiting is given up.
+    static func revokeAfterNewPassword(user: Int64, on connection: some PostgresQuerying) async throws {
         _ = try await connection.query(
-            "UPDATE account_tokens SET used_at = now() WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL", [user, purpose.rawValue])
+            """
+            UPDATE account_tokens SET used_at = now()
+            WHERE user_id = $1 AND purpose <> 'verify-email' AND used_at IS NULL AND expires_at > now()
+            """, [user])
+        _ = try await connection.query(
+            """
+            UPDATE email_outbox SET state = 'dead', last_error = 'superseded: the password was changed'
+            WHERE user_id = $1 AND state = 'pending' AND template IN ('reset-password', 'confirm-new-email', 'data-export')
+            """, [user])
     }
 
     static var invalid: GraphQLError { APIError.badInput("This link has expired or has been used already; ask for a new one.") }

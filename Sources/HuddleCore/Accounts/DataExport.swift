@@ -11,6 +11,8 @@ import HuddleRuntime
 /// downloads it once (`/account/export`).
 package struct DataExport: Sendable {
     package static let jobKind = "account.export"
+    /// The job that removes an export nobody downloaded, when its link expires.
+    package static let expiryKind = "account.export-expiry"
 
     let apps: [any App.Type]
     let settings: AppSettings
@@ -20,12 +22,19 @@ package struct DataExport: Sendable {
         self.settings = settings
     }
 
-    /// The scheduler's work that makes one export and mails its link.
-    package var work: ScheduledWork {
-        ScheduledWork(Self.jobKind) { user, connection in
-            try await make(for: user, on: connection)
-            return .done
-        }
+    /// The scheduler's work: making an export and mailing its link, and
+    /// removing it when the link expires.
+    package var work: [ScheduledWork] {
+        [
+            ScheduledWork(Self.jobKind) { user, connection in
+                try await make(for: user, on: connection)
+                return .done
+            },
+            ScheduledWork(Self.expiryKind) { export, connection in
+                _ = try await connection.query("DELETE FROM data_exports WHERE id = $1", [export])
+                return .done
+            },
+        ]
     }
 
     static func bind(_ binder: inout SchemaBinder) {
@@ -33,9 +42,8 @@ package struct DataExport: Sendable {
             let context = input.request
             let user = try context.signedIn()
             try await context.database.withTransaction { connection in
-                let recent = try await connection.query(
-                    "SELECT count(*)::int FROM data_exports WHERE user_id = $1 AND created_at > now() - interval '1 hour'", [user])
-                guard try recent[0].decode(Int.self, at: 0) == 0 else {
+                // Counted by the mail sent, which a download does not take away.
+                guard try await Outbox.sentInTheLastHour(AccountMail.dataExport, user: user, on: connection) == 0 else {
                     throw APIError.rateLimited("An export was made in the last hour: its link is in your mail.")
                 }
                 // One job per account: asking twice before it runs makes one export.
@@ -54,10 +62,13 @@ package struct DataExport: Sendable {
                 sections.append("\(JSONText.quoted(app.schemaFolder)):\(section)")
             }
         }
-        _ = try await connection.query("DELETE FROM data_exports WHERE expires_at < now()")
-        _ = try await connection.query(
-            "INSERT INTO data_exports (user_id, document, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))",
-            [user, "{" + sections.joined(separator: ",") + "}", AccountTokens.Purpose.dataExport.lifetime(settings)])
+        let made = try await connection.query(
+            """
+            INSERT INTO data_exports (user_id, document, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
+            RETURNING id, expires_at
+            """, [user, "{" + sections.joined(separator: ",") + "}", AccountTokens.Purpose.dataExport.lifetime(settings)])
+        try await Scheduler.schedule(
+            Self.expiryKind, subject: try made[0].decode(Int64.self, at: 0), at: try made[0].decode(Date.self, at: 1), on: connection)
         try await Outbox.enqueue(AccountMail.dataExport, to: email, user: user, on: connection)
     }
 
@@ -66,13 +77,15 @@ package struct DataExport: Sendable {
     /// live, or when the export has gone.
     package static func download(token: String, database: PostgresPool) async throws -> (username: String, document: String) {
         try await database.withTransaction { connection in
-            let (user, _) = try await AccountTokens.redeem(token, .dataExport, on: connection)
+            let (user, email) = try await AccountTokens.redeem(token, .dataExport, on: connection)
+            // Only while the account still has the address the link went to.
             let rows = try await connection.query(
                 """
                 DELETE FROM data_exports WHERE id = (
-                    SELECT id FROM data_exports WHERE user_id = $1 AND expires_at > now() ORDER BY id DESC LIMIT 1)
+                    SELECT e.id FROM data_exports e JOIN users u ON u.id = e.user_id
+                    WHERE e.user_id = $1 AND e.expires_at > now() AND lower(u.email) = lower($2) ORDER BY e.id DESC LIMIT 1)
                 RETURNING document, (SELECT username FROM users WHERE id = $1)
-                """, [user])
+                """, [user, email])
             guard let row = rows.first else { throw AccountTokens.invalid }
             return (try row.decode(String.self, at: 1), try row.decode(String.self, at: 0))
         }

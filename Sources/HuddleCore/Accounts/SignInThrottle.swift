@@ -85,6 +85,16 @@ package enum SignInThrottle {
         return try waiting.first?.decode(Int.self, at: 0) ?? 1
     }
 
+    /// A sign-in from `address` succeeded: the attempt counted for it is
+    /// taken back (only that one: one's own account cannot wipe the
+    /// address's other failures).
+    static func succeeded(from address: String?, on database: PostgresPool) async throws {
+        guard let address else { return }
+        _ = try await database.query(
+            "UPDATE sign_in_failures SET failures = failures - 1 WHERE name_hash = $1 AND failures > 1 AND blocked_until IS NULL",
+            [key(address: address)])
+    }
+
     /// A sign-in with `name` succeeded: its failures are forgotten.
     static func succeeded(_ name: String, on database: PostgresPool) async throws {
         _ = try await database.query("DELETE FROM sign_in_failures WHERE name_hash = $1", [key(name)])
