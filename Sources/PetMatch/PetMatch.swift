@@ -62,11 +62,16 @@ package enum PetMatch: App {
     /// leave: the deletion says which shelters need another first. The
     /// rest (swipes, favourites, preferences, memberships) goes with the account.
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
+        // Their shelters first, in id order: two staff members leaving at
+        // once take turns, and the second then sees the first gone (the
+        // next statement reads after the lock).
+        _ = try await connection.query(
+            "SELECT id FROM shelters WHERE id IN (SELECT shelter_id FROM shelter_staff WHERE user_id = $1) ORDER BY id FOR UPDATE", [user])
         let alone = try await connection.query(
             """
             SELECT sh.name FROM shelter_staff s JOIN shelters sh ON sh.id = s.shelter_id
             WHERE s.user_id = $1 AND NOT EXISTS (SELECT 1 FROM shelter_staff o WHERE o.shelter_id = s.shelter_id AND o.user_id <> $1)
-            ORDER BY sh.name FOR UPDATE OF s
+            ORDER BY sh.name
             """, [user]
         ).map { try $0.decode(String.self, at: 0) }
         guard alone.isEmpty else {

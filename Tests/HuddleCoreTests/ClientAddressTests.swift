@@ -31,6 +31,17 @@ struct ClientAddressTests {
         #expect(ClientAddress.of(request(peer: "10.0.0.1", forwardedFor: []), trusting: proxies) == "10.0.0.1")
         #expect(ClientAddress.of(request(peer: "::1", forwardedFor: ["203.0.113.9"]), trusting: .none) == "::1")
         #expect(ClientAddress.of(request(peer: nil, forwardedFor: []), trusting: .none) == nil)
+        // An IPv4 client on an IPv6 socket is itself, and a trusted proxy's too.
+        #expect(ClientAddress.of(request(peer: "::ffff:198.51.100.7", forwardedFor: []), trusting: .none) == "198.51.100.7")
+        #expect(ClientAddress.of(request(peer: "::ffff:10.0.0.1", forwardedFor: ["203.0.113.9"]), trusting: proxies) == "203.0.113.9")
+    }
+
+    /// Limits count an IPv6 client by its /64, which it cannot leave by changing address.
+    @Test func limitsCountAnIPv6ClientByItsSlash64() {
+        #expect(ClientAddress.limitKey("2001:db8:1:2::1") == ClientAddress.limitKey("2001:db8:1:2:ffff:eeee:dddd:cccc"))
+        #expect(ClientAddress.limitKey("2001:db8:1:2::1") != ClientAddress.limitKey("2001:db8:1:3::1"))
+        #expect(ClientAddress.limitKey("198.51.100.7") == "198.51.100.7")
+        #expect(ClientAddress.limitKey("not an address") == "not an address")
     }
 
     /// Failed sign-ins with many names from one address block the address

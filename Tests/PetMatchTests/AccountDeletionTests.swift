@@ -48,4 +48,23 @@ struct AccountDeletionTests {
             #expect(try await server.sql("SELECT count(*)::int FROM pet_favorites")[0].decode(Int.self, at: 0) == 0)
         }
     }
+
+    /// The shelter's two staff members leaving at the same moment: one goes,
+    /// the other is told to add someone first, and the shelter keeps one.
+    @Test func twoLastStaffMembersLeavingAtOnceLeaveOne() async throws {
+        try await TestServer.with(mounting: [PetMatch.self]) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            let shelter = try await F.shelter(server, token: ana.token, name: "Happy Paws", at: F.home)
+            _ = try await server.graphql(
+                "mutation($s: ID!, $u: ID!) { addShelterStaff(shelterId: $s, userId: $u) { id } }", ["s": shelter, "u": bob.id],
+                token: ana.token)
+            async let first = server.graphql(Self.delete, token: ana.token)
+            async let second = server.graphql(Self.delete, token: bob.token)
+            let replies = try await [first, second]
+            #expect(replies.filter { $0["data"]["deleteAccount"].bool == true }.count == 1, "\(replies)")
+            #expect(replies.filter { $0.errorCode == "BAD_USER_INPUT" }.count == 1, "\(replies)")
+            #expect(try await server.sql("SELECT count(*)::int FROM shelter_staff")[0].decode(Int.self, at: 0) == 1)
+        }
+    }
 }

@@ -19,18 +19,29 @@ enum AccountDeletion {
             guard let stored = try rows.first?.decode(String.self, at: 0) else { throw APIError.notFound("Your account no longer exists.") }
             let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
             guard matches else { throw APIError.badInput("The password is not right.") }
-            let revoked = try await context.database.withTransaction { connection in
-                // Held to the end: nothing of the account's is made meanwhile.
-                _ = try await connection.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userID])
-                for app in apps { try await app.prepareDeletion(of: userID, on: connection) }
-                let tokens = try await connection.query("SELECT token_hash FROM auth_tokens WHERE user_id = $1", [userID]).map {
-                    try $0.decode(String.self, at: 0)
-                }
-                _ = try await connection.query("DELETE FROM users WHERE id = $1", [userID])
-                return tokens
+            let revoked: [String]
+            do {
+                revoked = try await delete(userID, apps: apps, on: context.database)
+            } catch let error as PostgresError where error.sqlState == "PM005" {
+                // Two last staff members leaving at once: the database kept one.
+                throw APIError.badInput("A shelter keeps at least one staff member, and another one has just left; try again.")
             }
             for tokenHash in revoked { context.tokens?.forget(tokenHash) }
             return .scalar(.boolean(true))
+        }
+    }
+
+    /// The deleting transaction; the hashes of the tokens it revoked.
+    private static func delete(_ userID: Int64, apps: [any App.Type], on database: PostgresPool) async throws -> [String] {
+        try await database.withTransaction { connection in
+            // Held to the end: nothing of the account's is made meanwhile.
+            _ = try await connection.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userID])
+            for app in apps { try await app.prepareDeletion(of: userID, on: connection) }
+            let tokens = try await connection.query("SELECT token_hash FROM auth_tokens WHERE user_id = $1", [userID]).map {
+                try $0.decode(String.self, at: 0)
+            }
+            _ = try await connection.query("DELETE FROM users WHERE id = $1", [userID])
+            return tokens
         }
     }
 }

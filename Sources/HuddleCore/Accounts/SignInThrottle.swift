@@ -44,14 +44,14 @@ package enum SignInThrottle {
     static func resetRequested(from address: String?, settings: AppSettings, on database: PostgresPool) async throws {
         guard let address else { return }
         if let seconds = try await count(
-            Authentication.hash("reset:" + address), free: settings[Shared.passwordResetsPerAddress],
+            Authentication.hash("reset:" + ClientAddress.limitKey(address)), free: settings[Shared.passwordResetsPerAddress],
             first: settings[Shared.signInFirstWait], longest: settings[Shared.signInLongestWait], on: database)
         {
             throw APIError.rateLimited("Too many password resets asked for from this address; try again in \(duration(seconds)).")
         }
     }
 
-    static func key(address: String) -> String { Authentication.hash("sign-in-address:" + address) }
+    static func key(address: String) -> String { Authentication.hash("sign-in-address:" + ClientAddress.limitKey(address)) }
 
     private static func duration(_ seconds: Int) -> String { "\(seconds) second\(seconds == 1 ? "" : "s")" }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HuddleRuntime
 
 /// The address of the client a request comes from, for per-address limits:
@@ -18,14 +19,30 @@ package enum ClientAddress {
     }
 
     package static func of(_ request: HTTPRequest, trusting proxies: TrustedProxies) -> String? {
-        guard let peer = request.peerAddress else { return nil }
+        guard let peer = request.peerAddress.map(unmapped) else { return nil }
         guard proxies.addresses.contains(peer) else { return peer }
         let forwarded = request.head.headers.filter { $0.name == "x-forwarded-for" }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } }
         // From the right: each trusted proxy appended the address it saw.
-        for hop in forwarded.reversed() where !hop.isEmpty && !proxies.addresses.contains(hop) {
+        for hop in forwarded.reversed().map(unmapped) where !hop.isEmpty && !proxies.addresses.contains(hop) {
             return hop.count <= 64 ? hop : peer
         }
         return peer
+    }
+
+    /// An IPv4 address as an IPv6 socket shows it (`::ffff:192.0.2.1`) as itself.
+    static func unmapped(_ address: String) -> String {
+        let prefix = "::ffff:"
+        guard address.count > prefix.count, address.lowercased().hasPrefix(prefix), address.contains(".") else { return address }
+        return String(address.dropFirst(prefix.count))
+    }
+
+    /// What per-address limits count by: an IPv4 address, or an IPv6
+    /// address's /64 (one subscriber's network, within which a client can
+    /// take any address it likes).
+    package static func limitKey(_ address: String) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        return bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
     }
 }
