@@ -101,4 +101,25 @@ struct SignInThrottleTests {
             #expect(try await server.sql("SELECT count(*)::int FROM auth_tokens")[0].decode(Int.self, at: 0) == 1)
         }
     }
+
+    /// Checking the password again (to change it or the address, or to
+    /// delete the account) counts as signing in does: a stolen session
+    /// guesses no faster than a stranger, and the name's block covers both.
+    @Test func rechecksOfThePasswordAreCountedWithTheSignIns() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(
+                databaseURL: url, settings: ["sign-in-free-failures=2", "sign-in-first-wait-seconds=600"])
+            defer { server.stop() }
+            let ana = try await server.signUp("thr_recheck")
+            let change = "mutation($p: String!) { changePassword(currentPassword: $p, newPassword: \"another password\") }"
+            for _ in 0..<2 {
+                #expect(try await server.graphql(change, ["p": "guess"], token: ana.token).errorCode == "BAD_USER_INPUT")
+            }
+            let blocked = try await server.graphql(change, ["p": "correct horse battery"], token: ana.token)
+            #expect(blocked.errorCode == "RATE_LIMITED", "\(blocked)")
+            let delete = try await server.graphql("mutation { deleteAccount(password: \"correct horse battery\") }", token: ana.token)
+            #expect(delete.errorCode == "RATE_LIMITED", "\(delete)")
+            #expect(try await attempt(server, "thr_recheck", "correct horse battery").errorCode == "RATE_LIMITED")
+        }
+    }
 }

@@ -15,10 +15,7 @@ enum AccountDeletion {
             let context = input.request
             let userID = try context.signedIn()
             let password = input.string("password") ?? ""
-            let rows = try await context.database.query("SELECT password_hash FROM users WHERE id = $1", [userID])
-            guard let stored = try rows.first?.decode(String.self, at: 0) else { throw APIError.notFound("Your account no longer exists.") }
-            let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
-            guard matches else { throw APIError.badInput("The password is not right.") }
+            _ = try await SignInThrottle.recheck(password, of: userID, context: context, wrong: "The password is not right.")
             let revoked: [String]
             do {
                 revoked = try await delete(userID, apps: apps, on: context.database)

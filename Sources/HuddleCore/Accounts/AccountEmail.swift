@@ -118,14 +118,12 @@ package enum AccountEmail {
     static func changeEmail(currentPassword: String, newEmail: String, context: RequestContext) async throws {
         let userID = try context.signedIn()
         let address = try AccountInput.email(newEmail)
-        let rows = try await context.database.query("SELECT password_hash, email FROM users WHERE id = $1", [userID])
+        let rows = try await context.database.query("SELECT email FROM users WHERE id = $1", [userID])
         guard let row = rows.first else { throw APIError.notFound("Your account no longer exists.") }
-        let stored = try row.decode(String.self, at: 0)
-        guard address.lowercased() != (try row.decode(String.self, at: 1)).lowercased() else {
+        guard address.lowercased() != (try row.decode(String.self, at: 0)).lowercased() else {
             throw APIError.badInput("That is the account's address already.")
         }
-        let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(currentPassword, against: stored) }
-        guard matches else { throw APIError.badInput("The current password is not right.") }
+        _ = try await SignInThrottle.recheck(currentPassword, of: userID, context: context, wrong: "The current password is not right.")
         try await context.database.withTransaction { connection in
             let taken = try await connection.query("SELECT 1 FROM users WHERE lower(email) = lower($1)", [address])
             guard taken.isEmpty else { throw APIError.badInput("An account with that email exists already.") }

@@ -149,12 +149,9 @@ package enum AccountResolvers {
         guard let viewer = context.viewer else { throw APIError.unauthenticated() }
         let current = input.string("currentPassword") ?? ""
         let new = try AccountInput.password(input.string("newPassword") ?? "")
-        let rows = try await context.database.query("SELECT password_hash FROM users WHERE id = $1", [viewer.userID])
-        guard let stored = try rows.first?.decode(String.self, at: 0) else { throw APIError.notFound("Your account no longer exists.") }
-        let (matches, hash) = await context.database.loop.runInThreadPool {
-            PasswordHash.verify(current, against: stored) ? (true, PasswordHash.make(new)) : (false, "")
-        }
-        guard matches else { throw APIError.badInput("The current password is not right.") }
+        let stored = try await SignInThrottle.recheck(
+            current, of: viewer.userID, context: context, wrong: "The current password is not right.")
+        let hash = await context.database.loop.runInThreadPool { PasswordHash.make(new) }
         let revoked = try await context.database.withTransaction { connection in
             // Only if the hash is still the one checked: two changes at once
             // cannot both pass on the same old password.

@@ -1,5 +1,6 @@
 import Foundation
 import HuddlePostgres
+import HuddleRuntime
 
 /// Failed sign-ins, counted by the name tried and by the client's address
 /// (the name whether or not an account
@@ -83,6 +84,24 @@ package enum SignInThrottle {
         let waiting = try await database.query(
             "SELECT greatest(1, ceil(extract(epoch FROM blocked_until - now())))::int FROM sign_in_failures WHERE name_hash = $1", [key])
         return try waiting.first?.decode(Int.self, at: 0) ?? 1
+    }
+
+    /// Checks the signed-in user's password again (changing the password or
+    /// the address, deleting the account), counted as sign-ins with their
+    /// name and address are: a stolen session cannot guess it faster than a
+    /// stranger could. The stored hash; BAD_USER_INPUT with `wrong` when
+    /// it does not match.
+    static func recheck(_ password: String, of userID: Int64, context: RequestContext, wrong: String) async throws -> String {
+        let rows = try await context.database.query("SELECT username, password_hash FROM users WHERE id = $1", [userID])
+        guard let row = rows.first else { throw APIError.notFound("Your account no longer exists.") }
+        let name = try row.decode(String.self, at: 0)
+        let stored = try row.decode(String.self, at: 1)
+        try await attempt(name, address: context.clientAddress, settings: context.settings, on: context.database)
+        let matches = await context.database.loop.runInThreadPool { PasswordHash.verify(password, against: stored) }
+        guard matches else { throw APIError.badInput(wrong) }
+        try await succeeded(name, on: context.database)
+        try await succeeded(from: context.clientAddress, on: context.database)
+        return stored
     }
 
     /// A sign-in from `address` succeeded: the attempt counted for it is
