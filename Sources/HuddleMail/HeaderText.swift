@@ -1,3 +1,5 @@
+import Foundation
+
 /// Header field text as RFC 5322 and RFC 2047 want it: ASCII as it is,
 /// anything else as "encoded words" (`=?UTF-8?B?…?=`), and long fields
 /// folded onto continuation lines.
@@ -19,7 +21,7 @@ enum HeaderText {
             (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || " !#$%&'*+-/=?^_`{|}~".utf8.contains(byte)
         }
         if plain { return flat }
-        return "\"" + flat.replacingOccurrences("\\", with: "\\\\").replacingOccurrences("\"", with: "\\\"") + "\""
+        return "\"" + flat.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// UTF-8 text as base64 encoded words, none splitting a character's
@@ -34,12 +36,12 @@ enum HeaderText {
         for character in text.unicodeScalars {
             let bytes = Array(String(character).utf8)
             if chunk.count + bytes.count > budget {
-                words.append("=?UTF-8?B?\(Base64.encode(chunk))?=")
+                words.append("=?UTF-8?B?\(Data(chunk).base64EncodedString())?=")
                 chunk = []
             }
             chunk += bytes
         }
-        if !chunk.isEmpty || words.isEmpty { words.append("=?UTF-8?B?\(Base64.encode(chunk))?=") }
+        if !chunk.isEmpty || words.isEmpty { words.append("=?UTF-8?B?\(Data(chunk).base64EncodedString())?=") }
         return words
     }
 
@@ -57,33 +59,5 @@ enum HeaderText {
         }
         lines.append(line)
         return lines.joined(separator: "\r\n")
-    }
-}
-
-extension String {
-    func replacingOccurrences(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
-
-/// Base64 (RFC 4648) without line breaks, as MIME bodies and encoded words take it.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let b0 = bytes[index]
-            let b1 = index + 1 < bytes.count ? bytes[index + 1] : 0
-            let b2 = index + 2 < bytes.count ? bytes[index + 2] : 0
-            output.append(alphabet[Int(b0 >> 2)])
-            output.append(alphabet[Int((b0 & 0x03) << 4 | b1 >> 4)])
-            output.append(index + 1 < bytes.count ? alphabet[Int((b1 & 0x0F) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            output.append(index + 2 < bytes.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An address mail goes to or comes from, with the name shown beside it.
 /// Only what SMTP can carry as it is: an ASCII `local@domain` of at most
 /// 254 characters with no spaces, angle brackets or control characters.
@@ -26,21 +28,18 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
         return "\(displayName) <\(address)>"
     }
 
+    /// What surrounds a name or an address that is not part of it.
+    private static let blanks = CharacterSet(charactersIn: " \t")
+
     /// `from` as text: `Name <local@domain>` or `local@domain`.
     public init?(parsing text: String) {
-        let trimmed = text.trimmingWhitespace()
+        let trimmed = text.trimmingCharacters(in: Self.blanks)
         if let open = trimmed.lastIndex(of: "<"), trimmed.hasSuffix(">") {
-            let name = String(trimmed[..<open]).trimmingWhitespace()
+            let name = String(trimmed[..<open]).trimmingCharacters(in: Self.blanks)
             let unquoted = name.count >= 2 && name.hasPrefix("\"") && name.hasSuffix("\"") ? String(name.dropFirst().dropLast()) : name
             self.init(String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]), displayName: unquoted)
         } else {
             self.init(trimmed)
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

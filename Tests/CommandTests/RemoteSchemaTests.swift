@@ -51,20 +51,6 @@ import Testing
         #expect(mixed.standardError == "huddle schema: a --schema URL goes alone, without SDL files\n")
     }
 
-    /// A certificate for localhost made for the test, trusted through
-    /// SSL_CERT_FILE as a team's own authority would be.
-    func certificate(in scratch: ScratchDirectory) async throws -> (cert: String, key: String) {
-        let cert = scratch.path("cert.pem"), key = scratch.path("key.pem")
-        let made = try await ClientProcess.run(
-            "openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-                "-addext", "subjectAltName=DNS:localhost",
-            ])
-        #expect(made.status == 0, "\(made.errors)")
-        return (cert, key)
-    }
-
     /// Starts the proxy; its port, and the process to stop.
     func proxy(_ arguments: [String]) throws -> (Int, Subprocess) {
         let process = Subprocess()
@@ -91,7 +77,8 @@ import Testing
 
     @Test func overHTTPSWithHeadersAndAnOlderServer() async throws {
         let scratch = try ScratchDirectory("huddle-remote-schema")
-        let (cert, key) = try await certificate(in: scratch)
+        // Trusted through SSL_CERT_FILE, as a team's own authority would be.
+        let (cert, key) = try await offThePool { try localhostCertificate(in: scratch) }
         try await withServer { server in
             let upstream = "http://127.0.0.1:\(server.port)/graphql"
             let builtIn = try HuddleCommand.run(["schema"]).standardOutput

@@ -37,14 +37,7 @@ package final class SMTPServer: Sendable {
         scheme = tls == .implicit ? "smtps" : "smtp"
         var arguments = [folder.url.path]
         if tls != .none {
-            let cert = folder.path("cert.pem"), key = folder.path("key.pem")
-            let made = try Self.run(
-                "openssl",
-                [
-                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost",
-                ])
-            guard made == 0 else { throw CocoaError(.fileWriteUnknown) }
+            let (cert, key) = try localhostCertificate(in: folder)
             arguments += [tls == .startTLS ? "--starttls" : "--smtps", cert, key]
             certificate = cert
         } else {
@@ -122,16 +115,5 @@ package final class SMTPServer: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         return received()
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Subprocess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

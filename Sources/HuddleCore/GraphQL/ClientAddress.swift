@@ -20,7 +20,8 @@ package enum ClientAddress {
 
     package static func of(_ request: HTTPRequest, trusting proxies: TrustedProxies) -> String? {
         guard let peer = request.peerAddress.map(unmapped) else { return nil }
-        guard proxies.addresses.contains(peer) else { return peer }
+        // Every request asks: without trusted proxies, no more than this.
+        guard !proxies.addresses.isEmpty, proxies.addresses.contains(peer) else { return peer }
         let forwarded = request.head.headers.filter { $0.name == "x-forwarded-for" }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingSpaces() } }
         // From the right: each trusted proxy appended the address it saw.
@@ -30,10 +31,14 @@ package enum ClientAddress {
         return peer
     }
 
-    /// An IPv4 address as an IPv6 socket shows it (`::ffff:192.0.2.1`) as itself.
+    /// An IPv4 address as an IPv6 socket shows it (`::ffff:192.0.2.1`) as
+    /// itself. Read byte by byte, since every request's peer passes here: a
+    /// lower-cased copy to compare would be an allocation each time.
     static func unmapped(_ address: String) -> String {
-        let prefix = "::ffff:"
-        guard address.count > prefix.count, address.lowercased().hasPrefix(prefix), address.contains(".") else { return address }
+        let prefix = "::ffff:".utf8
+        let bytes = address.utf8
+        guard bytes.count > prefix.count, zip(bytes, prefix).allSatisfy({ $0 | 0x20 == $1 }), bytes.contains(UInt8(ascii: "."))
+        else { return address }
         return String(address.dropFirst(prefix.count))
     }
 

@@ -109,10 +109,8 @@ package struct MailDelivery: Sendable {
             dead ? .error : .warning, dead ? "mail: gave up on a message" : "mail: not sent; trying again later",
             ["id": .int(Int(id)), "attempt": .int(attempts), "error": .string(error.description)])
         if dead { return .done }
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
-        let wait = min(seconds(settings.firstBackoff) * pow(2, Double(attempts - 1)), seconds(settings.longestBackoff))
+        let first = Double(settings.firstBackoff.milliseconds), longest = Double(settings.longestBackoff.milliseconds)
+        let wait = min(first * pow(2, Double(attempts - 1)), longest) / 1000
         return .again(at: Date().addingTimeInterval(wait))
     }
 

@@ -251,10 +251,8 @@ struct Serve: AsyncParsableCommand {
         configuration.persistedQueryBytes = persistedQueryBytes
         configuration.runsScheduler = !noScheduler
         configuration.scheduler.concurrency = schedulerConcurrency
-        configuration.allowedOrigins = allowedOrigins.split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        configuration.trustedProxies = trustedProxies.split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        configuration.allowedOrigins = commaSeparated(allowedOrigins)
+        configuration.trustedProxies = commaSeparated(trustedProxies)
         configuration.appSettings = try appSettings
         configuration.mail = try mail.settings()
         configuration.handlesSignals = true
@@ -383,6 +381,11 @@ struct Serve: AsyncParsableCommand {
 private let appSettingsHelp = AppSettings.declared(mounting: mountedApps).map { setting in
     "\(setting.name) (\(setting.help); default \(setting.defaultValue), \(setting.range.lowerBound) to \(setting.range.upperBound))"
 }.joined(separator: "; ")
+
+/// The items of a comma-separated option, trimmed, empty ones left out.
+private func commaSeparated(_ text: String) -> [String] {
+    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
 
 /// An integer setting from the environment, if set and a number.
 private func environment(_ name: String) -> Int? {
