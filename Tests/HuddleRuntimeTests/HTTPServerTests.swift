@@ -217,13 +217,13 @@ import Testing
         let client = try RawClient(port: running.port)
         client.send("GET /slowest HTTP/1.1\r\nHost: a\r\n\r\n")
         try await Task.sleep(for: .milliseconds(20))
-        async let stopped: Void = running.shutdown()
+        let stopping = running.beginShutdown()
         let reader = client
         let (text, closed) = try await offThePool { reader.receive() }
         #expect(text.hasPrefix("HTTP/1.1 200 "))
         #expect(text.contains("Connection: close\r\n"))
         #expect(closed)
-        await stopped
+        await stopping.value
         #expect(throws: (any Error).self) { try RawClient(port: running.port) }
         await running.stop()
     }

@@ -129,12 +129,12 @@ import Testing
         let log = Log()
         let running = try await Self.server(log: log)
         let (client, _) = try Self.open(running)
-        async let stopped: Void = running.shutdown()
+        let stopping = running.beginShutdown()
         let reader = client
         let received = try await offThePool { reader.receiveBytes { serverFrames($0).count == 1 }.bytes }
         let close = serverFrames(received).first
         #expect(close.map { UInt16($0.payload[0]) << 8 | UInt16($0.payload[1]) } == 1001)
-        await stopped
+        await stopping.value
         await running.stop()
     }
 

@@ -47,8 +47,15 @@ package final class RunningServer: Sendable {
     package var port: Int { server.port }
 
     package func shutdown() async {
+        await beginShutdown().value
+    }
+
+    /// Starts the shutdown on the server's loop at once. Unlike an `async
+    /// let`, it does not wait for a thread of the test pool, which other
+    /// suites' blocking reads may hold for seconds on a busy machine.
+    package func beginShutdown() -> Task<Void, Never> {
         let server = server
-        await Task(executorPreference: loop) { await server.shutdown() }.value
+        return Task(executorPreference: loop) { await server.shutdown() }
     }
 
     package func stop() async {
