@@ -87,9 +87,15 @@ let package = Package(
             name: "HuddleMail",
             dependencies: ["CLibCurl"]
         ),
+        // Push notifications (Web Push, APNs, FCM) and webhooks, over an
+        // HTTP client that is libcurl's multi interface on the event loop.
+        .target(
+            name: "HuddlePush",
+            dependencies: ["CLibCurl", "CLibUV", "HuddleRuntime", "GraphQL", "Formats"]
+        ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "HuddlePostgres", "HuddleMail", "GraphQLTransport", "GraphQL", "Formats"],
+            dependencies: ["HuddleRuntime", "HuddlePostgres", "HuddleMail", "HuddlePush", "GraphQLTransport", "GraphQL", "Formats"],
             plugins: ["EmbedFiles"]
         ),
         // The Playground: the IDE's files (Playground/, built in) and its
@@ -141,6 +147,7 @@ let package = Package(
                 "HuddleServer",
                 "HuddleCore",
                 "HuddleMail",
+                "HuddlePush",
                 "HuddlePlayground",
                 "Playmate",
                 "Prolific",
@@ -180,7 +187,7 @@ let package = Package(
         .target(
             name: "ServerTestSupport",
             dependencies: [
-                "HuddleServer", "HuddleCore", "HuddleMail", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL",
+                "HuddleServer", "HuddleCore", "HuddleMail", "HuddlePush", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQL",
                 "PostgresTestSupport", "RuntimeTestSupport", "TestSupport",
             ],
             path: "Tests/ServerTestSupport"),
@@ -196,7 +203,7 @@ let package = Package(
         .testTarget(
             name: "HuddleCoreTests",
             dependencies: [
-                "HuddleCore", "HuddleMail", "HuddleServer", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats",
+                "HuddleCore", "HuddleMail", "HuddlePush", "HuddleServer", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats",
                 "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport", "TestSupport",
             ]),
         .testTarget(

@@ -16,3 +16,6 @@ static inline int huddle_ssl_set_server_name(SSL *ssl, const char *name) {
 static inline uint64_t huddle_ssl_op_ignore_unexpected_eof(void) {
     return SSL_OP_IGNORE_UNEXPECTED_EOF;
 }
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/core_names.h>

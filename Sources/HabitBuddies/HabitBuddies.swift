@@ -32,6 +32,18 @@ package enum HabitBuddies: App {
     ]
 
     package static let notificationKinds = HabitBuddiesInbox.kinds
+    package static let noticeStyles: [NotificationKind: NoticeStyle] = [
+        .buddyMatched: NoticeStyle(title: "Habit Buddies: you have a buddy"),
+        .buddyScored: NoticeStyle(title: "Habit Buddies", urgency: .low, promotional: true),
+        .buddyLeft: NoticeStyle(title: "Habit Buddies"),
+        .meetingScheduled: NoticeStyle(title: "Habit Buddies: a check-in was proposed"),
+        .meetingAccepted: NoticeStyle(title: "Habit Buddies", urgency: .low),
+        .meetingDeclined: NoticeStyle(title: "Habit Buddies", urgency: .low),
+        .meetingCancelled: NoticeStyle(title: "Habit Buddies: check-in cancelled"),
+        .meetingReminder: .reminder("Habit Buddies: check-in soon"),
+        .habitReminder: .reminder("Habit Buddies: time for your habit"),
+        .habitMilestone: NoticeStyle(title: "Habit Buddies: milestone!"),
+    ]
 
     package static let scheduledWork = [HabitReminder.work, MeetingReminder.work]
 

@@ -34,6 +34,10 @@ package final class HuddleServer: Sendable {
         /// another process to send. A `publicURL` left empty is this
         /// server's own address (`http://localhost:PORT`).
         package var mail: MailDelivery.Settings?
+        /// How notices are pushed to devices and posted to a webhook; nil
+        /// takes no device registrations and leaves deliveries queued for
+        /// another process.
+        package var push: NoticeDelivery.Settings?
         /// Whether this process runs due scheduled jobs (round ends, reminders, mail).
         package var runsScheduler = true
         package var scheduler = JobRunner.Settings()
@@ -190,6 +194,20 @@ package final class HuddleServer: Sendable {
         if var mail = configuration.mail {
             if mail.publicURL.isEmpty, let port = workers.first?.server.port { mail.publicURL = "http://localhost:\(port)" }
             work.append(MailDelivery(mail, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics).work)
+        }
+        if let push = configuration.push {
+            do {
+                try await listenerLoop.onLoop { () async throws in
+                    try await NoticeDelivery.announceWebhook(push.webhookURL != nil, on: schedulerPool)
+                }
+                work.append(
+                    try NoticeDelivery(
+                        push, loop: listenerLoop, apps: apps, appSettings: shared.appSettings, logger: configuration.http.logger,
+                        metrics: metrics
+                    ).work)
+            } catch {
+                failures.append("push: \(error)")
+            }
         }
         let scheduler = JobRunner(
             work: work, database: schedulerPool, listener: listener,

@@ -37,17 +37,19 @@ final class Worker: Sendable {
         http.persistedQueries = shared.persistedQueries
         http.operations = operations
         let proxies = ClientAddress.TrustedProxies(settings.trustedProxies)
+        let push = settings.push?.registration ?? PushRegistration()
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
             request, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
-                for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings, trustedProxies: proxies)
+                for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings, trustedProxies: proxies,
+                push: push)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
         let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
             payload, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
-                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings)
+                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings, push: push)
         }
         let playground = settings.playgroundAssets.map { assets in
             var playgroundSettings = Playground.Configuration()

@@ -28,6 +28,10 @@ package enum PetMatch: App {
     ]
 
     package static let notificationKinds = PetMatchInbox.kinds
+    package static let noticeStyles: [NotificationKind: NoticeStyle] = [
+        .favoritePetStatusChanged: NoticeStyle(title: "petMatch: news of a pet you like"),
+        .favoritePetUpdated: NoticeStyle(title: "petMatch", urgency: .low, promotional: true),
+    ]
 
     package static let settings = [sheltersInMemory]
 

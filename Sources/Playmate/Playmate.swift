@@ -37,6 +37,13 @@ package enum Playmate: App {
     ]
 
     package static let notificationKinds = PlaymateInbox.kinds
+    package static let noticeStyles: [NotificationKind: NoticeStyle] = [
+        .invitationReceived: NoticeStyle(title: "Playmate: you're invited"),
+        .invitationAccepted: NoticeStyle(title: "Playmate", urgency: .low),
+        .invitationDeclined: NoticeStyle(title: "Playmate", urgency: .low),
+        .sessionDeleted: NoticeStyle(title: "Playmate: session called off", urgency: .high),
+        .sessionReminder: .reminder("Playmate: your session starts soon"),
+    ]
 
     package static let scheduledWork = [SessionReminder.work]
 

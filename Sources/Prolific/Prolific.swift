@@ -32,6 +32,13 @@ package enum Prolific: App {
     ]
 
     package static let notificationKinds = ProlificInbox.kinds
+    package static let noticeStyles: [NotificationKind: NoticeStyle] = [
+        .roundEnded: NoticeStyle(title: "Prolific: round ended"),
+        .snippetWon: NoticeStyle(title: "Prolific: your snippet won"),
+        .snippetVoted: NoticeStyle(title: "Prolific", urgency: .low, promotional: true),
+        .projectCompleted: NoticeStyle(title: "Prolific: story complete"),
+        .projectInvitation: NoticeStyle(title: "Prolific: you're invited to write"),
+    ]
 
     package static let scheduledWork = [RoundEnd.work]
 

@@ -8,7 +8,7 @@ struct Huddle: AsyncParsableCommand {
         abstract: "Huddle: one GraphQL back end for four social apps.",
         subcommands: [
             Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self,
-            PersistCommand.self, OutboxCommand.self,
+            PersistCommand.self, OutboxCommand.self, PushCommand.self,
             Version.self,
         ]
     )

@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import HuddleRuntime
 import Playmate
 import PostgresTestSupport
 import RuntimeTestSupport

@@ -20,6 +20,8 @@ package protocol App: SendableMetatype {
     static var nodeTypes: [NodeType] { get }
     /// The kinds of notice it records; `NotificationKind` in its SDL must list the same.
     static var notificationKinds: [NotificationKind] { get }
+    /// How each of its kinds of notice goes out as a push.
+    static var noticeStyles: [NotificationKind: NoticeStyle] { get }
     /// Adds its demo data in the seeding transaction, after the shared
     /// accounts (`users` of them, ids 1 through `users`) and friendships;
     /// returns what it added, for the summary (nil: nothing).
@@ -40,6 +42,7 @@ package protocol App: SendableMetatype {
 }
 
 extension App {
+    package static var noticeStyles: [NotificationKind: NoticeStyle] { [:] }
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
     package static var scheduledWork: [ScheduledWork] { [] }
     package static var settings: [AppSetting] { [] }

@@ -30,6 +30,10 @@ package enum Shared: App {
     ]
 
     package static let notificationKinds: [NotificationKind] = [.friendRequestReceived, .friendRequestAccepted]
+    package static let noticeStyles: [NotificationKind: NoticeStyle] = [
+        .friendRequestReceived: NoticeStyle(title: "New friend request"),
+        .friendRequestAccepted: NoticeStyle(title: "Friend request accepted", urgency: .low),
+    ]
 
     /// The profile (no password), friends, friend requests, notices,
     /// signed-in devices (no tokens) and the mail sent to the account.
@@ -55,7 +59,7 @@ package enum Shared: App {
         sessionDays, recordDeviceAddresses, signInFreeFailures, signInAddressFreeFailures, signInFirstWait, signInLongestWait,
         passwordResetsPerAddress,
         verificationLinkHours, passwordResetLinkMinutes,
-        accountMailPerHour,
+        accountMailPerHour, pushEndpointsPerUser, promotionalPushesPerDay,
     ]
 
     /// How long a signed-in device stays signed in unused.
@@ -97,6 +101,14 @@ package enum Shared: App {
     package static let accountMailPerHour = AppSetting(
         "account-mail-per-hour", default: 5, range: 1...100,
         help: "messages of one kind (address confirmations, password resets) an account may be sent in an hour")
+    /// Devices one account may register for push.
+    package static let pushEndpointsPerUser = AppSetting(
+        "push-endpoints-per-user", default: 20, range: 1...1000,
+        help: "devices (browsers, phones) one account may register for push; registering another forgets the oldest")
+    /// Promotional notices (likes, a favourite pet's news) pushed to one user in 24 hours.
+    package static let promotionalPushesPerDay = AppSetting(
+        "promotional-pushes-per-day", default: 3, range: 0...1000,
+        help: "notices of promotional kinds (a like, a favourite pet's update) pushed to one user in 24 hours; the rest stay in the inbox")
 }
 
 extension NotificationKind {

@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import HuddleRuntime
 
 /// A global object id: the type name and the row id, base64url-encoded so
 /// clients treat it as opaque (`node(id:)` turns it back).

@@ -25,6 +25,7 @@ public enum HuddleAPI {
         for app in mounted { app.bind(&binder) }
         NodeResolvers.bind(&binder, nodeTypes: mounted.flatMap { $0.nodeTypes })
         AccountDeletion.bind(&binder, apps: apps + [Shared.self])
+        PushResolvers.bind(&binder, apps: apps)
         return try binder.builder.build()
     }
 
@@ -52,14 +53,14 @@ public enum HuddleAPI {
     /// its bearer token.
     package static func context(
         for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, tokens: TokenCache? = nil,
-        settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none
+        settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration()
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
             database: database, listener: listener,
             viewer: try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings), tokens: tokens,
             settings: settings, userAgent: request.head.header("user-agent"),
-            clientAddress: ClientAddress.of(request, trusting: trustedProxies))
+            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push)
     }
 
     /// The context of a websocket connection, from the `token` (or
@@ -67,17 +68,17 @@ public enum HuddleAPI {
     /// without one, refused (nil) with one that is not valid.
     package static func context(
         forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?,
-        tokens: TokenCache? = nil, settings: AppSettings
+        tokens: TokenCache? = nil, settings: AppSettings, push: PushRegistration = PushRegistration()
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
         guard let token = member else {
-            return RequestContext(database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings)
+            return RequestContext(database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings, push: push)
         }
         guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings) else {
             return nil
         }
-        return RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings)
+        return RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push)
     }
 }

@@ -24,6 +24,8 @@ package final class RequestContext: Sendable {
     /// The client's IP address: the connection's, or the one a trusted
     /// proxy forwarded (`ClientAddress`); nil when unknown.
     package let clientAddress: String?
+    /// What device registrations may be (the platforms pushed to, the VAPID key).
+    package let push: PushRegistration
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -56,8 +58,10 @@ package final class RequestContext: Sendable {
 
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
-        settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil
+        settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil,
+        push: PushRegistration = PushRegistration()
     ) {
+        self.push = push
         self.userAgent = userAgent
         self.clientAddress = clientAddress
         self.database = database
@@ -76,7 +80,7 @@ package final class RequestContext: Sendable {
     /// A context for another operation by the same client (each operation
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
-        RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings)
+        RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push)
     }
 }
 

@@ -14,10 +14,12 @@ package final class NotificationRecord: Identified {
     package let message: String
     package let createdAt: Date
     package let readAt: Date?
+    /// The channels outside the app it reached.
+    package let deliveredTo: [String]
 
     /// The columns `init(row:)` reads, in order.
     package enum Column: Int, PostgresColumnList {
-        case id, kind, actorID, subjectType, subjectID, scopeType, scopeID, message, createdAt, readAt
+        case id, kind, actorID, subjectType, subjectID, scopeType, scopeID, message, createdAt, readAt, deliveredTo
     }
     package static let selection = PostgresColumns<Column>(alias: "n")
     /// The select list, from `n`.
@@ -33,6 +35,7 @@ package final class NotificationRecord: Identified {
         message = try column[.message]
         createdAt = try column[.createdAt]
         readAt = try column[.readAt]
+        deliveredTo = try column[.deliveredTo]
     }
 
     private static func reference(type: String?, id: Int64?) -> NodeReference? {

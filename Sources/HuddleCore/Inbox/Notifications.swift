@@ -16,15 +16,17 @@ package enum Notifications {
         _ kind: NotificationKind, for user: Int64, actor: Int64?, subject: NodeReference? = nil, scope: NodeReference? = nil,
         message: String = "", on connection: PostgresConnection
     ) async throws {
-        let rows = try await connection.query(
+        _ = try await connection.query(
             """
-            INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+            WITH inserted AS (
+                INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, user_id
+            ), \(queueDelivery)
+            SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
+            UNION ALL \(wakeScheduler)
             """,
             [user, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
         )
-        let id = try rows[0].decode(Int64.self, at: 0)
-        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forUser: user), "\(id) \(kind.rawValue)"])
     }
 
     /// The same notice for each of `users`, in one statement whatever
@@ -39,12 +41,29 @@ package enum Notifications {
             WITH inserted AS (
                 INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
                 SELECT recipient, $2, $3, $4, $5, $6, $7, $8 FROM unnest($1::bigint[]) AS recipient RETURNING id, user_id
-            )
+            ), \(queueDelivery)
             SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
+            UNION ALL \(wakeScheduler)
             """,
             [users, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
         )
     }
+
+    /// Queues the delivery outside the app (`NoticeDelivery`) of each notice
+    /// `inserted` whose user has a device registered, or of every notice
+    /// when a webhook takes them; with the notice, so the two commit together.
+    private static let queueDelivery = """
+        queued AS (
+            INSERT INTO scheduled_jobs (kind, subject_id, due_at)
+            SELECT '\(NoticeDelivery.jobKind)', i.id, now() FROM inserted i
+            WHERE EXISTS (SELECT 1 FROM push_endpoints e WHERE e.user_id = i.user_id) OR EXISTS (SELECT 1 FROM notice_webhook)
+            RETURNING 1
+        )
+        """
+    /// Wakes the schedulers when a delivery was queued (as `Scheduler.schedule` does).
+    private static let wakeScheduler = """
+        SELECT count(pg_notify('\(Scheduler.channel)', (extract(epoch FROM now()) * 1000)::bigint::text)) FROM (SELECT 1 FROM queued LIMIT 1) q
+        """
 
     /// Each kind the shared core and `apps` record, with the one that records it.
     package static func kinds(mounting apps: [any App.Type]) -> [(kind: NotificationKind, app: String)] {

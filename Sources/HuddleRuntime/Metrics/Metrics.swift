@@ -64,6 +64,8 @@ public final class Metrics: Sendable {
         var looks = 0
         /// Messages of the outbox, by outcome.
         var mail: [String: Int] = [:]
+        /// Notices pushed, by channel and outcome.
+        var pushes: [String: [String: Int]] = [:]
     }
 
     public init() {}
@@ -94,6 +96,13 @@ public final class Metrics: Sendable {
     /// A message of the outbox was `sent`, `failed` (to be tried again) or given up as `dead`.
     public func recordMail(outcome: String) {
         jobs.withLock { $0.mail[outcome, default: 0] += 1 }
+    }
+
+    /// A notice's delivery on `channel` (WEB_PUSH, APNS, FCM, WEBHOOK) was
+    /// `sent`, `failed` (to be tried again), `dead` (given up), `gone` (the
+    /// device is no longer there) or `dropped` (quiet hours, a daily cap).
+    public func recordPush(channel: String, outcome: String) {
+        jobs.withLock { $0.pushes[channel, default: [:]][outcome, default: 0] += 1 }
     }
 
     /// The scheduler looked at its table for due jobs.
@@ -149,6 +158,14 @@ public final class Metrics: Sendable {
         text += "# TYPE huddle_mail_messages_total counter\n"
         for outcome in ["sent", "failed", "dead"] {
             text += "huddle_mail_messages_total{outcome=\"\(outcome)\"} \(jobs.mail[outcome] ?? 0)\n"
+        }
+        text += "# HELP huddle_notice_deliveries_total Notices this process delivered outside the app, by channel and outcome.\n"
+        text += "# TYPE huddle_notice_deliveries_total counter\n"
+        for channel in ["WEB_PUSH", "APNS", "FCM", "WEBHOOK"] {
+            for outcome in ["sent", "failed", "dead", "gone", "dropped"] {
+                text +=
+                    "huddle_notice_deliveries_total{channel=\"\(channel)\",outcome=\"\(outcome)\"} \(jobs.pushes[channel]?[outcome] ?? 0)\n"
+            }
         }
         for extra in extraGauges.withLock({ $0 }) { text += gauge(extra.name, extra.help, extra.read()) }
         return text

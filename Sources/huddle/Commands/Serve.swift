@@ -163,6 +163,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Mail")
     var mail: MailOptions
 
+    @OptionGroup(title: "Push")
+    var push: PushOptions
+
     @Option(
         name: .customLong("set"),
         help: ArgumentHelp(
@@ -255,6 +258,7 @@ struct Serve: AsyncParsableCommand {
         configuration.trustedProxies = commaSeparated(trustedProxies)
         configuration.appSettings = try appSettings
         configuration.mail = try mail.settings()
+        configuration.push = try push.settings(mailFrom: mail.mailFrom)
         configuration.handlesSignals = true
         // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
         let shutdownDeadline = configuration.http.shutdownGracePeriod + .seconds(10)
@@ -370,6 +374,11 @@ struct Serve: AsyncParsableCommand {
             let sent = transport is MailFolder ? "written to \(transport.destination) (no --smtp-url)" : "sent to \(transport.destination)"
             FileHandle.standardError.write(Data("huddle: mail is \(sent)\n".utf8))
         }
+        let platforms = configuration.push?.registration.platforms.sorted() ?? []
+        let pushes = platforms.isEmpty ? "to no device" : "through \(platforms.joined(separator: ", "))"
+        let posted = configuration.push?.webhookURL.map { ", and every notice is posted to \($0)" } ?? ""
+        let hint = platforms.contains("WEB_PUSH") ? "" : " (Web Push needs --vapid-key FILE outside a checkout)"
+        FileHandle.standardError.write(Data("huddle: notices are pushed \(pushes)\(posted)\(hint)\n".utf8))
         if let assets = configuration.playgroundAssets, assets.missing == nil {
             FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(listening)/playground\n".utf8))
         }

@@ -1,4 +1,5 @@
-/// Unpadded base64url (RFC 4648 §5), for global ids and cursors: written
+/// Unpadded base64url (RFC 4648 §5), for global ids, cursors, JSON Web
+/// Tokens and Web Push's keys: written
 /// straight into the String's storage, since Foundation's base64 and
 /// character replacement cost more than the rest of an id's resolution.
 package enum Base64URL {
@@ -46,8 +47,18 @@ package enum Base64URL {
         }
     }
 
+    package static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { encode(bytes: $0) }
+    }
+
     /// The decoded text, or nil for anything that is not base64 (padding allowed) or not UTF-8.
     package static func decode(_ text: String) -> String? {
+        decodeBytes(text).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The decoded bytes, or nil for anything that is not base64 (either
+    /// alphabet, padding allowed).
+    package static func decodeBytes(_ text: String) -> [UInt8]? {
         var bytes: [UInt8] = []
         var text = text
         let valid: Bool = text.withUTF8 { input in
@@ -69,7 +80,6 @@ package enum Base64URL {
             }
             return true
         }
-        guard valid else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        return valid ? bytes : nil
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import GraphQL
+import HuddlePostgres
+import HuddleRuntime
+
+/// The API of push: devices, each kind's preference, quiet hours.
+package enum PushResolvers {
+    package static func bind(_ binder: inout SchemaBinder, apps: [any App.Type]) {
+        binder.root("Query", "webPushPublicKey") { input in input.request.push.webPushPublicKey.map { .scalar(.string($0)) } ?? .null }
+        binder.root("Query", "pushPlatforms") { input in .list(input.request.push.platforms.sorted().map { .scalar(.enum($0)) }) }
+        binder.rootAsync("Query", "pushEndpoints") { input in
+            let user = try input.request.signedIn()
+            let rows = try await input.request.database.query(
+                "SELECT id, platform, address, created_at FROM push_endpoints WHERE user_id = $1 ORDER BY created_at DESC, id DESC", [user])
+            return .list(
+                try rows.map {
+                    .object(
+                        PushEndpointRecord(
+                            id: try $0.decode(at: 0), platform: try $0.decode(at: 1), address: try $0.decode(at: 2),
+                            createdAt: try $0.decode(at: 3)))
+                })
+        }
+        binder.rootAsync("Mutation", "registerPushEndpoint") { input in
+            let context = input.request
+            let user = try context.signedIn()
+            let registration = try await PushEndpoints.registration(
+                from: input.argument("input") ?? .null, policy: context.push, loop: context.database.loop)
+            let limit = context.settings[Shared.pushEndpointsPerUser]
+            return .object(
+                try await context.database.withTransaction { connection in
+                    try await PushEndpoints.register(registration, for: user, limit: limit, on: connection)
+                })
+        }
+        binder.rootAsync("Mutation", "unregisterPushEndpoint") { input in
+            let user = try input.request.signedIn()
+            let id = try input.id("id", of: "PushEndpoint")
+            let rows = try await input.request.database.query(
+                "DELETE FROM push_endpoints WHERE id = $1 AND user_id = $2 RETURNING 1", [id, user])
+            guard !rows.isEmpty else { throw APIError.notFound("You have no device with that id.") }
+            return .scalar(.boolean(true))
+        }
+        binder.field("PushEndpoint", "id") { (endpoint: PushEndpointRecord) in GlobalID.value("PushEndpoint", endpoint.id) }
+        binder.field("PushEndpoint", "platform") { (endpoint: PushEndpointRecord) in .scalar(.enum(endpoint.platform)) }
+        binder.field("PushEndpoint", "label") { (endpoint: PushEndpointRecord) in .scalar(.string(endpoint.label)) }
+        binder.field("PushEndpoint", "createdAt") { (endpoint: PushEndpointRecord) in Instant.value(endpoint.createdAt) }
+        bindPreferences(&binder, apps: apps)
+        binder.field("Notification", "deliveredTo") { (notice: NotificationRecord) in
+            .list(notice.deliveredTo.map { .scalar(.enum($0)) })
+        }
+    }
+
+    /// One kind's choice, as the API shows it.
+    struct Preference: Sendable {
+        var kind: String
+        var push: Bool
+        var isDefault: Bool
+        var promotional: Bool
+    }
+
+    struct QuietHoursRecord: Sendable {
+        var starts: String
+        var ends: String
+        var timeZone: String
+    }
+
+    private static func bindPreferences(_ binder: inout SchemaBinder, apps: [any App.Type]) {
+        let kinds = Notifications.kinds(mounting: apps).map(\.kind.rawValue)
+        @Sendable func preference(_ kind: String, chosen: Bool?) -> Preference {
+            let style = NoticeStyle.of(kind, mounting: apps)
+            return Preference(
+                kind: kind, push: chosen ?? style.pushByDefault, isDefault: chosen == nil || chosen == style.pushByDefault,
+                promotional: style.promotional)
+        }
+        binder.rootAsync("Query", "notificationPreferences") { input in
+            let user = try input.request.signedIn()
+            var chosen: [String: Bool] = [:]
+            for row in try await input.request.database.query("SELECT kind, push FROM notice_preferences WHERE user_id = $1", [user]) {
+                chosen[try row.decode(String.self, at: 0)] = try row.decode(Bool.self, at: 1)
+            }
+            return .list(kinds.map { .object(preference($0, chosen: chosen[$0])) })
+        }
+        binder.rootAsync("Mutation", "setNotificationPreference") { input in
+            let user = try input.request.signedIn()
+            let kind = input.argument("kind")?.enumValue ?? ""
+            let push = input.argument("push")?.boolValue ?? true
+            let style = NoticeStyle.of(kind, mounting: apps)
+            // The default is no row, so a kind's default can change for those who never chose.
+            if push == style.pushByDefault {
+                _ = try await input.request.database.query("DELETE FROM notice_preferences WHERE user_id = $1 AND kind = $2", [user, kind])
+            } else {
+                _ = try await input.request.database.query(
+                    """
+                    INSERT INTO notice_preferences (user_id, kind, push) VALUES ($1, $2, $3)
+                    ON CONFLICT (user_id, kind) DO UPDATE SET push = EXCLUDED.push
+                    """, [user, kind, push])
+            }
+            return .object(preference(kind, chosen: push == style.pushByDefault ? nil : push))
+        }
+        binder.rootAsync("Query", "quietHours") { input in
+            let user = try input.request.signedIn()
+            let rows = try await input.request.database.query(
+                "SELECT to_char(starts, 'HH24:MI'), to_char(ends, 'HH24:MI'), time_zone FROM quiet_hours WHERE user_id = $1", [user])
+            guard let row = rows.first else { return .null }
+            return .object(QuietHoursRecord(starts: try row.decode(at: 0), ends: try row.decode(at: 1), timeZone: try row.decode(at: 2)))
+        }
+        binder.rootAsync("Mutation", "setQuietHours") { input in
+            let user = try input.request.signedIn()
+            guard case .object(let fields) = input.argument("input") ?? .null else {
+                _ = try await input.request.database.query("DELETE FROM quiet_hours WHERE user_id = $1", [user])
+                return .null
+            }
+            func field(_ name: String) -> String { fields.first { $0.name == name }?.value.stringValue ?? "" }
+            let hours = QuietHoursRecord(starts: field("starts"), ends: field("ends"), timeZone: field("timeZone"))
+            for time in [hours.starts, hours.ends] {
+                let parts = time.split(separator: ":", omittingEmptySubsequences: false)
+                guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]),
+                    (0..<24).contains(hour), (0..<60).contains(minute)
+                else { throw APIError.badInput("starts and ends are local times, HH:MM (\"22:00\").") }
+            }
+            guard hours.starts != hours.ends else { throw APIError.badInput("starts and ends must differ.") }
+            let known = try await input.request.database.query(
+                "SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AND $1 !~ '^(posix|right)/'", [hours.timeZone])
+            guard hours.timeZone.utf8.count <= 64, try known[0].decode(Bool.self, at: 0) else {
+                throw APIError.badInput("timeZone must be an IANA time zone name, such as Europe/Paris.")
+            }
+            _ = try await input.request.database.query(
+                """
+                INSERT INTO quiet_hours (user_id, starts, ends, time_zone) VALUES ($1, $2::time, $3::time, $4)
+                ON CONFLICT (user_id) DO UPDATE SET starts = EXCLUDED.starts, ends = EXCLUDED.ends, time_zone = EXCLUDED.time_zone
+                """, [user, hours.starts, hours.ends, hours.timeZone])
+            return .object(hours)
+        }
+        binder.field("NotificationPreference", "kind") { (preference: Preference) in .scalar(.enum(preference.kind)) }
+        binder.field("NotificationPreference", "push") { (preference: Preference) in .scalar(.boolean(preference.push)) }
+        binder.field("NotificationPreference", "isDefault") { (preference: Preference) in .scalar(.boolean(preference.isDefault)) }
+        binder.field("NotificationPreference", "promotional") { (preference: Preference) in .scalar(.boolean(preference.promotional)) }
+        binder.field("QuietHours", "starts") { (hours: QuietHoursRecord) in .scalar(.string(hours.starts)) }
+        binder.field("QuietHours", "ends") { (hours: QuietHoursRecord) in .scalar(.string(hours.ends)) }
+        binder.field("QuietHours", "timeZone") { (hours: QuietHoursRecord) in .scalar(.string(hours.timeZone)) }
+    }
+}

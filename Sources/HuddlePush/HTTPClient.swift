@@ -1,0 +1,317 @@
+import CLibCurl
+import CLibUV
+import Foundation
+import HuddleRuntime
+
+/// An HTTP client on an event loop: libcurl's multi interface driven by
+/// libuv (a poll handle per socket, one timer), so thousands of requests
+/// wait at once without a thread each, and requests to one host share its
+/// connections (HTTP/2 streams where the server speaks it, as APNs requires).
+/// Every connection's address is checked as it is made, after DNS, so a
+/// name that resolves to a private address is refused even if it resolved
+/// to a public one when it was registered.
+public final class HTTPClient: @unchecked Sendable {
+    public struct Settings: Sendable {
+        /// The certificates trusted for servers' (nil: the system's).
+        public var certificateAuthorities: String?
+        /// Whether addresses that are not public, and plain `http`, may be
+        /// called: for services on the operator's own network, and tests.
+        public var allowsPrivateNetworks = false
+        /// How long one request may take, connecting included.
+        public var timeout = Duration.seconds(30)
+        public var connectTimeout = Duration.seconds(10)
+        /// The most of a response's body kept; past it the request fails.
+        public var maxResponseBytes = 65536
+
+        public init() {}
+    }
+
+    public struct Request: Sendable {
+        public var method: String
+        public var url: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public init(method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    public struct Response: Sendable {
+        public var status: Int
+        /// Names in lower case.
+        public var headers: [String: String]
+        public var body: [UInt8]
+        /// "1.1" or "2".
+        public var httpVersion: String
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        /// The address was refused (not public) rather than unreachable.
+        public var refusedAddress = false
+    }
+
+    public let loop: EventLoop
+    public let settings: Settings
+    /// Touched on the loop thread only.
+    private var multi: UnsafeMutableRawPointer?
+    private let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+
+    private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    public init(loop: EventLoop, settings: Settings = Settings()) {
+        self.loop = loop
+        self.settings = settings
+    }
+
+    /// Sends `request` and waits for the whole response; from any task.
+    public func send(_ request: Request) async -> Result<Response, Failure> {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, Failure>, Never>) in
+            let transfer = Transfer(request: request, continuation: continuation, limit: settings.maxResponseBytes)
+            if loop.inLoopThread {
+                start(transfer)
+            } else {
+                loop.enqueue { self.start(transfer) }
+            }
+        }
+    }
+
+    // MARK: On the loop thread
+
+    private func startMulti() -> UnsafeMutableRawPointer? {
+        if let multi { return multi }
+        guard Self.initialised, let made = curl_multi_init() else { return nil }
+        multi = made
+        uv_timer_init(loop.uv, timer)
+        timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = huddle_curl_multi_set_pointer(made, CURLMOPT_SOCKETDATA, context)
+        _ = huddle_curl_multi_set_pointer(made, CURLMOPT_TIMERDATA, context)
+        _ = huddle_curl_multi_set_socket_callback(made) { _, socket, what, context, socketContext in
+            HTTPClient.from(context).watch(socket, what: what, poll: socketContext)
+            return 0
+        }
+        _ = huddle_curl_multi_set_timer_callback(made) { _, milliseconds, context in
+            let client = HTTPClient.from(context)
+            if milliseconds < 0 {
+                uv_timer_stop(client.timer)
+            } else {
+                uv_timer_start(
+                    client.timer,
+                    { timer in
+                        let client = HTTPClient.from(timer!.pointee.data)
+                        client.act(on: CURL_SOCKET_BAD, events: 0)
+                    }, UInt64(milliseconds), 0)
+            }
+            return 0
+        }
+        return made
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> HTTPClient {
+        Unmanaged<HTTPClient>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    private func start(_ transfer: Transfer) {
+        loop.assertInLoopThread()
+        guard let multi = startMulti(), let handle = curl_easy_init() else {
+            return transfer.finish(.failure(Failure(description: "libcurl could not start")))
+        }
+        transfer.handle = handle
+        transfer.allowsPrivateNetworks = settings.allowsPrivateNetworks
+        let request = transfer.request
+        _ = huddle_curl_set_string(handle, CURLOPT_URL, request.url)
+        _ = huddle_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, settings.allowsPrivateNetworks ? "https,http" : "https")
+        _ = huddle_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+        if request.method != "GET" {
+            _ = huddle_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, request.body.count)
+            request.body.withUnsafeBufferPointer { body in
+                _ = huddle_curl_set_pointer(
+                    handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress ?? UnsafePointer(bitPattern: 1)!))
+            }
+        }
+        var headers: UnsafeMutablePointer<curl_slist>?
+        // libcurl would otherwise add its own form type, and wait for 100-continue.
+        for header in request.headers + [("Expect", "")] where !header.value.contains(where: \.isNewline) {
+            headers = curl_slist_append(headers, header.value.isEmpty ? "\(header.name):" : "\(header.name): \(header.value)")
+        }
+        if request.headers.contains(where: { $0.name.lowercased() == "content-type" }) == false {
+            headers = curl_slist_append(headers, "Content-Type:")
+        }
+        transfer.headerList = headers
+        _ = huddle_curl_set_list(handle, CURLOPT_HTTPHEADER, headers)
+        _ = huddle_curl_set_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        _ = huddle_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = huddle_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(settings.timeout.milliseconds))
+        _ = huddle_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout.milliseconds))
+        if let authorities = settings.certificateAuthorities { _ = huddle_curl_set_string(handle, CURLOPT_CAINFO, authorities) }
+        _ = huddle_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, transfer.errorText)
+        let context = Unmanaged.passRetained(transfer).toOpaque()
+        _ = huddle_curl_set_pointer(handle, CURLOPT_PRIVATE, context)
+        _ = huddle_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+        _ = huddle_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
+        _ = huddle_curl_set_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
+        _ = huddle_curl_set_io_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
+            Transfer.from(context).received(body: UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+        _ = huddle_curl_set_io_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
+            Transfer.from(context).received(header: UnsafeRawBufferPointer(start: buffer, count: size * count))
+        }
+        _ = huddle_curl_set_open_socket_callback(handle) { context, _, address in
+            guard let address else { return CURL_SOCKET_BAD }
+            let transfer = Transfer.from(context)
+            let permitted =
+                transfer.allowsPrivateNetworks
+                || withUnsafeMutablePointer(to: &address.pointee.addr) { NetworkAddress.isPublic($0) }
+            guard permitted else {
+                transfer.refusedAddress = true
+                return CURL_SOCKET_BAD
+            }
+            return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+        }
+        guard curl_multi_add_handle(multi, handle) == CURLM_OK else {
+            Unmanaged<Transfer>.fromOpaque(context).release()
+            transfer.cleanUp()
+            return transfer.finish(.failure(Failure(description: "libcurl refused the request")))
+        }
+    }
+
+    /// libcurl's wish for `socket`: watch for reading, writing, both, or no more.
+    private func watch(_ socket: curl_socket_t, what: Int32, poll existing: UnsafeMutableRawPointer?) {
+        var poll = existing?.assumingMemoryBound(to: uv_poll_t.self)
+        if what == CURL_POLL_REMOVE {
+            if let poll {
+                uv_poll_stop(poll)
+                uv_close(UnsafeMutableRawPointer(poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+                    UnsafeMutableRawPointer(handle!).assumingMemoryBound(to: uv_poll_t.self).deallocate()
+                }
+                curl_multi_assign(multi, socket, nil)
+            }
+            return
+        }
+        if poll == nil {
+            let made = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
+            uv_poll_init_socket(loop.uv, made, socket)
+            made.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+            curl_multi_assign(multi, socket, made)
+            poll = made
+        }
+        var events: Int32 = 0
+        if what & CURL_POLL_IN != 0 { events |= Int32(UV_READABLE.rawValue) }
+        if what & CURL_POLL_OUT != 0 { events |= Int32(UV_WRITABLE.rawValue) }
+        uv_poll_start(poll, events) { poll, status, events in
+            let client = HTTPClient.from(poll!.pointee.data)
+            var flags: Int32 = 0
+            if status < 0 {
+                flags = CURL_CSELECT_ERR
+            } else {
+                if events & Int32(UV_READABLE.rawValue) != 0 { flags |= CURL_CSELECT_IN }
+                if events & Int32(UV_WRITABLE.rawValue) != 0 { flags |= CURL_CSELECT_OUT }
+            }
+            var descriptor: uv_os_fd_t = -1
+            uv_fileno(UnsafeMutableRawPointer(poll!).assumingMemoryBound(to: uv_handle_t.self), &descriptor)
+            client.act(on: descriptor, events: flags)
+        }
+    }
+
+    /// Lets libcurl work on `socket` (or its timeouts), then finishes what completed.
+    private func act(on socket: curl_socket_t, events: Int32) {
+        guard let multi else { return }
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi, socket, events, &running)
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            var context: UnsafeMutableRawPointer?
+            _ = huddle_curl_get_pointer(handle, CURLINFO_PRIVATE, &context)
+            curl_multi_remove_handle(multi, handle)
+            guard let context else { continue }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeRetainedValue()
+            transfer.complete(code)
+        }
+    }
+
+    /// One request in flight; touched on the loop thread only.
+    private final class Transfer: @unchecked Sendable {
+        let request: Request
+        let continuation: CheckedContinuation<Result<Response, Failure>, Never>
+        let limit: Int
+        var handle: UnsafeMutableRawPointer?
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        var allowsPrivateNetworks = false
+        var refusedAddress = false
+        var body: [UInt8] = []
+        var headers: [String: String] = [:]
+        var tooLarge = false
+        let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+        init(request: Request, continuation: CheckedContinuation<Result<Response, Failure>, Never>, limit: Int) {
+            self.request = request
+            self.continuation = continuation
+            self.limit = limit
+            errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        }
+
+        deinit { errorText.deallocate() }
+
+        static func from(_ context: UnsafeMutableRawPointer?) -> Transfer {
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+        }
+
+        func received(body chunk: UnsafeRawBufferPointer) -> Int {
+            guard body.count + chunk.count <= limit else {
+                tooLarge = true
+                return 0
+            }
+            body += chunk
+            return chunk.count
+        }
+
+        func received(header line: UnsafeRawBufferPointer) -> Int {
+            let text = String(decoding: line, as: UTF8.self)
+            // A new response (after a 100 Continue, say) starts afresh.
+            if text.hasPrefix("HTTP/") { headers = [:] }
+            if let colon = text.firstIndex(of: ":") {
+                headers[text[..<colon].lowercased()] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return line.count
+        }
+
+        func complete(_ code: CURLcode) {
+            guard let handle else { return }
+            var status = 0
+            _ = huddle_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            var version = 0
+            _ = huddle_curl_get_long(handle, CURLINFO_HTTP_VERSION, &version)
+            let detail = errorText.pointee != 0 ? String(cString: errorText) : String(cString: curl_easy_strerror(code))
+            cleanUp()
+            if code == CURLE_OK {
+                let response = Response(
+                    status: status, headers: headers, body: body, httpVersion: version == CURL_HTTP_VERSION_2_0 ? "2" : "1.1")
+                finish(.success(response))
+            } else if refusedAddress {
+                finish(.failure(Failure(description: "the address is not public", refusedAddress: true)))
+            } else if tooLarge {
+                finish(.failure(Failure(description: "the response was larger than \(limit) bytes")))
+            } else {
+                finish(.failure(Failure(description: detail)))
+            }
+        }
+
+        func cleanUp() {
+            if let handle { curl_easy_cleanup(handle) }
+            handle = nil
+            curl_slist_free_all(headerList)
+            headerList = nil
+        }
+
+        func finish(_ result: Result<Response, Failure>) {
+            continuation.resume(returning: result)
+        }
+    }
+}
