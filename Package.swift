@@ -138,7 +138,8 @@ let package = Package(
         .target(
             name: "HuddleServer",
             dependencies: [
-                "HuddleCore", "HuddleMail", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport", "GraphQL",
+                "HuddleCore", "HuddleMail", "HuddlePush", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport",
+                "GraphQL",
             ]
         ),
         .executableTarget(
@@ -192,6 +193,7 @@ let package = Package(
             ],
             path: "Tests/ServerTestSupport"),
         .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
+        .testTarget(name: "HuddlePushTests", dependencies: ["HuddlePush", "HuddleRuntime"]),
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: ["HuddlePostgres", "HuddleRuntime", "CLibPQ", "PostgresTestSupport", "RuntimeTestSupport", "TestSupport"]),

@@ -80,7 +80,7 @@ public final class APNsSender: Sendable {
             ("content-type", "application/json"),
         ]
         if let collapseID = options.collapseID { headers.append(("apns-collapse-id", collapseID)) }
-        let request = HTTPClient.Request(url: "\(base)/3/device/\(deviceToken)", headers: headers, body: payload)
+        let request = HTTPClient.Request(url: "\(base)/3/device/\(deviceToken)", headers: headers, body: payload, isTrusted: true)
         switch await client.send(request) {
         case .success(let response):
             let reason = Self.reason(response.body)

@@ -64,10 +64,14 @@ public final class FCMSender: Sendable {
         let body = GraphQLValue.object([.init("message", .object([.init("token", .string(token))] + message))]).json
         let request = HTTPClient.Request(
             url: "\(apiURL)/v1/projects/\(account.projectID)/messages:send",
-            headers: [("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json")], body: Array(body.utf8))
+            headers: [("Authorization", "Bearer \(bearer)"), ("Content-Type", "application/json")], body: Array(body.utf8), isTrusted: true)
         switch await client.send(request) {
         case .success(let response):
-            if response.status == 401 { accessToken.withLock { $0 = nil } }
+            if response.status == 401 {
+                // The access token expired or was revoked early: another is had for the next attempt.
+                accessToken.withLock { $0 = nil }
+                return .retry("FCM 401: the access token was refused", after: nil)
+            }
             // FCM says UNREGISTERED (404) for a token that is gone, and
             // INVALID_ARGUMENT (400) for one that never was.
             let text = String(decoding: response.body, as: UTF8.self)
@@ -95,7 +99,8 @@ public final class FCMSender: Sendable {
             ], key: account.key)
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
         let request = HTTPClient.Request(
-            url: account.tokenURI, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
+            url: account.tokenURI, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(form.utf8), isTrusted: true
+        )
         switch await client.send(request) {
         case .success(let response) where response.status == 200:
             guard case .object(let members)? = try? JSONReader().read(String(decoding: response.body, as: UTF8.self)),

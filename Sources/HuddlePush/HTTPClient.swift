@@ -31,12 +31,18 @@ public final class HTTPClient: @unchecked Sendable {
         public var url: String
         public var headers: [(name: String, value: String)]
         public var body: [UInt8]
+        /// A destination the operator configured (APNs, FCM, the webhook)
+        /// rather than one a user registered: its address is not checked.
+        public var isTrusted: Bool
 
-        public init(method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        public init(
+            method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], isTrusted: Bool = false
+        ) {
             self.method = method
             self.url = url
             self.headers = headers
             self.body = body
+            self.isTrusted = isTrusted
         }
     }
 
@@ -60,6 +66,10 @@ public final class HTTPClient: @unchecked Sendable {
     /// Touched on the loop thread only.
     private var multi: UnsafeMutableRawPointer?
     private let timer = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+    /// Requests in flight and the sockets watched, for `close()`.
+    private var transfers: [ObjectIdentifier: Transfer] = [:]
+    private var polls: [UnsafeMutablePointer<uv_poll_t>] = []
+    private var closed = false
 
     private static let initialised: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
@@ -77,6 +87,37 @@ public final class HTTPClient: @unchecked Sendable {
             } else {
                 loop.enqueue { self.start(transfer) }
             }
+        }
+    }
+
+    /// Fails what is in flight and lets go of libcurl's handles and the
+    /// loop's: before the loop stops. Call it on the loop thread.
+    public func close() {
+        loop.assertInLoopThread()
+        guard !closed else { return }
+        closed = true
+        guard let multi else {
+            timer.deallocate()
+            return
+        }
+        for transfer in transfers.values {
+            if let handle = transfer.handle { curl_multi_remove_handle(multi, handle) }
+            transfer.cleanUp()
+            transfer.finish(.failure(Failure(description: "the server is stopping")))
+            Unmanaged.passUnretained(transfer).release()
+        }
+        transfers.removeAll()
+        curl_multi_cleanup(multi)
+        self.multi = nil
+        for poll in polls { closeHandle(poll) }
+        polls.removeAll()
+        uv_timer_stop(timer)
+        closeHandle(timer)
+    }
+
+    private func closeHandle<Handle>(_ handle: UnsafeMutablePointer<Handle>) {
+        uv_close(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)) { handle in
+            UnsafeMutableRawPointer(handle!).deallocate()
         }
     }
 
@@ -118,14 +159,19 @@ public final class HTTPClient: @unchecked Sendable {
 
     private func start(_ transfer: Transfer) {
         loop.assertInLoopThread()
-        guard let multi = startMulti(), let handle = curl_easy_init() else {
+        guard !transfer.request.headers.contains(where: { $0.name.contains(where: \.isNewline) || $0.value.contains(where: \.isNewline) })
+        else { return transfer.finish(.failure(Failure(description: "a header with a line break"))) }
+        guard !closed, let multi = startMulti(), let handle = curl_easy_init() else {
             return transfer.finish(.failure(Failure(description: "libcurl could not start")))
         }
         transfer.handle = handle
-        transfer.allowsPrivateNetworks = settings.allowsPrivateNetworks
         let request = transfer.request
+        transfer.allowsPrivateNetworks = settings.allowsPrivateNetworks || request.isTrusted
         _ = huddle_curl_set_string(handle, CURLOPT_URL, request.url)
-        _ = huddle_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, settings.allowsPrivateNetworks ? "https,http" : "https")
+        _ = huddle_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, transfer.allowsPrivateNetworks ? "https,http" : "https")
+        // A proxy from the environment would be the address checked, not
+        // the destination: push goes direct.
+        _ = huddle_curl_set_string(handle, CURLOPT_PROXY, "")
         _ = huddle_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
         if request.method != "GET" {
             _ = huddle_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, request.body.count)
@@ -136,7 +182,7 @@ public final class HTTPClient: @unchecked Sendable {
         }
         var headers: UnsafeMutablePointer<curl_slist>?
         // libcurl would otherwise add its own form type, and wait for 100-continue.
-        for header in request.headers + [("Expect", "")] where !header.value.contains(where: \.isNewline) {
+        for header in request.headers + [("Expect", "")] {
             headers = curl_slist_append(headers, header.value.isEmpty ? "\(header.name):" : "\(header.name): \(header.value)")
         }
         if request.headers.contains(where: { $0.name.lowercased() == "content-type" }) == false {
@@ -145,6 +191,9 @@ public final class HTTPClient: @unchecked Sendable {
         transfer.headerList = headers
         _ = huddle_curl_set_list(handle, CURLOPT_HTTPHEADER, headers)
         _ = huddle_curl_set_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        // A request to a host whose HTTP/2 connection is still being made
+        // waits to share it rather than open another (a TLS handshake each).
+        _ = huddle_curl_set_long(handle, CURLOPT_PIPEWAIT, 1)
         _ = huddle_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
         _ = huddle_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(settings.timeout.milliseconds))
         _ = huddle_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout.milliseconds))
@@ -178,6 +227,7 @@ public final class HTTPClient: @unchecked Sendable {
             transfer.cleanUp()
             return transfer.finish(.failure(Failure(description: "libcurl refused the request")))
         }
+        transfers[ObjectIdentifier(transfer)] = transfer
     }
 
     /// libcurl's wish for `socket`: watch for reading, writing, both, or no more.
@@ -186,18 +236,22 @@ public final class HTTPClient: @unchecked Sendable {
         if what == CURL_POLL_REMOVE {
             if let poll {
                 uv_poll_stop(poll)
-                uv_close(UnsafeMutableRawPointer(poll).assumingMemoryBound(to: uv_handle_t.self)) { handle in
-                    UnsafeMutableRawPointer(handle!).assumingMemoryBound(to: uv_poll_t.self).deallocate()
-                }
+                polls.removeAll { $0 == poll }
+                closeHandle(poll)
                 curl_multi_assign(multi, socket, nil)
             }
             return
         }
         if poll == nil {
             let made = UnsafeMutablePointer<uv_poll_t>.allocate(capacity: 1)
-            uv_poll_init_socket(loop.uv, made, socket)
+            guard uv_poll_init_socket(loop.uv, made, socket) == 0 else {
+                // libuv cannot watch it: the transfer on it times out.
+                made.deallocate()
+                return
+            }
             made.pointee.data = Unmanaged.passUnretained(self).toOpaque()
             curl_multi_assign(multi, socket, made)
+            polls.append(made)
             poll = made
         }
         var events: Int32 = 0
@@ -232,6 +286,7 @@ public final class HTTPClient: @unchecked Sendable {
             curl_multi_remove_handle(multi, handle)
             guard let context else { continue }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeRetainedValue()
+            transfers[ObjectIdentifier(transfer)] = nil
             transfer.complete(code)
         }
     }

@@ -60,9 +60,13 @@ public enum NetworkAddress {
         {
             return isPublic(ipv4: bytes[12..<16].reduce(0) { $0 << 8 | UInt32($1) })
         }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) { return false }  // unspecified and loopback
+        // IPv4-compatible (deprecated) and the local NAT64 prefix carry an IPv4 address too.
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) || bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return false }
         if bytes[0] & 0xFE == 0xFC { return false }  // unique local
         if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return false }  // link-local
+        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0xC0 { return false }  // site-local (deprecated)
+        if bytes[0..<2] == [0x20, 0x02] { return false }  // 6to4: an IPv4 address behind a relay
+        if bytes[0..<4] == [0x20, 0x01, 0x00, 0x00] { return false }  // Teredo
         if bytes[0] == 0xFF { return false }  // multicast
         if bytes[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return false }  // documentation
         return true

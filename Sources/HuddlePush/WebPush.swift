@@ -73,8 +73,13 @@ public final class VAPID: Sendable {
 
     /// The `Authorization` header for a request to `endpoint`.
     public func authorization(for endpoint: String, now: Date = Date()) -> String? {
-        guard let url = URLComponents(string: endpoint), let scheme = url.scheme, let host = url.host else { return nil }
-        let audience = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        guard let url = URLComponents(string: endpoint), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+            return nil
+        }
+        // The origin as RFC 6454 serialises it: no default port, IPv6 in brackets.
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = url.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        let audience = "\(scheme)://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + port
         let token = tokens.withLock { cache -> String in
             if let cached = cache[audience], cached.expires > now.addingTimeInterval(3600) { return cached.token }
             let expires = now.addingTimeInterval(Self.lifetime)

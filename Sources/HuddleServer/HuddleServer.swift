@@ -4,6 +4,7 @@ import GraphQLTransport
 import HuddleCore
 import HuddlePlayground
 import HuddlePostgres
+import HuddlePush
 import HuddleRuntime
 import Synchronization
 
@@ -102,6 +103,9 @@ package final class HuddleServer: Sendable {
         let listener: PostgresListener
         let scheduler: JobRunner
         let schedulerPool: PostgresPool
+        /// Notice delivery's pool and HTTP client, when it pushes.
+        let pushPool: PostgresPool?
+        let pushClient: HTTPClient?
     }
 
     /// Builds the schema of `apps` from `directory` for each worker; an
@@ -195,16 +199,23 @@ package final class HuddleServer: Sendable {
             if mail.publicURL.isEmpty, let port = workers.first?.server.port { mail.publicURL = "http://localhost:\(port)" }
             work.append(MailDelivery(mail, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics).work)
         }
+        var pushPool: PostgresPool?
+        var pushClient: HTTPClient?
         if let push = configuration.push {
+            // Deliveries keep their books outside the jobs' transactions,
+            // on connections of their own (NoticeDelivery says why).
+            var pushDatabase = database
+            pushDatabase.maxConnections = configuration.scheduler.concurrency + 1
+            let pool = PostgresPool(pushDatabase, on: listenerLoop)
+            pushPool = pool
             do {
                 try await listenerLoop.onLoop { () async throws in
-                    try await NoticeDelivery.announceWebhook(push.webhookURL != nil, on: schedulerPool)
+                    try await NoticeDelivery.announceWebhook(push.webhookURL != nil, on: pool)
                 }
-                work.append(
-                    try NoticeDelivery(
-                        push, loop: listenerLoop, apps: apps, appSettings: shared.appSettings, logger: configuration.http.logger,
-                        metrics: metrics
-                    ).work)
+                let delivery = try NoticeDelivery(
+                    push, database: pool, apps: apps, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics)
+                pushClient = delivery.client
+                work.append(delivery.work)
             } catch {
                 failures.append("push: \(error)")
             }
@@ -213,7 +224,8 @@ package final class HuddleServer: Sendable {
             work: work, database: schedulerPool, listener: listener,
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
         let made = Running(
-            workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool)
+            workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool,
+            pushPool: pushPool, pushClient: pushClient)
         running.set(made)
         if let failure = failures.first {
             stop()
@@ -257,6 +269,8 @@ package final class HuddleServer: Sendable {
                 for worker in running.workers { await worker.finished() }
                 await running.scheduler.stop()
                 await running.schedulerPool.close()
+                running.pushClient?.close()
+                await running.pushPool?.close()
                 await running.listener.close()
                 running.listenerLoop.stop()
             }

@@ -2,6 +2,7 @@ import Foundation
 import HuddleCore
 import HuddlePush
 import HuddleRuntime
+import HuddleServer
 import PostgresTestSupport
 import ServerTestSupport
 import TestSupport
@@ -112,6 +113,47 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(left == 0, "410 from Web Push and APNs, 404 UNREGISTERED from FCM each remove the device")
+        }
+    }
+
+    /// A device belongs to whoever registered it last, and an account keeps
+    /// its newest `push-endpoints-per-user` devices.
+    @Test func aDeviceMovesToItsLatestUserAndAccountsKeepTheirNewest() async throws {
+        let services = try PushServices()
+        let limited: @Sendable (inout HuddleServer.Configuration) -> Void = { configuration in
+            pushing(to: services)(&configuration)
+            configuration.appSettings = try! AppSettings(Shared.settings, environment: [:], assignments: ["push-endpoints-per-user=2"])
+        }
+        try await TestServer.with(limited) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            func register(_ token: String, _ fcm: String) async throws {
+                let reply = try await server.graphql(registerPushEndpoint, ["input": ["fcm": ["token": fcm]]], token: token)
+                #expect(reply.errorCode == nil, "\(reply)")
+            }
+            func devices(_ token: String) async throws -> [String] {
+                try await server.graphql("{ pushEndpoints { label } }", token: token)["data"]["pushEndpoints"].array.compactMap {
+                    $0["label"].string
+                }
+            }
+            try await register(bob.token, "shared-phone-token")
+            try await register(ana.token, "shared-phone-token")
+            #expect(try await devices(bob.token).isEmpty)
+            #expect(try await devices(ana.token) == ["…ne-token"])
+            // At the limit, then one over: the oldest goes.
+            try await register(ana.token, "second-phone-token")
+            #expect(try await devices(ana.token).count == 2)
+            try await register(ana.token, "third-tablet-token")
+            #expect(try await devices(ana.token) == ["…et-token", "…ne-token"])
+            #expect(
+                try await server.sql("SELECT count(*)::int FROM push_endpoints WHERE address = 'shared-phone-token'")[0].decode(
+                    Int.self, at: 0) == 0)
+            let id = try await server.graphql("{ pushEndpoints { id } }", token: ana.token)["data"]["pushEndpoints"][0]["id"].string ?? ""
+            let stranger = try await server.graphql("mutation($id: ID!) { unregisterPushEndpoint(id: $id) }", ["id": id], token: bob.token)
+            #expect(stranger.errorCode == "NOT_FOUND", "\(stranger)")
+            let own = try await server.graphql("mutation($id: ID!) { unregisterPushEndpoint(id: $id) }", ["id": id], token: ana.token)
+            #expect(own["data"]["unregisterPushEndpoint"].bool == true, "\(own)")
+            #expect(try await devices(ana.token).count == 1)
         }
     }
 

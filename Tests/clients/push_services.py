@@ -17,7 +17,11 @@ TLS (hypercorn), on one port:
 A device whose id or token starts with "gone" answers as the platform does
 for one that is no longer there. GET /received lists what arrived, checked.
 
-    push_services.py FOLDER --webhook-secret SECRET
+    push_services.py FOLDER --webhook-secret SECRET [--count-only]
+
+With --count-only (the push benchmark's), Web Push messages are counted,
+not checked, so that the stand-in's Python is not what is measured; GET
+/count answers how many came and when the last did.
 
 prints one JSON line: the port and the files Huddle needs (the CA
 certificate, the APNs key, the FCM service account).
@@ -87,7 +91,10 @@ def make_files(folder):
 
 
 class Services:
-    def __init__(self, folder, webhook_secret, port):
+    def __init__(self, folder, webhook_secret, port, count_only=False):
+        self.count_only = count_only
+        self.count = 0
+        self.last = 0.0
         self.files, self.apns_public, self.fcm_key = make_files(folder)
         self.origin = f"https://127.0.0.1:{port}"
         account = {
@@ -134,6 +141,12 @@ class Services:
     def route(self, method, path, headers, body, version):
         if path == "/received":
             return 200, self.received
+        if path == "/count":
+            return 200, {"count": self.count, "last": self.last}
+        if self.count_only and path.startswith("/webpush/push/"):
+            self.count += 1
+            self.last = time.time()
+            return 201, {}
         if path == "/webpush/subscribe":
             return 200, self.subscribe(json.loads(body or b"{}"))
         if path.startswith("/webpush/push/"):
@@ -232,6 +245,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("folder")
     parser.add_argument("--webhook-secret")
+    parser.add_argument("--count-only", action="store_true")
     args = parser.parse_args()
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -239,7 +253,7 @@ def main():
     listener.listen(1024)
     listener.set_inheritable(True)
     port = listener.getsockname()[1]
-    services = Services(args.folder, args.webhook_secret, port)
+    services = Services(args.folder, args.webhook_secret, port, args.count_only)
     config = Config()
     config.bind = [f"fd://{listener.fileno()}"]
     config.certfile = services.files["cert"]

@@ -36,7 +36,9 @@ package enum Shared: App {
     ]
 
     /// The profile (no password), friends, friend requests, notices,
-    /// signed-in devices (no tokens) and the mail sent to the account.
+    /// signed-in devices (no tokens), the mail sent to the account, its push
+    /// devices (no tokens or keys: each is a capability to reach the device)
+    /// and what it chose to be pushed.
     package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? {
         try await connection.query(
             """
@@ -50,7 +52,13 @@ package enum Shared: App {
               'signedInDevices', (SELECT coalesce(jsonb_agg(to_jsonb(t) - 'token_hash' ORDER BY t.id), '[]') FROM auth_tokens t
                                   WHERE t.user_id = $1),
               'mail', (SELECT coalesce(jsonb_agg(jsonb_build_object('to', o.recipient, 'kind', o.template, 'state', o.state,
-                         'createdAt', o.created_at, 'sentAt', o.sent_at) ORDER BY o.id), '[]') FROM email_outbox o WHERE o.user_id = $1)
+                         'createdAt', o.created_at, 'sentAt', o.sent_at) ORDER BY o.id), '[]') FROM email_outbox o WHERE o.user_id = $1),
+              'pushDevices', (SELECT coalesce(jsonb_agg(jsonb_build_object('platform', e.platform, 'registeredAt', e.created_at,
+                                'app', e.apns_topic) ORDER BY e.id), '[]') FROM push_endpoints e WHERE e.user_id = $1),
+              'pushPreferences', (SELECT coalesce(jsonb_agg(jsonb_build_object('kind', p.kind, 'push', p.push) ORDER BY p.kind), '[]')
+                                  FROM notice_preferences p WHERE p.user_id = $1),
+              'quietHours', (SELECT jsonb_build_object('starts', q.starts, 'ends', q.ends, 'timeZone', q.time_zone)
+                             FROM quiet_hours q WHERE q.user_id = $1)
             )::text
             """, [user])[0].decode(String.self, at: 0)
     }

@@ -6,14 +6,19 @@ import HuddleRuntime
 
 /// Delivers notices outside the app: the scheduler's work of kind
 /// `notice.deliver`, one job per notice, queued in the transaction that
-/// wrote the notice (`Notifications.record`). The job makes a delivery row
-/// per device of the user (and one for the webhook), sends the pending ones
-/// at once, and records each outcome in its own transaction: a delivery is
-/// marked sent when the job commits, so one process sends a notice to a
-/// device once; a process killed between a platform's acceptance and the
-/// commit sends it again, and the platforms fold the two into one on the
-/// device because both carry the notice's collapse id. Failures back off and
-/// end `dead`; a device the platform says is gone is removed.
+/// wrote the notice (`Notifications.record`). The claimed job's row lock
+/// keeps the notice to one process at a time; its bookkeeping goes through
+/// a pool of its own, each statement committing at once, and never inside
+/// the job's transaction: a delivery row per device of the user (and one
+/// for the webhook) is committed before anything is sent, and each outcome
+/// as it comes, so no HTTP request waits inside a transaction holding
+/// locks, and a job run again (a process killed, the database away) sends
+/// only what is still pending. A process killed between a platform's
+/// acceptance and that outcome's commit sends that one push again: APNs
+/// replaces it on the device by its collapse id, Android by its tag, a
+/// browser by the `tag` docs/push.md asks service workers to show it with.
+/// Failures back off and end `dead`; a device the platform says is gone is
+/// removed.
 package struct NoticeDelivery: Sendable {
     package static let jobKind = "notice.deliver"
 
@@ -53,15 +58,22 @@ package struct NoticeDelivery: Sendable {
     let fcm: FCMSender?
     let webhook: WebhookSender?
     let apps: [any App.Type]
+    let database: PostgresPool
     let appSettings: AppSettings
     let logger: Logger
     let metrics: Metrics?
 
-    /// Senders on `loop`, where the scheduler's jobs run.
+    /// The HTTP client the senders share, on the database's loop.
+    package let client: HTTPClient
+
+    /// Senders on `database`'s loop, where the scheduler's jobs run, which
+    /// keep their books through `database` (a pool of their own).
     package init(
-        _ settings: Settings, loop: EventLoop, apps: [any App.Type], appSettings: AppSettings, logger: Logger, metrics: Metrics?
+        _ settings: Settings, database: PostgresPool, apps: [any App.Type], appSettings: AppSettings, logger: Logger, metrics: Metrics?
     ) throws {
-        let client = HTTPClient(loop: loop, settings: settings.client)
+        let client = HTTPClient(loop: database.loop, settings: settings.client)
+        self.client = client
+        self.database = database
         self.settings = settings
         webPush = settings.vapid.map { WebPushSender(client: client, vapid: $0) }
         apns = settings.apns.map { APNsSender(client: client, settings: $0) }
@@ -78,7 +90,7 @@ package struct NoticeDelivery: Sendable {
     }
 
     package var work: ScheduledWork {
-        ScheduledWork(Self.jobKind) { id, connection in try await deliver(id, on: connection) }
+        ScheduledWork(Self.jobKind) { id, _ in try await deliver(id) }
     }
 
     /// Says in the database whether notices are posted to a webhook, so
@@ -101,8 +113,8 @@ package struct NoticeDelivery: Sendable {
         var endpointID: Int64?
     }
 
-    private func deliver(_ notice: Int64, on connection: PostgresConnection) async throws -> ScheduledWork.Outcome {
-        let rows = try await connection.query(
+    private func deliver(_ notice: Int64) async throws -> ScheduledWork.Outcome {
+        let rows = try await database.query(
             """
             SELECT n.user_id, n.kind, n.message, n.subject_type, n.subject_id, n.created_at,
                    p.push, q.user_id IS NOT NULL AND CASE WHEN q.starts < q.ends
@@ -131,7 +143,7 @@ package struct NoticeDelivery: Sendable {
         // The deliveries this notice has: one per device when push is
         // wanted, and the webhook's.
         if wantsPush {
-            _ = try await connection.query(
+            _ = try await database.query(
                 """
                 INSERT INTO notice_deliveries (notification_id, channel, endpoint_id)
                 SELECT $1, e.platform, e.id FROM push_endpoints e WHERE e.user_id = $2 AND e.platform = ANY($3::text[])
@@ -139,15 +151,16 @@ package struct NoticeDelivery: Sendable {
                 """, [notice, user, settings.registration.platforms.sorted()])
         }
         if webhook != nil {
-            _ = try await connection.query(
+            _ = try await database.query(
                 "INSERT INTO notice_deliveries (notification_id, channel) VALUES ($1, 'WEBHOOK') ON CONFLICT DO NOTHING", [notice])
         }
-        var pending = try await connection.query(
+        // A device that has moved to another user since takes none of this one's notices.
+        var pending = try await database.query(
             """
             SELECT d.id, d.channel, d.attempts, e.address, e.p256dh, e.auth, e.apns_topic, e.apns_environment, e.id
             FROM notice_deliveries d LEFT JOIN push_endpoints e ON e.id = d.endpoint_id
-            WHERE d.notification_id = $1 AND d.state = 'pending' ORDER BY d.id
-            """, [notice]
+            WHERE d.notification_id = $1 AND d.state = 'pending' AND (d.channel = 'WEBHOOK' OR e.user_id = $2) ORDER BY d.id
+            """, [notice, user]
         ).map { row in
             Pending(
                 id: try row.decode(at: 0), channel: try row.decode(at: 1), attempts: try row.decode(at: 2), address: try row.decode(at: 3),
@@ -160,33 +173,30 @@ package struct NoticeDelivery: Sendable {
         if !pushes.isEmpty {
             if quiet, let quietUntil {
                 if let staleAfter = style.staleAfter, quietUntil.timeIntervalSince(content.createdAt) > Double(staleAfter) {
-                    try await drop(pushes, reason: "quiet hours outlast it", on: connection)
+                    try await drop(pushes, reason: "quiet hours outlast it", on: database)
                 } else {
                     waitUntil = quietUntil
                 }
                 pending.removeAll { $0.channel != "WEBHOOK" }
             } else if style.promotional,
-                try await promotionalPushesToday(user, on: connection) >= appSettings[Shared.promotionalPushesPerDay]
+                try await promotionalPushesToday(user, on: database) >= appSettings[Shared.promotionalPushesPerDay]
             {
-                try await drop(pushes, reason: "the daily cap of promotional pushes", on: connection)
+                try await drop(pushes, reason: "the daily cap of promotional pushes", on: database)
                 pending.removeAll { $0.channel != "WEBHOOK" }
             }
         }
 
-        let outcomes = await withTaskGroup(of: (Pending, PushOutcome).self) { group in
+        // Each outcome is committed as it comes.
+        let retries = try await withThrowingTaskGroup(of: Date?.self) { group in
             for delivery in pending {
-                group.addTask { (delivery, await send(content, style: style, to: delivery)) }
+                group.addTask { try await record(await send(content, style: style, to: delivery), of: delivery) }
             }
-            var outcomes: [(Pending, PushOutcome)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes
+            var retries: [Date] = []
+            for try await retry in group { if let retry { retries.append(retry) } }
+            return retries
         }
-        for (delivery, outcome) in outcomes {
-            if let next = try await record(outcome, of: delivery, notice: notice, on: connection) {
-                waitUntil = min(waitUntil ?? next, next)
-            }
-        }
-        _ = try await connection.query(
+        if let first = retries.min() { waitUntil = min(waitUntil ?? first, first) }
+        _ = try await database.query(
             """
             UPDATE notifications SET delivered_to = ARRAY(
               SELECT DISTINCT channel FROM notice_deliveries WHERE notification_id = $1 AND state = 'sent' ORDER BY channel)
@@ -220,6 +230,11 @@ package struct NoticeDelivery: Sendable {
     }
 
     private func send(_ content: Content, style: NoticeStyle, to delivery: Pending) async -> PushOutcome {
+        // What is left of its time to live, after quiet hours or retries.
+        let timeToLive = style.timeToLive - Int(Date().timeIntervalSince(content.createdAt))
+        guard timeToLive > 0 || delivery.channel == "WEBHOOK" else {
+            return .failed("its time to live ran out before it could be sent")
+        }
         switch delivery.channel {
         case "WEB_PUSH":
             guard let webPush else { return .retry("Web Push is not configured on this process", after: nil) }
@@ -228,7 +243,7 @@ package struct NoticeDelivery: Sendable {
             }
             let payload = Array(GraphQLValue.object(content.members).json.utf8)
             return await webPush.send(
-                payload, to: WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth), timeToLive: style.timeToLive,
+                payload, to: WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth), timeToLive: timeToLive,
                 urgency: style.urgency, topic: content.collapseID)
         case "APNS":
             guard let apns, let token = delivery.address, let topic = delivery.topic,
@@ -256,8 +271,10 @@ package struct NoticeDelivery: Sendable {
                 .init(
                     "android",
                     .object([
-                        .init("collapse_key", .string(content.collapseID)), .init("ttl", .string("\(style.timeToLive)s")),
+                        .init("collapse_key", .string(content.collapseID)), .init("ttl", .string("\(timeToLive)s")),
                         .init("priority", .string(style.urgency == .high ? "HIGH" : "NORMAL")),
+                        // A notice shown twice (sent again after a crash) replaces itself.
+                        .init("notification", .object([.init("tag", .string(content.collapseID))])),
                     ])),
             ]
             return await fcm.send(message, to: token)
@@ -274,32 +291,30 @@ package struct NoticeDelivery: Sendable {
     }
 
     /// Writes what became of a delivery; when it is to be tried again, when.
-    private func record(_ outcome: PushOutcome, of delivery: Pending, notice: Int64, on connection: PostgresConnection) async throws
-        -> Date?
-    {
+    private func record(_ outcome: PushOutcome, of delivery: Pending) async throws -> Date? {
         let attempts = delivery.attempts + 1
         switch outcome {
         case .delivered:
-            _ = try await connection.query(
-                "UPDATE notice_deliveries SET state = 'sent', sent_at = now(), attempts = $2, last_error = NULL WHERE id = $1",
+            _ = try await database.query(
+                "UPDATE notice_deliveries SET state = 'sent', sent_at = now(), attempts = $2, last_error = NULL WHERE id = $1 AND state = 'pending'",
                 [delivery.id, attempts])
             metrics?.recordPush(channel: delivery.channel, outcome: "sent")
             return nil
         case .gone(let reason):
             // The device goes, and its deliveries with it.
-            if let endpoint = delivery.endpointID { _ = try await connection.query("DELETE FROM push_endpoints WHERE id = $1", [endpoint]) }
+            if let endpoint = delivery.endpointID { _ = try await database.query("DELETE FROM push_endpoints WHERE id = $1", [endpoint]) }
             metrics?.recordPush(channel: delivery.channel, outcome: "gone")
             log(.info, "push: the device is gone; forgotten", delivery, attempts: attempts, reason)
             return nil
         case .failed(let reason):
-            try await markDead(delivery, attempts: attempts, reason: reason, on: connection)
+            try await markDead(delivery, attempts: attempts, reason: reason, on: database)
             return nil
         case .retry(let reason, let after):
             guard attempts < settings.maxAttempts else {
-                try await markDead(delivery, attempts: attempts, reason: reason, on: connection)
+                try await markDead(delivery, attempts: attempts, reason: reason, on: database)
                 return nil
             }
-            _ = try await connection.query(
+            _ = try await database.query(
                 "UPDATE notice_deliveries SET attempts = $2, last_error = left($3, 2000) WHERE id = $1", [delivery.id, attempts, reason])
             metrics?.recordPush(channel: delivery.channel, outcome: "failed")
             log(.warning, "push: not delivered; trying again later", delivery, attempts: attempts, reason)
@@ -311,9 +326,9 @@ package struct NoticeDelivery: Sendable {
     }
 
     private func markDead(
-        _ delivery: Pending, attempts: Int, reason: String, on connection: PostgresConnection
+        _ delivery: Pending, attempts: Int, reason: String, on database: PostgresPool
     ) async throws {
-        _ = try await connection.query(
+        _ = try await database.query(
             "UPDATE notice_deliveries SET state = 'dead', attempts = $2, last_error = left($3, 2000) WHERE id = $1",
             [delivery.id, attempts, reason])
         metrics?.recordPush(channel: delivery.channel, outcome: "dead")
@@ -329,16 +344,16 @@ package struct NoticeDelivery: Sendable {
             ])
     }
 
-    private func drop(_ deliveries: [Pending], reason: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query(
+    private func drop(_ deliveries: [Pending], reason: String, on database: PostgresPool) async throws {
+        _ = try await database.query(
             "UPDATE notice_deliveries SET state = 'dropped', last_error = $2 WHERE id = ANY($1::bigint[])", [deliveries.map(\.id), reason])
         for delivery in deliveries { metrics?.recordPush(channel: delivery.channel, outcome: "dropped") }
     }
 
     /// Promotional notices pushed to `user` in the last 24 hours.
-    private func promotionalPushesToday(_ user: Int64, on connection: PostgresConnection) async throws -> Int {
+    private func promotionalPushesToday(_ user: Int64, on database: PostgresPool) async throws -> Int {
         let kinds = Notifications.kinds(mounting: apps).map(\.kind.rawValue).filter { NoticeStyle.of($0, mounting: apps).promotional }
-        return try await connection.query(
+        return try await database.query(
             """
             SELECT count(DISTINCT d.notification_id)::int FROM notice_deliveries d JOIN notifications n ON n.id = d.notification_id
             WHERE n.user_id = $1 AND n.kind = ANY($2::text[]) AND d.state = 'sent' AND d.channel <> 'WEBHOOK'

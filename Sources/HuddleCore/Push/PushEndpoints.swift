@@ -124,13 +124,20 @@ package enum PushEndpoints {
                 user, registration.platform, registration.address, registration.p256dh.map(PostgresBytea.init),
                 registration.auth.map(PostgresBytea.init), registration.topic, registration.environment,
             ])
+        let id = try rows[0].decode(Int64.self, at: 0)
+        // A device that moved from another user takes none of their notices still waiting.
+        _ = try await connection.query(
+            """
+            DELETE FROM notice_deliveries d USING notifications n
+            WHERE d.endpoint_id = $1 AND d.state = 'pending' AND n.id = d.notification_id AND n.user_id <> $2
+            """, [id, user])
         _ = try await connection.query(
             """
             DELETE FROM push_endpoints WHERE user_id = $1 AND id NOT IN (
               SELECT id FROM push_endpoints WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)
             """, [user, limit])
         return PushEndpointRecord(
-            id: try rows[0].decode(at: 0), platform: registration.platform, address: registration.address,
+            id: id, platform: registration.platform, address: registration.address,
             createdAt: try rows[0].decode(at: 1))
     }
 }

@@ -19,10 +19,14 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// The key in a PEM block (PKCS #8 `PRIVATE KEY`, `EC PRIVATE KEY` or `RSA PRIVATE KEY`).
     public convenience init(pem: String) throws(Invalid) {
-        var text = Array(pem.utf8)
-        guard let bio = BIO_new_mem_buf(&text, Int32(text.count)) else { throw Invalid(description: "out of memory") }
-        defer { BIO_free(bio) }
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
+        let text = Array(pem.utf8)
+        // The BIO reads the bytes in place: both within their lifetime.
+        let read: OpaquePointer? = text.withUnsafeBytes { bytes in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let key = read else {
             ERR_clear_error()
             throw Invalid(description: "not a PEM private key")
         }

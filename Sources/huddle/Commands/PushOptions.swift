@@ -138,8 +138,8 @@ struct PushOptions: ParsableArguments {
             guard let webhookURL, let webhookSecret else {
                 throw ValidationError("a webhook needs --webhook-url and --webhook-secret together")
             }
-            guard webhookURL.hasPrefix("https://") || (pushPrivateNetworks && webhookURL.hasPrefix("http://")) else {
-                throw ValidationError("--webhook-url must be an https:// URL (http:// with --push-private-networks)")
+            guard webhookURL.hasPrefix("https://") || webhookURL.hasPrefix("http://") else {
+                throw ValidationError("--webhook-url must be an https:// (or, on the operator's own network, http://) URL")
             }
             do {
                 _ = try WebhookSender.secretBytes(webhookSecret)
@@ -155,30 +155,32 @@ struct PushOptions: ParsableArguments {
 
     /// The key in `file`, or a new one written there (readable by its owner only).
     static func vapidKey(at file: URL) throws -> PrivateKey {
-        if let text = try? String(contentsOf: file, encoding: .utf8) {
-            do {
-                let key = try PrivateKey(pem: text)
-                guard key.isP256 else { throw ValidationError("\(file.path): a VAPID key is a P-256 key") }
-                return key
-            } catch let error as ValidationError {
-                throw error
-            } catch {
-                throw ValidationError("\(file.path): \(error)")
-            }
-        }
-        let key = PrivateKey.generateP256()
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = file.appendingPathExtension("partial-\(getpid())")
-        guard FileManager.default.createFile(atPath: partial.path, contents: Data(key.pem.utf8), attributes: [.posixPermissions: 0o600])
-        else {
-            throw ValidationError("cannot write the VAPID key to \(file.path)")
-        }
-        // Two processes starting at once: the first to link its file wins, and both use that one.
-        if link(partial.path, file.path) != 0 && errno != EEXIST {
+        if !FileManager.default.fileExists(atPath: file.path) {
+            let key = PrivateKey.generateP256()
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let partial = file.appendingPathExtension("partial-\(getpid())")
+            guard
+                FileManager.default.createFile(atPath: partial.path, contents: Data(key.pem.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw ValidationError("cannot write the VAPID key to \(file.path)") }
+            // Two processes starting at once: the first to link its file wins, and both read that one.
+            let linked = link(partial.path, file.path) == 0 || errno == EEXIST
             unlink(partial.path)
-            throw ValidationError("cannot write the VAPID key to \(file.path)")
+            guard linked else { throw ValidationError("cannot write the VAPID key to \(file.path)") }
         }
-        unlink(partial.path)
-        return try vapidKey(at: file)
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot read the VAPID key \(file.path): \(error.localizedDescription)")
+        }
+        do {
+            let key = try PrivateKey(pem: text)
+            guard key.isP256 else { throw ValidationError("\(file.path): a VAPID key is a P-256 key") }
+            return key
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("\(file.path): \(error)")
+        }
     }
 }

@@ -379,6 +379,13 @@ struct Serve: AsyncParsableCommand {
         let posted = configuration.push?.webhookURL.map { ", and every notice is posted to \($0)" } ?? ""
         let hint = platforms.contains("WEB_PUSH") ? "" : " (Web Push needs --vapid-key FILE outside a checkout)"
         FileHandle.standardError.write(Data("huddle: notices are pushed \(pushes)\(posted)\(hint)\n".utf8))
+        if let subject = configuration.push?.vapid?.subject, subject.hasSuffix("@localhost") || subject.contains("localhost") {
+            // Apple's push service answers 403 BadJwtToken to such a contact.
+            FileHandle.standardError.write(
+                Data(
+                    "huddle: Safari and iOS refuse Web Push from \(subject): set --vapid-subject (or --mail-from) to a real address\n".utf8)
+            )
+        }
         if let assets = configuration.playgroundAssets, assets.missing == nil {
             FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(listening)/playground\n".utf8))
         }
