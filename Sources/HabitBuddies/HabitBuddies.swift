@@ -89,7 +89,11 @@ package enum HabitBuddies: App {
             [user])
         for row in buddies {
             let buddy = try row.decode(Int64.self, at: 0)
-            _ = try await BuddyResolvers.end(user, buddy, because: "your buddy left Habit Buddies", on: connection)
+            // Cancelled by no one: `cancelled_by` naming the account would be
+            // set to null by the deletion's cascade, in an order that varies
+            // with the database's trigger names, after the profile the
+            // meeting's organizer refers to is gone (a foreign key error).
+            _ = try await BuddyResolvers.end(user, buddy, because: "your buddy left Habit Buddies", leaving: true, on: connection)
             try await Notifications.record(.buddyLeft, for: buddy, actor: user, message: "Your buddy left Habit Buddies.", on: connection)
         }
     }

@@ -57,6 +57,7 @@ import Testing
             let payload = try #require(web["payload"] as? [String: Any])
             #expect(payload["kind"] as? String == "FRIEND_REQUEST_RECEIVED")
             #expect(payload["title"] as? String == "New friend request")
+            #expect(payload["body"] as? String == "ana sent you a friend request.")
             let noticeID = try #require(payload["notificationId"] as? String)
             #expect(web["topic"] as? String == "n\(try #require(GlobalID.decode(noticeID)).id)")
 
@@ -256,6 +257,60 @@ import Testing
             #expect(zone.errorCode == "BAD_USER_INPUT")
             let cleared = try await server.graphql("mutation { setQuietHours(input: null) { starts } }", token: ana.token)
             #expect(cleared["data"]["setQuietHours"].isNull, "\(cleared)")
+        }
+    }
+
+    /// A kind asked for by mail goes to the account's address once it is
+    /// confirmed, through the outbox; an unconfirmed address gets nothing.
+    @Test func aKindAskedForByMailIsMailedToAConfirmedAddress() async throws {
+        let services = try PushServices()
+        let smtp = try SMTPServer()
+        let both: @Sendable (inout HuddleServer.Configuration) -> Void = { configuration in
+            mailing(to: smtp)(&configuration)
+            pushing(to: services)(&configuration)
+        }
+        try await TestServer.with(both) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            let carl = try await server.signUp("carl")
+            _ = try await server.sql("UPDATE users SET email_verified_at = now() WHERE username = 'bob'")
+            for user in [bob, carl] {
+                let chosen = try await server.graphql(
+                    "mutation { setNotificationPreference(kind: FRIEND_REQUEST_RECEIVED, email: true) { push email isDefault } }",
+                    token: user.token)
+                #expect(chosen["data"]["setNotificationPreference"]["email"].bool == true, "\(chosen)")
+                #expect(chosen["data"]["setNotificationPreference"]["push"].bool == true, "push keeps its default")
+                #expect(chosen["data"]["setNotificationPreference"]["isDefault"].bool == false)
+                _ = try await server.graphql(TestServer.sendFriendRequest, ["id": user.id], token: ana.token)
+            }
+            // Three sign-up confirmations, then the one notice.
+            let received = try await smtp.waitForMessages(4)
+            let notices = received.filter { $0.message.contains("Subject: New friend request") }
+            #expect(notices.count == 1, "\(received.map(\.recipients))")
+            #expect(notices.first?.recipients == ["bob@example.com"])
+            let mail = try await ParsedMail(try #require(notices.first))
+            #expect(mail.text.contains("ana sent you a friend request."), "\(mail.text)")
+            var channels: [String] = []
+            for _ in 0..<100 {
+                channels = try await server.graphql(Self.inbox, token: bob.token)["data"]["notifications"]["edges"][0]["node"][
+                    "deliveredTo"
+                ].array
+                    .compactMap(\.string)
+                if channels.contains("EMAIL") { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(channels == ["EMAIL", "WEBHOOK"], "\(channels)")
+            let carls = try await server.sql(
+                "SELECT d.state FROM notice_deliveries d JOIN notifications n ON n.id = d.notification_id JOIN users u ON u.id = n.user_id WHERE u.username = 'carl' AND d.channel = 'EMAIL'"
+            )
+            #expect(carls.isEmpty, "no delivery by mail to an address not confirmed")
+            // Back to the defaults: no row kept.
+            let reset = try await server.graphql(
+                "mutation { setNotificationPreference(kind: FRIEND_REQUEST_RECEIVED, email: false) { email isDefault } }", token: bob.token)
+            #expect(reset["data"]["setNotificationPreference"]["isDefault"].bool == true, "\(reset)")
+            #expect(
+                try await server.sql("SELECT count(*)::int FROM notice_preferences WHERE user_id = $1", [Int64(rowID(bob.id))!])[0].decode(
+                    Int.self, at: 0) == 0)
         }
     }
 

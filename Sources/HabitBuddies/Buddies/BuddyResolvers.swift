@@ -133,20 +133,23 @@ enum BuddyResolvers {
     }
 
     /// Ends `person`'s pair with `other`, in the caller's transaction: their
-    /// meetings still to come are cancelled by `person`, and `other` is told
-    /// why. False when they were not buddies.
-    static func end(_ person: Int64, _ other: Int64, because reason: String, on connection: PostgresConnection) async throws -> Bool {
+    /// meetings still to come are cancelled by `person` (by no one, when
+    /// `person` is `leaving`), and `other` is told why. False when they were
+    /// not buddies.
+    static func end(_ person: Int64, _ other: Int64, because reason: String, leaving: Bool = false, on connection: PostgresConnection)
+        async throws -> Bool
+    {
         let removed = try await connection.query(
             "DELETE FROM buddy_pairs WHERE first_id = least($1::bigint, $2::bigint) AND second_id = greatest($1::bigint, $2::bigint) RETURNING id",
             [person, other])
         guard !removed.isEmpty else { return false }
         let cancelled = try await connection.query(
             """
-            UPDATE buddy_meetings SET status = 'CANCELLED', cancelled_by = $1, updated_at = now()
+            UPDATE buddy_meetings SET status = 'CANCELLED', cancelled_by = CASE WHEN $3 THEN NULL ELSE $1::bigint END, updated_at = now()
             WHERE ((organizer_id = $1 AND buddy_id = $2) OR (organizer_id = $2 AND buddy_id = $1))
               AND status IN ('PROPOSED', 'ACCEPTED') AND starts_at > now()
             RETURNING id
-            """, [person, other])
+            """, [person, other, leaving])
         for row in cancelled {
             let meeting = try row.decode(Int64.self, at: 0)
             try await MeetingReminder.cancel(meeting: meeting, on: connection)

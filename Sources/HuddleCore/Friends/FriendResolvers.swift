@@ -101,16 +101,17 @@ package enum FriendResolvers {
         let database = input.request.database
         do {
             return try await database.withTransaction { connection in
-                guard try await !connection.query("SELECT 1 FROM users WHERE id = $1", [target]).isEmpty else {
-                    throw APIError.notFound("No user has that id.")
-                }
+                let names = try await connection.query(
+                    "SELECT v.username FROM users t, users v WHERE t.id = $1 AND v.id = $2", [target, viewer])
+                guard let name = try names.first?.decode(String.self, at: 0) else { throw APIError.notFound("No user has that id.") }
                 let rows = try await connection.query(
                     "INSERT INTO friend_requests AS r (from_user, to_user) VALUES ($1, $2) RETURNING \(FriendRequestRecord.columns)",
                     [viewer, target]
                 )
                 let request = try FriendRequestRecord(row: rows[0])
                 try await Notifications.record(
-                    .friendRequestReceived, for: target, actor: viewer, subject: NodeReference("FriendRequest", request.id), on: connection)
+                    .friendRequestReceived, for: target, actor: viewer, subject: NodeReference("FriendRequest", request.id),
+                    message: "\(name) sent you a friend request.", on: connection)
                 return .object(request)
             }
         } catch let error as PostgresError where error.kind == .uniqueViolation {
@@ -139,7 +140,9 @@ package enum FriendResolvers {
             let friend = try row.decode(Int64.self, at: 0)
             _ = try await connection.query(
                 "INSERT INTO friendships (user_id, friend_id) VALUES ($1, $2), ($2, $1) ON CONFLICT DO NOTHING", [viewer, friend])
-            try await Notifications.record(.friendRequestAccepted, for: friend, actor: viewer, on: connection)
+            let name = try await connection.query("SELECT username FROM users WHERE id = $1", [viewer])[0].decode(String.self, at: 0)
+            try await Notifications.record(
+                .friendRequestAccepted, for: friend, actor: viewer, message: "\(name) accepted your friend request.", on: connection)
             let users = try await connection.query("SELECT \(UserRecord.columns) FROM users u WHERE u.id = $1", [friend])
             return .object(try UserRecord(row: users[0]))
         }

@@ -44,7 +44,7 @@ package enum AccountMail {
     }
 
     /// The plain text and its HTML twin, from one set of words.
-    private static func message(subject: String, greeting: String, lines: [String], link: String?, button: String?, after: String?)
+    static func message(subject: String, greeting: String, lines: [String], link: String?, button: String?, after: String?)
         -> MailTemplate.Content
     {
         let hello = greeting.isEmpty ? "Hello," : "Hello \(greeting),"

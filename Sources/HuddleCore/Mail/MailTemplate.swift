@@ -33,7 +33,7 @@ package struct MailTemplate: Sendable {
     package static let all: [String: MailTemplate] = Dictionary(
         uniqueKeysWithValues: [
             AccountMail.verifyEmail, AccountMail.resetPassword, AccountMail.confirmNewEmail, AccountMail.emailChanged,
-            AccountMail.dataExport,
+            AccountMail.dataExport, NoticeDelivery.noticeMail,
         ]
         .map { ($0.name, $0) })
 }

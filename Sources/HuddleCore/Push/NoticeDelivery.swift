@@ -22,6 +22,13 @@ import HuddleRuntime
 package struct NoticeDelivery: Sendable {
     package static let jobKind = "notice.deliver"
 
+    /// A notice by mail, for the kinds a user asked to get that way.
+    package static let noticeMail = MailTemplate("notice") { input in
+        AccountMail.message(
+            subject: input.parameters["title"] ?? "Huddle", greeting: input.username, lines: [input.parameters["body"] ?? ""], link: nil,
+            button: nil, after: "You get this by mail because you asked to. Turn it off in the app's notification settings.")
+    }
+
     package struct Settings: Sendable {
         /// This server's identity to Web Push services; nil pushes to no browser.
         package var vapid: VAPID?
@@ -111,19 +118,45 @@ package struct NoticeDelivery: Sendable {
         var topic: String?
         var environment: String?
         var endpointID: Int64?
+
+        /// To a device, which quiet hours and the daily cap hold back.
+        var isPush: Bool { endpointID != nil }
+    }
+
+    /// Hands the notice to the outbox, which sends it with its own retries;
+    /// the delivery is done in the same transaction, so it is queued once.
+    private func mail(_ content: Content, to address: String?, of delivery: Pending) async throws {
+        let queued = try await database.withTransaction { connection -> Bool in
+            let rows = try await connection.query(
+                "UPDATE notice_deliveries SET state = 'sent', sent_at = now(), attempts = 1 WHERE id = $1 AND state = 'pending' RETURNING 1",
+                [delivery.id])
+            guard !rows.isEmpty else { return false }
+            guard let address else {
+                _ = try await connection.query(
+                    "UPDATE notice_deliveries SET state = 'dropped', sent_at = NULL, last_error = 'no confirmed address' WHERE id = $1",
+                    [delivery.id])
+                return false
+            }
+            try await Outbox.enqueue(
+                Self.noticeMail, to: address, user: content.user, parameters: ["title": content.title, "body": content.body], on: connection
+            )
+            return true
+        }
+        metrics?.recordPush(channel: delivery.channel, outcome: queued ? "sent" : "dropped")
     }
 
     private func deliver(_ notice: Int64) async throws -> ScheduledWork.Outcome {
         let rows = try await database.query(
             """
             SELECT n.user_id, n.kind, n.message, n.subject_type, n.subject_id, n.created_at,
-                   p.push, q.user_id IS NOT NULL AND CASE WHEN q.starts < q.ends
+                   p.push, p.email, CASE WHEN u.email_verified_at IS NOT NULL THEN u.email END,
+                   q.user_id IS NOT NULL AND CASE WHEN q.starts < q.ends
                        THEN (now() AT TIME ZONE q.time_zone)::time >= q.starts AND (now() AT TIME ZONE q.time_zone)::time < q.ends
                        ELSE (now() AT TIME ZONE q.time_zone)::time >= q.starts OR (now() AT TIME ZONE q.time_zone)::time < q.ends END,
                    ((now() AT TIME ZONE q.time_zone)::date + q.ends
                       + CASE WHEN (now() AT TIME ZONE q.time_zone)::time >= q.ends THEN interval '1 day' ELSE interval '0' END)
                       AT TIME ZONE q.time_zone
-            FROM notifications n
+            FROM notifications n JOIN users u ON u.id = n.user_id
             LEFT JOIN notice_preferences p ON p.user_id = n.user_id AND p.kind = n.kind
             LEFT JOIN quiet_hours q ON q.user_id = n.user_id
             WHERE n.id = $1
@@ -137,8 +170,10 @@ package struct NoticeDelivery: Sendable {
             subject: try row.decode(String?.self, at: 3).map { GlobalID(type: $0, id: try row.decode(Int64.self, at: 4)).encoded },
             createdAt: try row.decode(Date.self, at: 5))
         let wantsPush = try row.decode(Bool?.self, at: 6) ?? style.pushByDefault
-        let quiet = try row.decode(Bool.self, at: 7)
-        let quietUntil = try row.decode(Date?.self, at: 8)
+        // Mail goes only to an address shown to reach its owner.
+        let mailTo = (try row.decode(Bool?.self, at: 7) ?? style.emailByDefault) ? try row.decode(String?.self, at: 8) : nil
+        let quiet = try row.decode(Bool.self, at: 9)
+        let quietUntil = try row.decode(Date?.self, at: 10)
 
         // The deliveries this notice has: one per device when push is
         // wanted, and the webhook's.
@@ -154,12 +189,16 @@ package struct NoticeDelivery: Sendable {
             _ = try await database.query(
                 "INSERT INTO notice_deliveries (notification_id, channel) VALUES ($1, 'WEBHOOK') ON CONFLICT DO NOTHING", [notice])
         }
+        if mailTo != nil {
+            _ = try await database.query(
+                "INSERT INTO notice_deliveries (notification_id, channel) VALUES ($1, 'EMAIL') ON CONFLICT DO NOTHING", [notice])
+        }
         // A device that has moved to another user since takes none of this one's notices.
         var pending = try await database.query(
             """
             SELECT d.id, d.channel, d.attempts, e.address, e.p256dh, e.auth, e.apns_topic, e.apns_environment, e.id
             FROM notice_deliveries d LEFT JOIN push_endpoints e ON e.id = d.endpoint_id
-            WHERE d.notification_id = $1 AND d.state = 'pending' AND (d.channel = 'WEBHOOK' OR e.user_id = $2) ORDER BY d.id
+            WHERE d.notification_id = $1 AND d.state = 'pending' AND (d.endpoint_id IS NULL OR e.user_id = $2) ORDER BY d.id
             """, [notice, user]
         ).map { row in
             Pending(
@@ -169,7 +208,7 @@ package struct NoticeDelivery: Sendable {
                 endpointID: try row.decode(at: 8))
         }
         var waitUntil: Date?
-        let pushes = pending.filter { $0.channel != "WEBHOOK" }
+        let pushes = pending.filter(\.isPush)
         if !pushes.isEmpty {
             if quiet, let quietUntil {
                 if let staleAfter = style.staleAfter, quietUntil.timeIntervalSince(content.createdAt) > Double(staleAfter) {
@@ -177,19 +216,26 @@ package struct NoticeDelivery: Sendable {
                 } else {
                     waitUntil = quietUntil
                 }
-                pending.removeAll { $0.channel != "WEBHOOK" }
+                pending.removeAll(where: \.isPush)
             } else if style.promotional,
                 try await promotionalPushesToday(user, on: database) >= appSettings[Shared.promotionalPushesPerDay]
             {
                 try await drop(pushes, reason: "the daily cap of promotional pushes", on: database)
-                pending.removeAll { $0.channel != "WEBHOOK" }
+                pending.removeAll(where: \.isPush)
             }
         }
 
         // Each outcome is committed as it comes.
         let retries = try await withThrowingTaskGroup(of: Date?.self) { group in
             for delivery in pending {
-                group.addTask { try await record(await send(content, style: style, to: delivery), of: delivery) }
+                if delivery.channel == "EMAIL" {
+                    group.addTask {
+                        try await mail(content, to: mailTo, of: delivery)
+                        return nil
+                    }
+                } else {
+                    group.addTask { try await record(await send(content, style: style, to: delivery), of: delivery) }
+                }
             }
             var retries: [Date] = []
             for try await retry in group { if let retry { retries.append(retry) } }

@@ -18,6 +18,9 @@ package struct NoticeStyle: Sendable {
     package var staleAfter: Int?
     /// Whether a user who has not said otherwise gets it as a push.
     package var pushByDefault = true
+    /// Whether a user who has not said otherwise gets it by mail (none do:
+    /// mail is for those who ask).
+    package var emailByDefault = false
 
     package init(
         title: String, timeToLive: Int = 86400, urgency: WebPushUrgency = .normal, promotional: Bool = false, staleAfter: Int? = nil,

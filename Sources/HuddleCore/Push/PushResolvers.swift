@@ -53,6 +53,7 @@ package enum PushResolvers {
     struct Preference: Sendable {
         var kind: String
         var push: Bool
+        var email: Bool
         var isDefault: Bool
         var promotional: Bool
     }
@@ -65,36 +66,48 @@ package enum PushResolvers {
 
     private static func bindPreferences(_ binder: inout SchemaBinder, apps: [any App.Type]) {
         let kinds = Notifications.kinds(mounting: apps).map(\.kind.rawValue)
-        @Sendable func preference(_ kind: String, chosen: Bool?) -> Preference {
+        /// A kind's choice from its row's columns (nil: the default).
+        @Sendable func preference(_ kind: String, push: Bool?, email: Bool?) -> Preference {
             let style = NoticeStyle.of(kind, mounting: apps)
+            let push = push ?? style.pushByDefault, email = email ?? style.emailByDefault
             return Preference(
-                kind: kind, push: chosen ?? style.pushByDefault, isDefault: chosen == nil || chosen == style.pushByDefault,
+                kind: kind, push: push, email: email, isDefault: push == style.pushByDefault && email == style.emailByDefault,
                 promotional: style.promotional)
         }
         binder.rootAsync("Query", "notificationPreferences") { input in
             let user = try input.request.signedIn()
-            var chosen: [String: Bool] = [:]
-            for row in try await input.request.database.query("SELECT kind, push FROM notice_preferences WHERE user_id = $1", [user]) {
-                chosen[try row.decode(String.self, at: 0)] = try row.decode(Bool.self, at: 1)
+            var chosen: [String: (Bool?, Bool?)] = [:]
+            for row in try await input.request.database.query("SELECT kind, push, email FROM notice_preferences WHERE user_id = $1", [user])
+            {
+                chosen[try row.decode(String.self, at: 0)] = (try row.decode(Bool?.self, at: 1), try row.decode(Bool?.self, at: 2))
             }
-            return .list(kinds.map { .object(preference($0, chosen: chosen[$0])) })
+            return .list(kinds.map { .object(preference($0, push: chosen[$0]?.0, email: chosen[$0]?.1)) })
         }
         binder.rootAsync("Mutation", "setNotificationPreference") { input in
             let user = try input.request.signedIn()
             let kind = input.argument("kind")?.enumValue ?? ""
-            let push = input.argument("push")?.boolValue ?? true
             let style = NoticeStyle.of(kind, mounting: apps)
-            // The default is no row, so a kind's default can change for those who never chose.
-            if push == style.pushByDefault {
-                _ = try await input.request.database.query("DELETE FROM notice_preferences WHERE user_id = $1 AND kind = $2", [user, kind])
-            } else {
-                _ = try await input.request.database.query(
-                    """
-                    INSERT INTO notice_preferences (user_id, kind, push) VALUES ($1, $2, $3)
-                    ON CONFLICT (user_id, kind) DO UPDATE SET push = EXCLUDED.push
-                    """, [user, kind, push])
+            // A choice equal to the kind's default is stored as none, so that
+            // a kind's default can change for those who never chose.
+            let givenPush = input.argument("push")?.boolValue, givenEmail = input.argument("email")?.boolValue
+            let chosen = try await input.request.database.withTransaction { connection -> (Bool?, Bool?) in
+                let current = try await connection.query(
+                    "SELECT push, email FROM notice_preferences WHERE user_id = $1 AND kind = $2 FOR UPDATE", [user, kind])
+                var push = try current.first?.decode(Bool?.self, at: 0), email = try current.first?.decode(Bool?.self, at: 1)
+                if let givenPush { push = givenPush == style.pushByDefault ? nil : givenPush }
+                if let givenEmail { email = givenEmail == style.emailByDefault ? nil : givenEmail }
+                if push == nil && email == nil {
+                    _ = try await connection.query("DELETE FROM notice_preferences WHERE user_id = $1 AND kind = $2", [user, kind])
+                } else {
+                    _ = try await connection.query(
+                        """
+                        INSERT INTO notice_preferences (user_id, kind, push, email) VALUES ($1, $2, $3, $4)
+                        ON CONFLICT (user_id, kind) DO UPDATE SET push = EXCLUDED.push, email = EXCLUDED.email
+                        """, [user, kind, push, email])
+                }
+                return (push, email)
             }
-            return .object(preference(kind, chosen: push == style.pushByDefault ? nil : push))
+            return .object(preference(kind, push: chosen.0, email: chosen.1))
         }
         binder.rootAsync("Query", "quietHours") { input in
             let user = try input.request.signedIn()
@@ -132,6 +145,7 @@ package enum PushResolvers {
         }
         binder.field("NotificationPreference", "kind") { (preference: Preference) in .scalar(.enum(preference.kind)) }
         binder.field("NotificationPreference", "push") { (preference: Preference) in .scalar(.boolean(preference.push)) }
+        binder.field("NotificationPreference", "email") { (preference: Preference) in .scalar(.boolean(preference.email)) }
         binder.field("NotificationPreference", "isDefault") { (preference: Preference) in .scalar(.boolean(preference.isDefault)) }
         binder.field("NotificationPreference", "promotional") { (preference: Preference) in .scalar(.boolean(preference.promotional)) }
         binder.field("QuietHours", "starts") { (hours: QuietHoursRecord) in .scalar(.string(hours.starts)) }

@@ -98,7 +98,7 @@ public final class Metrics: Sendable {
         jobs.withLock { $0.mail[outcome, default: 0] += 1 }
     }
 
-    /// A notice's delivery on `channel` (WEB_PUSH, APNS, FCM, WEBHOOK) was
+    /// A notice's delivery on `channel` (WEB_PUSH, APNS, FCM, WEBHOOK, EMAIL) was
     /// `sent`, `failed` (to be tried again), `dead` (given up), `gone` (the
     /// device is no longer there) or `dropped` (quiet hours, a daily cap).
     public func recordPush(channel: String, outcome: String) {
@@ -161,7 +161,7 @@ public final class Metrics: Sendable {
         }
         text += "# HELP huddle_notice_deliveries_total Notices this process delivered outside the app, by channel and outcome.\n"
         text += "# TYPE huddle_notice_deliveries_total counter\n"
-        for channel in ["WEB_PUSH", "APNS", "FCM", "WEBHOOK"] {
+        for channel in ["WEB_PUSH", "APNS", "FCM", "WEBHOOK", "EMAIL"] {
             for outcome in ["sent", "failed", "dead", "gone", "dropped"] {
                 text +=
                     "huddle_notice_deliveries_total{channel=\"\(channel)\",outcome=\"\(outcome)\"} \(jobs.pushes[channel]?[outcome] ?? 0)\n"
