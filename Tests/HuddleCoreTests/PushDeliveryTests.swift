@@ -94,6 +94,10 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(channels == ["APNS", "FCM", "WEBHOOK", "WEB_PUSH"])
+            for channel in ["WEB_PUSH", "APNS", "FCM", "WEBHOOK"] {
+                #expect(
+                    try await server.metric("huddle_notice_deliveries_total{channel=\"\(channel)\",outcome=\"sent\"}") == 1, "\(channel)")
+            }
             #expect(try services.received().filter { $0["service"] as? String == "error" }.isEmpty)
         }
     }
