@@ -48,7 +48,21 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        // libcurl speaks SMTP (STARTTLS, SMTPS, AUTH) for outbound mail.
+        // libvips (libvips-dev) decodes, resizes and encodes pictures,
+        // streaming and fast. A C target of fixed-argument wrappers, since
+        // SwiftPM refuses the -pthread that GLib's pkg-config file adds.
+        .target(
+            name: "CVips",
+            cSettings: [
+                .unsafeFlags([
+                    "-I/usr/include/glib-2.0", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                    "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+                ])
+            ],
+            linkerSettings: [.linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0")]
+        ),
+        // libcurl speaks SMTP (STARTTLS, SMTPS, AUTH) for outbound mail, and
+        // HTTP/2 for push.
         .systemLibrary(
             name: "CLibCurl",
             path: "Sources/CLibCurl",
@@ -87,6 +101,8 @@ let package = Package(
             name: "HuddleMail",
             dependencies: ["CLibCurl"]
         ),
+        // Pictures: checked, and remade in the apps' sizes by libvips.
+        .target(name: "HuddleMedia", dependencies: ["CVips"]),
         // Push notifications (Web Push, APNs, FCM) and webhooks, over an
         // HTTP client that is libcurl's multi interface on the event loop.
         .target(
@@ -194,6 +210,7 @@ let package = Package(
             path: "Tests/ServerTestSupport"),
         .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
         .testTarget(name: "HuddlePushTests", dependencies: ["HuddlePush", "HuddleRuntime"]),
+        .testTarget(name: "HuddleMediaTests", dependencies: ["HuddleMedia", "TestSupport"]),
         .testTarget(
             name: "HuddlePostgresTests",
             dependencies: ["HuddlePostgres", "HuddleRuntime", "CLibPQ", "PostgresTestSupport", "RuntimeTestSupport", "TestSupport"]),
