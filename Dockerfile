@@ -21,7 +21,7 @@ FROM ${SWIFT_IMAGE} AS build
 # security and bug fixes, and a pin would keep a fixed hole.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends pkg-config libuv1-dev libpq-dev libssl-dev libcurl4-openssl-dev \
+    && apt-get install -y --no-install-recommends pkg-config libuv1-dev libpq-dev libssl-dev libcurl4-openssl-dev libvips-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Dependencies first, so that changing a source file reuses this layer.
@@ -36,10 +36,10 @@ RUN swift build -c release --product huddle --static-swift-stdlib \
 
 FROM ${RUNTIME_IMAGE}
 # libjs-codemirror: the Playground's editor, served from the installed files.
-# runtime-packages: libuv1 libpq5 libssl3 libcurl4 ca-certificates curl libjs-codemirror
+# runtime-packages: libuv1 libpq5 libssl3 libcurl4 libvips42 ca-certificates curl libjs-codemirror
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libuv1 libpq5 libssl3 libcurl4 ca-certificates curl libjs-codemirror \
+    && apt-get install -y --no-install-recommends libuv1 libpq5 libssl3 libcurl4 libvips42 ca-certificates curl libjs-codemirror \
     && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 huddle \
     && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/huddle --create-home --shell /usr/sbin/nologin huddle

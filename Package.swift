@@ -230,7 +230,7 @@ let package = Package(
             dependencies: [
                 "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQLTransport", "GraphQL",
                 "Playmate", "Prolific", "PetMatch", "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport",
-                "TestSupport",
+                "TestSupport", "HuddlePush",
             ],
             resources: [.copy("Fixtures")]),
         .testTarget(

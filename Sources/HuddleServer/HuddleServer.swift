@@ -97,6 +97,12 @@ package final class HuddleServer: Sendable {
     private let teardown = Mutex<Task<Void, Never>?>(nil)
 
     /// What `start` made, which `stop` and `finished` need.
+    private let effectivePush = Mutex<PushRegistration?>(nil)
+
+    /// What this process pushes through, once started: none for a process
+    /// whose VAPID key is not the deployment's.
+    package var pushRegistration: PushRegistration? { effectivePush.withLock { $0 } }
+
     private struct Running: Sendable {
         let workers: [Worker]
         let listenerLoop: EventLoop
@@ -129,7 +135,7 @@ package final class HuddleServer: Sendable {
     /// cache, then every worker (each connects its pool before it accepts
     /// anything) and the scheduler. Returns the port, once every worker listens.
     package func start(on database: PostgresConfiguration) async throws(StartError) -> Int {
-        let configuration = configuration
+        var configuration = configuration
         // One LISTEN connection for the process, on a loop of its own;
         // every worker's subscriptions follow it.
         let listenerLoop = EventLoop()
@@ -141,6 +147,31 @@ package final class HuddleServer: Sendable {
             listenerLoop.stop()
             throw StartError(description: "cannot reach PostgreSQL: \(error)")
         }
+        if let vapid = configuration.push?.vapid {
+            // Every process of a deployment pushes with the key its browsers subscribed with.
+            var one = database
+            one.maxConnections = 1
+            let pool = PostgresPool(one, on: listenerLoop)
+            let recorded: String
+            do {
+                recorded = try await listenerLoop.onLoop { () async throws in
+                    try await NoticeDelivery.recordVAPIDKey(vapid.publicKey, on: pool)
+                }
+                await listenerLoop.onLoop { await pool.close() }
+            } catch {
+                await listenerLoop.onLoop { await pool.close() }
+                await listener.close()
+                listenerLoop.stop()
+                throw StartError(description: "cannot read the deployment's VAPID key: \(error)")
+            }
+            if recorded != vapid.publicKey {
+                configuration.push?.vapid = nil
+                configuration.http.logger.log(
+                    .error, "Web Push is off in this process: its VAPID key is not the one this database's browsers subscribed with",
+                    ["recorded": .string(recorded), "ours": .string(vapid.publicKey)])
+            }
+        }
+        effectivePush.withLock { $0 = configuration.push?.registration }
         // Followed even when it keeps nothing (a lifetime of 0): open
         // WebSockets hear through it that their token was revoked.
         let tokens = TokenCache(lifetime: configuration.tokenCacheLifetime, listener: listener)

@@ -56,9 +56,11 @@ package final class PushServices: Sendable {
     package var url: String { "https://127.0.0.1:\(port)" }
 
     /// A new Web Push subscription, as a browser's `PushSubscription.toJSON()`
-    /// would give it; with `gone`, the service answers 410 to it.
-    package func subscribe(gone: Bool = false) throws -> (endpoint: String, p256dh: String, auth: String) {
-        let answer = try curl(["--cacert", certificate, "\(url)/webpush/subscribe", "-d", gone ? #"{"gone":true}"# : "{}"]).output
+    /// would give it; with `gone`, the service answers 410 to it; with
+    /// `slow`, it answers its first push half a minute after it arrived.
+    package func subscribe(gone: Bool = false, slow: Bool = false) throws -> (endpoint: String, p256dh: String, auth: String) {
+        let options = gone ? #"{"gone":true}"# : slow ? #"{"slow":true}"# : "{}"
+        let answer = try curl(["--cacert", certificate, "\(url)/webpush/subscribe", "-d", options]).output
         let object = try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: String] ?? [:]
         return (object["endpoint"] ?? "", object["p256dh"] ?? "", object["auth"] ?? "")
     }

@@ -34,20 +34,27 @@ package final class RawClient: @unchecked Sendable {
     package let descriptor: Int32
 
     package init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor is stored only once connected: a class whose init
+        // throws after its properties are set runs deinit too, and a second
+        // close there closed whatever another test had opened meanwhile under
+        // the same number (a PostgreSQL connection, which then failed with
+        // "Bad file descriptor").
+        let connecting = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(connecting, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else {
-            close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            let failure = errno
+            close(connecting)
+            throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
         }
+        descriptor = connecting
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

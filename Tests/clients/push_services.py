@@ -15,7 +15,8 @@ TLS (hypercorn), on one port:
   (standardwebhooks).
 
 A device whose id or token starts with "gone" answers as the platform does
-for one that is no longer there. GET /received lists what arrived, checked.
+for one that is no longer there; a "slow" Web Push subscription's first push
+is answered half a minute after it arrived. GET /received lists what arrived, checked.
 
     push_services.py FOLDER --webhook-secret SECRET [--count-only]
 
@@ -108,6 +109,7 @@ class Services:
         self.account = account
         self.webhook = standardwebhooks.Webhook(webhook_secret) if webhook_secret else None
         self.subscriptions = {}
+        self.held = set()
         self.access_tokens = set()
         self.received = []
 
@@ -130,6 +132,12 @@ class Services:
         path, version = scope["path"], scope["http_version"]
         try:
             status, answer = self.route(scope["method"], path, headers, body, version)
+            # A slow subscription's first push is recorded as it arrives and
+            # answered half a minute later: time to kill the server sending
+            # it, however busy the machine. Later ones are answered at once.
+            if path.startswith("/webpush/push/slow-") and path not in self.held:
+                self.held.add(path)
+                await asyncio.sleep(30)
         except Exception as error:  # recorded, so the test shows it
             self.received.append({"service": "error", "path": path, "error": repr(error)})
             status, answer = 400, {"error": repr(error)}
@@ -164,7 +172,7 @@ class Services:
     def subscribe(self, options):
         key = ec.generate_private_key(ec.SECP256R1())
         auth = os.urandom(16)
-        ident = ("gone-" if options.get("gone") else "") + uuid.uuid4().hex
+        ident = ("gone-" if options.get("gone") else "slow-" if options.get("slow") else "") + uuid.uuid4().hex
         self.subscriptions[ident] = (key, auth)
         public = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
         return {"endpoint": f"{self.origin}/webpush/push/{ident}", "p256dh": b64url(public), "auth": b64url(auth)}

@@ -100,6 +100,13 @@ package struct NoticeDelivery: Sendable {
         ScheduledWork(Self.jobKind) { id, _ in try await deliver(id) }
     }
 
+    /// Records `publicKey` as the deployment's VAPID key unless one is
+    /// recorded already; the key recorded.
+    package static func recordVAPIDKey(_ publicKey: String, on database: PostgresPool) async throws -> String {
+        _ = try await database.query("INSERT INTO push_vapid_key (public_key) VALUES ($1) ON CONFLICT DO NOTHING", [publicKey])
+        return try await database.query("SELECT public_key FROM push_vapid_key", [])[0].decode(String.self, at: 0)
+    }
+
     /// Says in the database whether notices are posted to a webhook, so
     /// that notices for users without devices are queued for it too.
     package static func announceWebhook(_ on: Bool, on database: PostgresPool) async throws {

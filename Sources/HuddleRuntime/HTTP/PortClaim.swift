@@ -34,18 +34,15 @@ public final class PortClaim: Sendable {
         let locked = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(lock, $0, length) }
         }
+        // A failure below needs no close: an init that throws once every
+        // property is set runs deinit, which closes the lock (closing it here
+        // too would close whatever the process opened meanwhile under its number).
         guard locked == 0 else {
             let reason = errno
-            close(lock)
             if reason == EADDRINUSE { throw HTTPServer.StartError(description: "another huddle process serves \(host):\(port)") }
             throw Self.failure("taking the lock on \(host):\(port)", reason)
         }
-        do throws(HTTPServer.StartError) {
-            try Self.checkNothingListens(host: host, port: port)
-        } catch {
-            close(lock)
-            throw error
-        }
+        try Self.checkNothingListens(host: host, port: port)
     }
 
     deinit { close(lock) }

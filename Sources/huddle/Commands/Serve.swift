@@ -374,12 +374,12 @@ struct Serve: AsyncParsableCommand {
             let sent = transport is MailFolder ? "written to \(transport.destination) (no --smtp-url)" : "sent to \(transport.destination)"
             FileHandle.standardError.write(Data("huddle: mail is \(sent)\n".utf8))
         }
-        let platforms = configuration.push?.registration.platforms.sorted() ?? []
+        let platforms = server.pushRegistration?.platforms.sorted() ?? []
         let pushes = platforms.isEmpty ? "to no device" : "through \(platforms.joined(separator: ", "))"
         let posted = configuration.push?.webhookURL.map { ", and every notice is posted to \($0)" } ?? ""
         let hint = platforms.contains("WEB_PUSH") ? "" : " (Web Push needs --vapid-key FILE outside a checkout)"
         FileHandle.standardError.write(Data("huddle: notices are pushed \(pushes)\(posted)\(hint)\n".utf8))
-        if let subject = configuration.push?.vapid?.subject, subject.hasSuffix("@localhost") || subject.contains("localhost") {
+        if platforms.contains("WEB_PUSH"), let subject = configuration.push?.vapid?.subject, subject.contains("localhost") {
             // Apple's push service answers 403 BadJwtToken to such a contact.
             FileHandle.standardError.write(
                 Data(
