@@ -111,7 +111,9 @@ let package = Package(
         ),
         .target(
             name: "HuddleCore",
-            dependencies: ["HuddleRuntime", "HuddlePostgres", "HuddleMail", "HuddlePush", "GraphQLTransport", "GraphQL", "Formats"],
+            dependencies: [
+                "HuddleRuntime", "HuddlePostgres", "HuddleMail", "HuddlePush", "HuddleMedia", "GraphQLTransport", "GraphQL", "Formats",
+            ],
             plugins: ["EmbedFiles"]
         ),
         // The Playground: the IDE's files (Playground/, built in) and its
@@ -154,7 +156,8 @@ let package = Package(
         .target(
             name: "HuddleServer",
             dependencies: [
-                "HuddleCore", "HuddleMail", "HuddlePush", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres", "GraphQLTransport",
+                "HuddleCore", "HuddleMail", "HuddlePush", "HuddleMedia", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres",
+                "GraphQLTransport",
                 "GraphQL",
             ]
         ),
@@ -223,7 +226,7 @@ let package = Package(
             name: "HuddleCoreTests",
             dependencies: [
                 "HuddleCore", "HuddleMail", "HuddlePush", "HuddleServer", "HuddlePostgres", "HuddleRuntime", "GraphQL", "Formats",
-                "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport", "TestSupport",
+                "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport", "TestSupport", "HuddleMedia",
             ]),
         .testTarget(
             name: "HuddleServerTests",

@@ -16,12 +16,15 @@ public struct Routes: Sendable {
     public let logger: Logger
     /// The pages mail's links open (/account/…).
     let accountPages: AccountPages?
+    /// Pictures (/media/…).
+    let mediaPages: MediaPages?
 
     package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
         accountPages: AccountPages? = nil, logger: Logger = Logger()
     ) {
         self.accountPages = accountPages
+        mediaPages = database.map { MediaPages(database: $0, logger: logger) }
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL
@@ -52,6 +55,7 @@ public struct Routes: Sendable {
             }
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: await metrics.render())
         default:
+            if let mediaPages, let response = await mediaPages.respond(to: request) { return response }
             // Last: the pages mail's links open, which nothing frequent asks for.
             if let accountPages, let response = await accountPages.respond(to: request) { return response }
             return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
