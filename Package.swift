@@ -233,7 +233,7 @@ let package = Package(
             dependencies: [
                 "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQLTransport", "GraphQL",
                 "Playmate", "Prolific", "PetMatch", "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport",
-                "TestSupport", "HuddlePush",
+                "TestSupport", "HuddlePush", "HuddleMedia",
             ],
             resources: [.copy("Fixtures")]),
         .testTarget(

@@ -31,6 +31,8 @@ package final class HuddleServer: Sendable {
         package var tokenCacheLifetime = Duration.seconds(60)
         /// Bytes of automatic persisted queries kept over all workers; 0 keeps none.
         package var persistedQueryBytes = 16 << 20
+        /// Bytes of pictures' renditions kept in memory over all workers; 0 keeps none.
+        package var mediaCacheBytes = 64 << 20
         /// How the outbox's mail is sent; nil leaves it in the outbox for
         /// another process to send. A `publicURL` left empty is this
         /// server's own address (`http://localhost:PORT`).
@@ -81,6 +83,7 @@ package final class HuddleServer: Sendable {
         let tokens: TokenCache
         let persistedQueries: PersistedQueries
         let appSettings: AppSettings
+        let mediaCache: MediaCache?
     }
 
     package let configuration: Configuration
@@ -191,7 +194,8 @@ package final class HuddleServer: Sendable {
         }
         let shared = Shared(
             listener: listener, tokens: tokens, persistedQueries: persistedQueries,
-            appSettings: configuration.appSettings ?? AppSettings.defaults(of: apps))
+            appSettings: configuration.appSettings ?? AppSettings.defaults(of: apps),
+            mediaCache: configuration.mediaCacheBytes > 0 ? MediaCache(maxBytes: configuration.mediaCacheBytes) : nil)
         // Few connections, each with a pipeline of statements, keep
         // PostgreSQL's CPUs on statements rather than on switching between
         // backends (docs/performance.md, "Measured choices").

@@ -10,6 +10,8 @@ import HuddleRuntime
 /// If-None-Match with 304, and a single byte range is served as such.
 struct MediaPages: Sendable {
     let database: PostgresPool
+    /// The process's renditions in memory; nil reads each from the database.
+    let cache: MediaCache?
     let logger: Logger
 
     /// The answer when the path is under /media/, else nil.
@@ -31,9 +33,13 @@ struct MediaPages: Sendable {
             negotiated = true
             encoding = Self.acceptsWebP(request.head.header("accept")) ? .webp : .jpeg
         }
-        let stored: MediaLibrary.Stored?
+        let cacheKey = "\(parts[0])/\(size).\(encoding.rawValue)"
+        var stored = cache?.value(for: cacheKey)
         do {
-            stored = try await MediaLibrary.rendition(key: String(parts[0]), size: size, encoding: encoding, on: database)
+            if stored == nil {
+                stored = try await MediaLibrary.rendition(key: String(parts[0]), size: size, encoding: encoding, on: database)
+                if let stored { cache?.keep(stored, for: cacheKey) }
+            }
         } catch {
             logger.log(.warning, "media: cannot read a picture", ["error": .string("\(error)")])
             return HTTPResponse(

@@ -21,10 +21,10 @@ public struct Routes: Sendable {
 
     package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
-        accountPages: AccountPages? = nil, logger: Logger = Logger()
+        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, logger: Logger = Logger()
     ) {
         self.accountPages = accountPages
-        mediaPages = database.map { MediaPages(database: $0, logger: logger) }
+        mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, logger: logger) }
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL

@@ -58,7 +58,7 @@ final class Worker: Sendable {
         }
         let routes = Routes(
             metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
-            accountPages: AccountPages(database: pool, tokens: tokens), logger: configuration.logger)
+            accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache, logger: configuration.logger)
         server = HTTPServer(
             loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: settings.allowedOrigins)
         ) { request in

@@ -18,6 +18,12 @@ package enum MediaLibrary {
         package var bytes: [UInt8]
         package var etag: String
         package var encoding: ImageProcessor.Encoding
+
+        package init(bytes: [UInt8], etag: String, encoding: ImageProcessor.Encoding) {
+            self.bytes = bytes
+            self.etag = etag
+            self.encoding = encoding
+        }
     }
 
     /// Keeps `renditions` of one picture for `owner`, for `purpose`, in the

@@ -118,6 +118,12 @@ struct Serve: AsyncParsableCommand {
     )
     var persistedQueryBytes: Int = environment("HUDDLE_PERSISTED_QUERY_BYTES") ?? 16 << 20
 
+    @Option(
+        help:
+            "Bytes the process keeps in memory of the pictures it served lately, over all its workers; 0 reads each from the database (HUDDLE_MEDIA_CACHE_BYTES)."
+    )
+    var mediaCacheBytes: Int = environment("HUDDLE_MEDIA_CACHE_BYTES") ?? 64 << 20
+
     @Option(help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
     var schedulerConcurrency: Int = environment("HUDDLE_SCHEDULER_CONCURRENCY") ?? JobRunner.Settings().concurrency
 
@@ -220,6 +226,9 @@ struct Serve: AsyncParsableCommand {
                 "--database-connections (\(connectionCount)) must be at least --workers (\(workers)): each worker needs one")
         }
         guard (1...64).contains(schedulerConcurrency) else { throw ValidationError("--scheduler-concurrency must be between 1 and 64") }
+        guard (0...(1 << 34)).contains(mediaCacheBytes) else {
+            throw ValidationError("--media-cache-bytes must be between 0 and 17179869184")
+        }
         guard (0...(1 << 30)).contains(persistedQueryBytes) else {
             throw ValidationError("--persisted-query-bytes must be between 0 and 1073741824")
         }
@@ -252,6 +261,7 @@ struct Serve: AsyncParsableCommand {
         configuration.databaseConnections = connectionCount
         configuration.tokenCacheLifetime = .seconds(tokenCacheSeconds)
         configuration.persistedQueryBytes = persistedQueryBytes
+        configuration.mediaCacheBytes = mediaCacheBytes
         configuration.runsScheduler = !noScheduler
         configuration.scheduler.concurrency = schedulerConcurrency
         configuration.allowedOrigins = commaSeparated(allowedOrigins)

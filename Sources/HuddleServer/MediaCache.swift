@@ -1,0 +1,54 @@
+import HuddleCore
+import Synchronization
+
+/// The renditions a process served lately, in memory: a picture's key never
+/// names other bytes, so nothing here is ever stale. Shared by the workers;
+/// bounded in bytes, the least recently served going first.
+package final class MediaCache: Sendable {
+    private struct Entry {
+        var stored: MediaLibrary.Stored
+        var lastUsed: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    package let maxBytes: Int
+    private let state = Mutex(State())
+
+    package init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    package func value(for key: String) -> MediaLibrary.Stored? {
+        state.withLock { state in
+            guard var entry = state.entries[key] else { return nil }
+            state.clock += 1
+            entry.lastUsed = state.clock
+            state.entries[key] = entry
+            return entry.stored
+        }
+    }
+
+    package func keep(_ stored: MediaLibrary.Stored, for key: String) {
+        // One rendition larger than an eighth of the cache is served from the database each time.
+        guard stored.bytes.count <= maxBytes / 8 else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries.updateValue(Entry(stored: stored, lastUsed: state.clock), forKey: key) {
+                state.bytes -= old.stored.bytes.count
+            }
+            state.bytes += stored.bytes.count
+            guard state.bytes > maxBytes else { return }
+            // Evicts down to three quarters, so that a full cache scans once per many insertions.
+            let byAge = state.entries.sorted { $0.value.lastUsed < $1.value.lastUsed }
+            for (key, entry) in byAge where state.bytes > maxBytes * 3 / 4 {
+                state.entries[key] = nil
+                state.bytes -= entry.stored.bytes.count
+            }
+        }
+    }
+}
