@@ -96,8 +96,8 @@ public struct ImageProcessor: Sendable {
             for size in sizes.sorted(by: { $0.edge > $1.edge }) {
                 var image: OpaquePointer?
                 let made =
-                    previous.map { huddle_vips_shrink($0, Int32(size.edge), &image) }
-                    ?? huddle_vips_decode(buffer.baseAddress, buffer.count, Int32(size.edge), &image)
+                    previous.map { huddle_vips_shrink($0, Int32(clamping: size.edge), &image) }
+                    ?? huddle_vips_decode(buffer.baseAddress, buffer.count, Int32(clamping: size.edge), &image)
                 guard made == 0, let image else { return .failure(.damaged(Self.lastError())) }
                 if let previous { huddle_vips_release(previous) }
                 previous = image
@@ -124,7 +124,7 @@ public struct ImageProcessor: Sendable {
                 }
             }
             // In the order the sizes were given.
-            let order = Dictionary(uniqueKeysWithValues: sizes.enumerated().map { ($1.name, $0) })
+            let order = Dictionary(sizes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
             renditions.sort { (order[$0.size] ?? 0, $0.encoding == .webp ? 0 : 1) < (order[$1.size] ?? 0, $1.encoding == .webp ? 0 : 1) }
             return .success(renditions)
         }

@@ -56,11 +56,11 @@ struct MediaPages: Sendable {
         if let match = request.head.header("if-none-match"), Self.matches(match, etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        headers.append(("Content-Type", stored.encoding.contentType))
         switch Self.range(request.head.header("range"), length: stored.bytes.count) {
         case .whole:
-            return HTTPResponse(status: 200, headers: headers, body: stored.bytes)
+            return HTTPResponse(status: 200, headers: headers + [("Content-Type", stored.encoding.contentType)], body: stored.bytes)
         case .part(let bounds):
+            headers.append(("Content-Type", stored.encoding.contentType))
             headers.append(("Content-Range", "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(stored.bytes.count)"))
             return HTTPResponse(status: 206, headers: headers, body: Array(stored.bytes[bounds]))
         case .unsatisfiable:

@@ -56,8 +56,10 @@ public struct HTTPResponse: Sendable {
         }
         if stream != nil {
             if chunked { append("Transfer-Encoding: chunked\r\n") }
-        } else if status >= 200 && status != 204 {
-            // RFC 9110 §8.6: never in a 1xx or 204 response.
+        } else if status >= 200 && status != 204 && status != 304 {
+            // RFC 9110 §8.6: never in a 1xx or 204 response; in a 304 only
+            // the length the 200 would have had, which a cache may copy
+            // onto what it keeps, so none rather than 0.
             append("Content-Length: ")
             append(String(body.count))
             append("\r\n")
