@@ -53,22 +53,8 @@ import Testing
 
     /// Starts the proxy; its port, and the process to stop.
     func proxy(_ arguments: [String]) throws -> (Int, Subprocess) {
-        let process = Subprocess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../clients/introspection_proxy.py").standardizedFileURL.path
-        process.arguments = ["python3", script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let (process, line) = try startPythonService("introspection_proxy.py", arguments)
+        guard let port = Int(line) else {
             kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile)
         }

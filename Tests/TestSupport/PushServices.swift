@@ -19,21 +19,9 @@ package final class PushServices: Sendable {
 
     package init() throws {
         folder = try ScratchDirectory("huddle-push")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../clients/push_services.py").standardizedFileURL.path
-        process = Subprocess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, folder.url.path, "--webhook-secret", webhookSecret]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
+        let started = try startPythonService("push_services.py", [folder.url.path, "--webhook-secret", webhookSecret])
+        process = started.process
+        let line = Data(started.firstLine.utf8)
         guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let port = object["port"] as? Int,
             let certificate = object["cert"] as? String, let apnsKey = object["apnsKey"] as? String,
             let fcmServiceAccount = object["fcmAccount"] as? String

@@ -47,24 +47,10 @@ package final class SMTPServer: Sendable {
         if let port { arguments += ["--port", "\(port)"] }
         for address in refused { arguments += ["--refuse", address] }
         for address in deferred { arguments += ["--defer", address] }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../clients/smtp_server.py").standardizedFileURL.path
-        process = Subprocess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script] + arguments
-        let output = Pipe()
         input = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let started = try startPythonService("smtp_server.py", arguments, input: input)
+        process = started.process
+        guard let port = Int(started.firstLine) else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw CocoaError(.fileReadCorruptFile)
