@@ -318,6 +318,30 @@ import Testing
         }
     }
 
+    /// Mail alone (no device, no webhook) is reason enough to deliver a notice.
+    @Test func aUserWithoutDevicesIsMailedTheKindsTheyAskedFor() async throws {
+        let smtp = try SMTPServer()
+        let services = try PushServices()
+        let mailOnly: @Sendable (inout HuddleServer.Configuration) -> Void = { configuration in
+            mailing(to: smtp)(&configuration)
+            pushing(to: services) {
+                $0.webhookURL = nil
+                $0.webhookSecret = nil
+            }(&configuration)
+        }
+        try await TestServer.with(mailOnly) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            _ = try await server.sql("UPDATE users SET email_verified_at = now() WHERE username = 'bob'")
+            _ = try await server.graphql(
+                "mutation { setNotificationPreference(kind: FRIEND_REQUEST_RECEIVED, email: true) { email } }", token: bob.token)
+            _ = try await server.graphql(TestServer.sendFriendRequest, ["id": bob.id], token: ana.token)
+            let received = try await smtp.waitForMessages(3)
+            let notices = received.filter { $0.message.contains("Subject: New friend request") }
+            #expect(notices.map(\.recipients) == [["bob@example.com"]], "\(received.map(\.recipients))")
+        }
+    }
+
     @Test func registrationsAreCheckedBeforeTheServerWillCallThem() async throws {
         let services = try PushServices()
         try await TestServer.with(pushing(to: services) { $0.client.allowsPrivateNetworks = false }) { server in

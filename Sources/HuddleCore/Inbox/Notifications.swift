@@ -50,13 +50,16 @@ package enum Notifications {
     }
 
     /// Queues the delivery outside the app (`NoticeDelivery`) of each notice
-    /// `inserted` whose user has a device registered, or of every notice
-    /// when a webhook takes them; with the notice, so the two commit together.
+    /// `inserted` (of kind `$2`) whose user has a device registered or asked
+    /// for the kind by mail (no kind is mailed by default), or of every
+    /// notice when a webhook takes them; with the notice, so the two commit together.
     private static let queueDelivery = """
         queued AS (
             INSERT INTO scheduled_jobs (kind, subject_id, due_at)
             SELECT '\(NoticeDelivery.jobKind)', i.id, now() FROM inserted i
-            WHERE EXISTS (SELECT 1 FROM push_endpoints e WHERE e.user_id = i.user_id) OR EXISTS (SELECT 1 FROM notice_webhook)
+            WHERE EXISTS (SELECT 1 FROM push_endpoints e WHERE e.user_id = i.user_id)
+               OR EXISTS (SELECT 1 FROM notice_preferences p WHERE p.user_id = i.user_id AND p.kind = $2 AND p.email)
+               OR EXISTS (SELECT 1 FROM notice_webhook)
             RETURNING 1
         )
         """
