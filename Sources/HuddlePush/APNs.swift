@@ -100,8 +100,9 @@ public final class APNsSender: Sendable {
 
     /// The `reason` of APNs' error body.
     static func reason(_ body: [UInt8]) -> String? {
-        guard case .object(let members)? = try? JSONReader().read(String(decoding: body, as: UTF8.self)) else { return nil }
-        if case .string(let reason)? = members.first(where: { $0.name == "reason" })?.value { return reason }
-        return nil
+        guard case .string(let reason)? = (try? JSONReader().read(String(decoding: body, as: UTF8.self)))?["reason"] else {
+            return nil
+        }
+        return reason
     }
 }

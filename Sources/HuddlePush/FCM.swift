@@ -17,9 +17,9 @@ public struct FCMServiceAccount: Sendable {
 
     /// Reads the key file's JSON.
     public init(json: String) throws(Invalid) {
-        guard case .object(let members)? = try? JSONReader().read(json) else { throw Invalid(description: "not a JSON object") }
+        guard let object = try? JSONReader().read(json), case .object = object else { throw Invalid(description: "not a JSON object") }
         func string(_ name: String) throws(Invalid) -> String {
-            guard case .string(let value)? = members.first(where: { $0.name == name })?.value, !value.isEmpty else {
+            guard case .string(let value)? = object[name], !value.isEmpty else {
                 throw Invalid(description: "the service account has no \(name)")
             }
             return value
@@ -103,11 +103,12 @@ public final class FCMSender: Sendable {
         )
         switch await client.send(request) {
         case .success(let response) where response.status == 200:
-            guard case .object(let members)? = try? JSONReader().read(String(decoding: response.body, as: UTF8.self)),
-                case .string(let token)? = members.first(where: { $0.name == "access_token" })?.value
-            else { return .unavailable(.retry("the OAuth2 token response has no access_token", after: nil)) }
+            let answer = try? JSONReader().read(String(decoding: response.body, as: UTF8.self))
+            guard case .string(let token)? = answer?["access_token"] else {
+                return .unavailable(.retry("the OAuth2 token response has no access_token", after: nil))
+            }
             var lifetime = 3600
-            if case .int(let seconds)? = members.first(where: { $0.name == "expires_in" })?.value { lifetime = seconds }
+            if case .int(let seconds)? = answer?["expires_in"] { lifetime = seconds }
             accessToken.withLock { $0 = (token, now.addingTimeInterval(TimeInterval(lifetime))) }
             return .token(token)
         case .success(let response):

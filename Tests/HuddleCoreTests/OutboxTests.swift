@@ -28,7 +28,7 @@ struct OutboxTests {
         try await TestServer.with(
             mailing(to: smtp) { settings in
                 settings.maxAttempts = 3
-                settings.firstBackoff = .milliseconds(100)
+                settings.backoff.first = .milliseconds(100)
             }
         ) { server in
             _ = try await server.signUp("nobody")
@@ -68,8 +68,7 @@ struct OutboxTests {
                 var settings = MailDelivery.Settings(
                     transport: try! SMTPTransport(transport), from: MailAddress("hello@huddle.example")!,
                     publicURL: "https://huddle.example")
-                settings.firstBackoff = .milliseconds(200)
-                settings.longestBackoff = .milliseconds(400)
+                settings.backoff = Backoff(first: .milliseconds(200), longest: .milliseconds(400))
                 // However long the SMTP server below takes to start.
                 settings.maxAttempts = 100
                 configuration.mail = settings

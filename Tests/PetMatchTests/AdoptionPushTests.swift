@@ -65,4 +65,54 @@ struct AdoptionPushTests {
             #expect(dropped == 2, "the fourth edit to each fan")
         }
     }
+
+    /// Deliveries run four at a time; a burst of promotional notices for one
+    /// user still pushes the cap's number and no more (each delivery takes
+    /// its place under the user's lock).
+    @Test func aBurstOfPromotionalNoticesStopsAtTheCap() async throws {
+        let services = try PushServices()
+        try await TestServer.with(mounting: [PetMatch.self], pushing(to: services)) { server in
+            let users = try await server.makeUsers(2, prefix: "burst")
+            let (staff, fan) = (users[0], users[1])
+            let beagle = try await F.breed(server, "DOG", "Beagle")
+            let shelter = try await F.shelter(server, token: staff.token, name: "Burst Shelter", at: F.near)
+            let pet = try await F.pet(server, token: staff.token, shelter: shelter, name: "Sunny", breed: beagle)
+            _ = try await server.graphql(F.swipe, ["id": pet, "direction": "SUPER"], token: fan.token)
+            let reply = try await server.graphql(
+                registerPushEndpoint, ["input": ["fcm": ["token": "fcm-burst-\(fan.id)"]]], token: fan.token)
+            #expect(reply.errorCode == nil, "\(reply)")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 1...12 {
+                    group.addTask {
+                        let edited = try await server.graphql(
+                            "mutation($id: ID!, $d: String!) { updatePet(id: $id, input: { description: $d }) { id } }",
+                            ["id": pet, "d": "Burst \(number)"], token: staff.token)
+                        #expect(edited["errors"].isNull, "\(edited)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var settled = false
+            for _ in 0..<400 {
+                let open = try await server.sql(
+                    """
+                    SELECT ((SELECT count(*) FROM scheduled_jobs WHERE kind = 'notice.deliver')
+                         + (SELECT count(*) FROM notice_deliveries WHERE state = 'pending'))::int
+                    """)[0].decode(Int.self, at: 0)
+                if open == 0 {
+                    settled = true
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(settled)
+            let sent = try await server.sql(
+                "SELECT count(*)::int FROM notice_deliveries WHERE channel = 'FCM' AND state = 'sent'")[0].decode(Int.self, at: 0)
+            let dropped = try await server.sql(
+                "SELECT count(*)::int FROM notice_deliveries WHERE channel = 'FCM' AND state = 'dropped'")[0].decode(Int.self, at: 0)
+            #expect(sent == 3 && dropped == 9, "sent \(sent), dropped \(dropped)")
+            let pushed = try services.received().filter { $0["service"] as? String == "fcm" }
+            #expect(pushed.count == 3, "\(pushed)")
+        }
+    }
 }

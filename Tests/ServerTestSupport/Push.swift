@@ -27,7 +27,7 @@ package func pushing(
         settings.fcmURL = url
         settings.webhookURL = "\(url)/webhook"
         settings.webhookSecret = secret
-        settings.firstBackoff = .milliseconds(200)
+        settings.backoff.first = .milliseconds(200)
         change(&settings)
         configuration.push = settings
     }

@@ -22,10 +22,8 @@ package struct MailDelivery: Sendable {
         package var publicURL: String
         /// Attempts before a message is given up as dead.
         package var maxAttempts = 8
-        /// The first wait after a failure; each further one doubles it.
-        package var firstBackoff = Duration.seconds(30)
-        /// The longest wait between attempts.
-        package var longestBackoff = Duration.seconds(3600)
+        /// The waits between attempts.
+        package var backoff = Backoff(first: .seconds(30), longest: .seconds(3600))
 
         package init(transport: any MailTransport, from: MailAddress, publicURL: String) {
             self.transport = transport
@@ -109,9 +107,7 @@ package struct MailDelivery: Sendable {
             dead ? .error : .warning, dead ? "mail: gave up on a message" : "mail: not sent; trying again later",
             ["id": .int(Int(id)), "attempt": .int(attempts), "error": .string(error.description)])
         if dead { return .done }
-        let first = Double(settings.firstBackoff.milliseconds), longest = Double(settings.longestBackoff.milliseconds)
-        let wait = min(first * pow(2, Double(attempts - 1)), longest) / 1000
-        return .again(at: Date().addingTimeInterval(wait))
+        return .again(at: settings.backoff.nextAttempt(after: attempts))
     }
 
     /// A row's parameters (a JSON object of strings).

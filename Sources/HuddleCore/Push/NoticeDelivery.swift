@@ -41,8 +41,7 @@ package struct NoticeDelivery: Sendable {
         package var client = HTTPClient.Settings()
         /// Attempts before a delivery is given up as dead.
         package var maxAttempts = 8
-        package var firstBackoff = Duration.seconds(30)
-        package var longestBackoff = Duration.seconds(3600)
+        package var backoff = Backoff(first: .seconds(30), longest: .seconds(3600))
 
         package init(vapid: VAPID?) {
             self.vapid = vapid
@@ -64,7 +63,7 @@ package struct NoticeDelivery: Sendable {
     let apns: APNsSender?
     let fcm: FCMSender?
     let webhook: WebhookSender?
-    let apps: [any App.Type]
+    let styles: NoticeStyles
     let database: PostgresPool
     let appSettings: AppSettings
     let logger: Logger
@@ -90,7 +89,7 @@ package struct NoticeDelivery: Sendable {
         } else {
             webhook = nil
         }
-        self.apps = apps
+        styles = NoticeStyles(mounting: apps)
         self.appSettings = appSettings
         self.logger = logger
         self.metrics = metrics
@@ -171,7 +170,7 @@ package struct NoticeDelivery: Sendable {
         guard let row = rows.first else { return .done }
         let user = try row.decode(Int64.self, at: 0)
         let kind = try row.decode(String.self, at: 1)
-        let style = NoticeStyle.of(kind, mounting: apps)
+        let style = styles[kind]
         let content = Content(
             id: notice, user: user, kind: kind, title: style.title, body: try row.decode(String.self, at: 2),
             subject: try row.decode(String?.self, at: 3).map { GlobalID(type: $0, id: try row.decode(Int64.self, at: 4)).encoded },
@@ -224,9 +223,7 @@ package struct NoticeDelivery: Sendable {
                     waitUntil = quietUntil
                 }
                 pending.removeAll(where: \.isPush)
-            } else if style.promotional,
-                try await promotionalPushesToday(user, on: database) >= appSettings[Shared.promotionalPushesPerDay]
-            {
+            } else if style.promotional, try await !admitsPromotional(notice, to: user) {
                 try await drop(pushes, reason: "the daily cap of promotional pushes", on: database)
                 pending.removeAll(where: \.isPush)
             }
@@ -371,10 +368,7 @@ package struct NoticeDelivery: Sendable {
                 "UPDATE notice_deliveries SET attempts = $2, last_error = left($3, 2000) WHERE id = $1", [delivery.id, attempts, reason])
             metrics?.recordPush(channel: delivery.channel, outcome: "failed")
             log(.warning, "push: not delivered; trying again later", delivery, attempts: attempts, reason)
-            let first = Double(settings.firstBackoff.milliseconds), longest = Double(settings.longestBackoff.milliseconds)
-            var wait = min(first * pow(2, Double(attempts - 1)), longest) / 1000
-            if let after { wait = max(wait, Double(after.components.seconds)) }
-            return Date().addingTimeInterval(wait)
+            return settings.backoff.nextAttempt(after: attempts, atLeast: after ?? .zero)
         }
     }
 
@@ -403,15 +397,28 @@ package struct NoticeDelivery: Sendable {
         for delivery in deliveries { metrics?.recordPush(channel: delivery.channel, outcome: "dropped") }
     }
 
-    /// Promotional notices pushed to `user` in the last 24 hours.
-    private func promotionalPushesToday(_ user: Int64, on database: PostgresPool) async throws -> Int {
-        let kinds = Notifications.kinds(mounting: apps).map(\.kind.rawValue).filter { NoticeStyle.of($0, mounting: apps).promotional }
-        return try await database.query(
-            """
-            SELECT count(DISTINCT d.notification_id)::int FROM notice_deliveries d JOIN notifications n ON n.id = d.notification_id
-            WHERE n.user_id = $1 AND n.kind = ANY($2::text[]) AND d.state = 'sent' AND d.channel <> 'WEBHOOK'
-              AND d.sent_at > now() - interval '1 day'
-            """, [user, kinds])[0].decode(Int.self, at: 0)
+    /// The advisory lock namespace of a user's promotional admissions.
+    private static let admissionLock: Int32 = 0x7072_6f6d  // "prom"
+
+    /// Lets a promotional notice through to `user`'s devices while fewer
+    /// than the daily cap were let through in the last 24 hours, and
+    /// records it. The user's lock makes two deliveries running at once
+    /// take turns, so they cannot both take the last place; a notice let
+    /// through before (its job run again) stays let through.
+    private func admitsPromotional(_ notice: Int64, to user: Int64) async throws -> Bool {
+        let cap = appSettings[Shared.promotionalPushesPerDay]
+        return try await database.withTransaction { connection in
+            _ = try await connection.query("SELECT pg_advisory_xact_lock($1::int, hashint8($2))", [Int(Self.admissionLock), user])
+            return try await !connection.query(
+                """
+                UPDATE notifications SET promotional_push_at = coalesce(promotional_push_at, now())
+                WHERE id = $1 AND (promotional_push_at IS NOT NULL OR (
+                  SELECT count(*) FROM notifications
+                  WHERE user_id = $2 AND promotional_push_at > now() - interval '1 day') < $3)
+                RETURNING 1
+                """, [notice, user, cap]
+            ).isEmpty
+        }
     }
 }
 

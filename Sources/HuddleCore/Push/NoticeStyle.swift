@@ -39,12 +39,24 @@ package struct NoticeStyle: Sendable {
         NoticeStyle(title: title, timeToLive: 3600, urgency: .high, staleAfter: 3600)
     }
 
-    /// The style of `kind` among `apps`' declarations; a kind no app styles
-    /// goes with the server's name as its title.
-    package static func of(_ kind: String, mounting apps: [any App.Type]) -> NoticeStyle {
+}
+
+/// Every mounted kind's style, looked up once when the server starts
+/// rather than on each notice or request.
+package struct NoticeStyles: Sendable {
+    private let byKind: [String: NoticeStyle]
+
+    package init(mounting apps: [any App.Type]) {
+        var byKind: [String: NoticeStyle] = [:]
         for app in [Shared.self] + apps {
-            if let style = app.noticeStyles[NotificationKind(rawValue: kind)] { return style }
+            for (kind, style) in app.noticeStyles where byKind[kind.rawValue] == nil { byKind[kind.rawValue] = style }
         }
-        return NoticeStyle(title: "Huddle")
+        self.byKind = byKind
+    }
+
+    /// The style of `kind`; a kind no app styles goes with the server's
+    /// name as its title.
+    package subscript(kind: String) -> NoticeStyle {
+        byKind[kind] ?? NoticeStyle(title: "Huddle")
     }
 }

@@ -66,9 +66,10 @@ package enum PushResolvers {
 
     private static func bindPreferences(_ binder: inout SchemaBinder, apps: [any App.Type]) {
         let kinds = Notifications.kinds(mounting: apps).map(\.kind.rawValue)
+        let styles = NoticeStyles(mounting: apps)
         /// A kind's choice from its row's columns (nil: the default).
         @Sendable func preference(_ kind: String, push: Bool?, email: Bool?) -> Preference {
-            let style = NoticeStyle.of(kind, mounting: apps)
+            let style = styles[kind]
             let push = push ?? style.pushByDefault, email = email ?? style.emailByDefault
             return Preference(
                 kind: kind, push: push, email: email, isDefault: push == style.pushByDefault && email == style.emailByDefault,
@@ -86,7 +87,7 @@ package enum PushResolvers {
         binder.rootAsync("Mutation", "setNotificationPreference") { input in
             let user = try input.request.signedIn()
             let kind = input.argument("kind")?.enumValue ?? ""
-            let style = NoticeStyle.of(kind, mounting: apps)
+            let style = styles[kind]
             // A choice equal to the kind's default is stored as none, so that
             // a kind's default can change for those who never chose.
             let givenPush = input.argument("push")?.boolValue, givenEmail = input.argument("email")?.boolValue
