@@ -6,10 +6,12 @@ import Testing
 /// The HTTP/1.1 request parser: framing, pipelining, limits, and the
 /// malformed inputs that enable request smuggling.
 @Suite struct HTTPRequestParserTests {
-    private func requests(_ text: String, limits: HTTPRequestParser.Limits = .init(), splitEvery step: Int? = nil) throws(HTTPError)
-        -> [HTTPRequest]
-    {
-        var parser = HTTPRequestParser(limits: limits)
+    /// The requests in `text`, streamed bodies put back together.
+    private func requests(
+        _ text: String, limits: HTTPRequestParser.Limits = .init(), splitEvery step: Int? = nil,
+        streamsBody: HTTPRequestParser.BodyStreaming? = nil
+    ) throws(HTTPError) -> [HTTPRequest] {
+        var parser = HTTPRequestParser(limits: limits, streamsBody: streamsBody)
         let bytes = Array(text.utf8)
         var events: [HTTPRequestParser.Event] = []
         var start = 0
@@ -20,19 +22,25 @@ import Testing
             start = end
         }
         var requests: [HTTPRequest] = []
+        var streamed: HTTPRequest?
         for event in events {
             switch event {
             case .head: break
             case .request(let request): requests.append(request)
+            case .streaming(let head): streamed = HTTPRequest(head: head)
+            case .bodyPart(let bytes): streamed!.body += bytes
+            case .bodyEnd: requests.append(streamed!)
             case .refused(let error): throw error
             }
         }
         return requests
     }
 
-    private func status(_ text: String, limits: HTTPRequestParser.Limits = .init()) -> Int? {
+    private func status(_ text: String, limits: HTTPRequestParser.Limits = .init(), streamsBody: HTTPRequestParser.BodyStreaming? = nil)
+        -> Int?
+    {
         do {
-            _ = try requests(text, limits: limits)
+            _ = try requests(text, limits: limits, streamsBody: streamsBody)
             return nil
         } catch {
             return error.status
@@ -156,5 +164,46 @@ import Testing
         }
         #expect(status(chunked([4, 6]), limits: limits) == nil)
         #expect(status(chunked([4, 7]), limits: limits) == 413)
+    }
+
+    @Test func streamsTheBodiesItIsToldToAndCollectsTheRest() throws {
+        let text =
+            "POST /up HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;ext=1\r\nde\r\n0\r\n\r\n"
+            + "POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n"
+            + "POST /other HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nxyz"
+            + "POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nwxyz"
+        let streams: HTTPRequestParser.BodyStreaming = { $0.target == "/up" ? 100 : nil }
+        let whole = try requests(text)
+        for step in [1, 2, 5, 1000] {
+            #expect(try requests(text, splitEvery: step, streamsBody: streams) == whole)
+        }
+        #expect(whole.map { String(decoding: $0.body, as: UTF8.self) } == ["abcde", "", "xyz", "wxyz"])
+        var parser = HTTPRequestParser(streamsBody: streams)
+        let events = parser.feed(Array("POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nwx".utf8))
+        #expect(events.count == 2)
+        guard case .streaming(let head) = events[0], case .bodyPart(let part) = events[1] else {
+            Issue.record("\(events)")
+            return
+        }
+        #expect(head.target == "/up" && part == Array("wx".utf8))
+        #expect(parser.feed(Array("yz".utf8)) == [.bodyPart(Array("yz".utf8)), .bodyEnd])
+    }
+
+    @Test func aStreamedBodyHasItsOwnLimit() {
+        // Past the collected limit, within the streamed one, and just over it.
+        let limits = HTTPRequestParser.Limits(maxBodyBytes: 10)
+        let streams: HTTPRequestParser.BodyStreaming = { _ in 20 }
+        let fixed = { (count: Int) in
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(count)\r\n\r\n" + String(repeating: "b", count: count)
+        }
+        #expect(status(fixed(20), limits: limits, streamsBody: streams) == nil)
+        #expect(status(fixed(21), limits: limits, streamsBody: streams) == 413)
+        let chunked = { (sizes: [Int]) in
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + sizes.map { String($0, radix: 16) + "\r\n" + String(repeating: "c", count: $0) + "\r\n" }.joined()
+                + "0\r\n\r\n"
+        }
+        #expect(status(chunked([10, 10]), limits: limits, streamsBody: streams) == nil)
+        #expect(status(chunked([10, 11]), limits: limits, streamsBody: streams) == 413)
     }
 }

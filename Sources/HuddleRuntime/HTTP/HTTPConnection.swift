@@ -46,6 +46,8 @@ final class HTTPConnection: @unchecked Sendable {
     private var webSocket: WebSocketConnection?
     /// The peer's IP address, read once the connection is accepted.
     private var peerAddress: String?
+    /// The streamed body arriving now, until it is whole or refused.
+    private var bodyStream: HTTPRequestBodyStream?
 
     var stream: UnsafeMutablePointer<uv_stream_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
@@ -53,7 +55,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     init(server: HTTPServer) {
         self.server = server
-        parser = HTTPRequestParser(limits: server.configuration.limits)
+        parser = HTTPRequestParser(limits: server.configuration.limits, streamsBody: server.configuration.streamsBody)
         handle = .allocate(capacity: 1)
         timer = .allocate(capacity: 1)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
@@ -152,9 +154,13 @@ final class HTTPConnection: @unchecked Sendable {
 
     func updateReading() {
         server.loop.assertInLoopThread()
-        let wanted = state.wantsReading(
-            unsentBytes: unsentBytes, maxUnsentBytes: server.configuration.maxUnsentBytes,
-            maxPipelinedRequests: server.configuration.maxPipelinedRequests)
+        // A streamed body's handler that has fallen behind holds the
+        // client back (while draining, everything is read and dropped).
+        let wanted =
+            state.wantsReading(
+                unsentBytes: unsentBytes, maxUnsentBytes: server.configuration.maxUnsentBytes,
+                maxPipelinedRequests: server.configuration.maxPipelinedRequests)
+            && (state.isDraining || bodyStream?.isFull != true)
         if wanted && !reading {
             reading = true
             let started = uv_read_start(
@@ -214,13 +220,42 @@ final class HTTPConnection: @unchecked Sendable {
             case .request(var request):
                 request.peerAddress = peerAddress
                 pending.append(request)
+            case .streaming(let head):
+                if head.expectsContinue && head.version == .http11 && pending.isEmpty && !state.processing {
+                    write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+                let stream = HTTPRequestBodyStream(bufferLimit: server.configuration.streamedBodyBufferBytes) { [weak self] in
+                    self?.bodyDrained()
+                }
+                bodyStream = stream
+                pending.append(HTTPRequest(head: head, bodyStream: stream, peerAddress: peerAddress))
+            case .bodyPart(let bytes):
+                bodyStream?.append(bytes)
+            case .bodyEnd:
+                bodyStream?.finish()
+                bodyStream = nil
             case .refused(let error):
+                // A streamed body cut short: its handler answers (it reads
+                // the error), and the connection closes after that answer.
+                bodyStream?.fail(error)
+                bodyStream = nil
                 state.failure = error
             }
         }
         updateReading()
         processNext()
         armTimer()
+    }
+
+    /// A streamed body's handler has caught up: reading goes on. Called
+    /// from the handler's thread; the work is the loop's.
+    private func bodyDrained() {
+        let loop = server.loop
+        loop.enqueue { [self] in
+            guard !state.isClosed else { return }
+            updateReading()
+            armTimer()
+        }
     }
 
     // MARK: Answering
@@ -284,9 +319,11 @@ final class HTTPConnection: @unchecked Sendable {
             let isHead = request.head.method == "HEAD"
             let chunked = request.head.version == .http11
             let streams = response.stream != nil && !isHead
+            // A streamed request body the handler answered before it all
+            // arrived leaves the rest unread: no next request can be found.
             let closesAfter =
                 !request.head.keepAlive || state.lifecycle >= .finishing || server.isShuttingDown || request.head.asksToUpgrade
-                || (streams && !chunked)
+                || (streams && !chunked) || request.bodyStream?.arrivedWhole == false
             write(response.serialized(forHead: isHead, closing: closesAfter, chunked: chunked))
             if streams, let stream = response.stream {
                 // Still processing: a client that leaves cancels the producer.
@@ -558,7 +595,9 @@ final class HTTPConnection: @unchecked Sendable {
     func armTimer() {
         server.loop.assertInLoopThread()
         guard !state.isClosed else { return }
-        let phase = state.timerPhase(parser: parser.phase, webSocketClosing: webSocket?.closeSent == true)
+        let phase = state.timerPhase(
+            parser: parser.phase, webSocketClosing: webSocket?.closeSent == true,
+            streamingBody: bodyStream.map { !$0.isFull } ?? false)
         // The drain after the last response counts from its last byte sent.
         guard let phase, !(phase == .draining && awaitingFlush) else {
             timerPhase = nil
@@ -604,7 +643,10 @@ final class HTTPConnection: @unchecked Sendable {
         switch timerPhase {
         case .head, .body:
             timerPhase = nil
-            state.failure = HTTPError(408, "request timed out")
+            let timeout = HTTPError(408, "request timed out")
+            bodyStream?.fail(timeout)
+            bodyStream = nil
+            state.failure = timeout
             updateReading()
             processNext()
         default:
@@ -619,6 +661,8 @@ final class HTTPConnection: @unchecked Sendable {
         guard !state.isClosed else { return }
         state.advance(to: .closed)
         if state.processing { responderTask?.cancel() }
+        bodyStream?.fail(HTTPError(400, "the connection closed"))
+        bodyStream = nil
         resumeRoomWaiters(false)
         endResponder()
         webSocket?.end(code: nil)

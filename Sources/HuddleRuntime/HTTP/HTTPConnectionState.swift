@@ -74,8 +74,11 @@ struct HTTPConnectionState {
     /// after our WebSocket close frame, `webSocketClosing`); none while a request is handled or owed, or
     /// on a WebSocket (its protocol keeps its own time); else by how far the
     /// parser is into the next request.
-    func timerPhase(parser: HTTPRequestParser.Phase, webSocketClosing: Bool = false) -> TimerPhase? {
+    /// A streamed request body arriving (`streamingBody`, and its handler
+    /// keeping up) runs the body timeout even while the handler works.
+    func timerPhase(parser: HTTPRequestParser.Phase, webSocketClosing: Bool = false, streamingBody: Bool = false) -> TimerPhase? {
         if isDraining || webSocketClosing { return .draining }
+        if streamingBody && failure == nil && parser == .body { return .body }
         if isWebSocket || processing || pendingCount > 0 || failure != nil { return nil }
         switch parser {
         case .idle: return .idle

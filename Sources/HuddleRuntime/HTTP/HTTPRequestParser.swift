@@ -9,7 +9,16 @@
 /// LF; a missing or repeated Host. Over the limits: a request line longer
 /// than `maxTargetBytes` gets 414, a header block longer than
 /// `maxHeaderBytes` 431, a body longer than `maxBodyBytes` 413.
+///
+/// A body is collected whole, unless `streamsBody` says the request's
+/// handler reads it as it arrives (an upload): then its bytes come out as
+/// `bodyPart` events, up to the length `streamsBody` allows.
 public struct HTTPRequestParser {
+    /// For a request whose handler reads its body as it arrives, the most
+    /// bytes that body may have; nil collects the body whole, within
+    /// `maxBodyBytes`.
+    public typealias BodyStreaming = @Sendable (HTTPRequestHead) -> Int?
+
     public struct Limits: Sendable {
         public var maxTargetBytes: Int
         public var maxHeaderBytes: Int
@@ -28,6 +37,14 @@ public struct HTTPRequestParser {
         case head(HTTPRequestHead)
         /// The request, body included, is complete.
         case request(HTTPRequest)
+        /// A request's head is complete, and its body is to be streamed to
+        /// its handler: `bodyPart`s follow, then `bodyEnd`. A server
+        /// answers `Expect: 100-continue` now.
+        case streaming(HTTPRequestHead)
+        /// The next bytes of the streamed body.
+        case bodyPart([UInt8])
+        /// The streamed body is complete.
+        case bodyEnd
         /// The input is refused: answer with this error, after the
         /// responses to the requests before it, and close. Always the last
         /// event; the parser takes no more input.
@@ -35,6 +52,13 @@ public struct HTTPRequestParser {
     }
 
     public let limits: Limits
+    private let streamsBody: BodyStreaming?
+    /// The current request's body goes out as `bodyPart` events.
+    private var streaming = false
+    /// The most bytes the current request's body may have.
+    private var bodyLimit = 0
+    /// The body bytes of the current request so far.
+    private var bodyCount = 0
     private var buffer: [UInt8] = []
     private var state = State.requestLine
     private var head: HTTPRequestHead?
@@ -54,8 +78,9 @@ public struct HTTPRequestParser {
         case upgraded
     }
 
-    public init(limits: Limits = Limits()) {
+    public init(limits: Limits = Limits(), streamsBody: BodyStreaming? = nil) {
         self.limits = limits
+        self.streamsBody = streamsBody
     }
 
     /// Where the connection is between requests, for its timeouts.
@@ -104,7 +129,7 @@ public struct HTTPRequestParser {
                         continue
                     }
                     let bodyLength = try finishHead()
-                    events.append(.head(head!))
+                    events.append(streaming ? .streaming(head!) : .head(head!))
                     switch bodyLength {
                     case .chunked: state = .chunkSize
                     case .length(0): complete(into: &events)
@@ -113,7 +138,7 @@ public struct HTTPRequestParser {
                 case .fixedBody(let remaining):
                     let available = min(remaining, buffer.count - position)
                     guard available > 0 else { return events }
-                    body.append(contentsOf: buffer[position..<(position + available)])
+                    takeBody(buffer[position..<(position + available)], into: &events)
                     position += available
                     if remaining == available {
                         complete(into: &events)
@@ -123,12 +148,12 @@ public struct HTTPRequestParser {
                 case .chunkSize:
                     guard let line = try nextLine(from: &position, limit: 1024, status: 400) else { return events }
                     let size = try Self.parseChunkSize(line)
-                    if body.count + size > limits.maxBodyBytes { throw HTTPError(413, "body too large") }
+                    if bodyCount + size > bodyLimit { throw HTTPError(413, "body too large") }
                     state = size == 0 ? .trailers : .chunkData(remaining: size)
                 case .chunkData(let remaining):
                     let available = min(remaining, buffer.count - position)
                     guard available > 0 else { return events }
-                    body.append(contentsOf: buffer[position..<(position + available)])
+                    takeBody(buffer[position..<(position + available)], into: &events)
                     position += available
                     state = remaining == available ? .chunkDataEnd : .chunkData(remaining: remaining - available)
                 case .chunkDataEnd:
@@ -160,8 +185,19 @@ public struct HTTPRequestParser {
         }
     }
 
+    private mutating func takeBody(_ bytes: ArraySlice<UInt8>, into events: inout [Event]) {
+        bodyCount += bytes.count
+        if streaming {
+            events.append(.bodyPart(Array(bytes)))
+        } else {
+            body.append(contentsOf: bytes)
+        }
+    }
+
     private mutating func complete(into events: inout [Event]) {
-        events.append(.request(HTTPRequest(head: head!, body: body)))
+        events.append(streaming ? .bodyEnd : .request(HTTPRequest(head: head!, body: body)))
+        streaming = false
+        bodyCount = 0
         state = head!.asksToUpgrade ? .upgraded : .requestLine
         head = nil
         body = []
@@ -211,6 +247,13 @@ public struct HTTPRequestParser {
         let lengths = head.headers.filter { $0.name == "content-length" }
         let encodings = head.headers.filter { $0.name == "transfer-encoding" }
         if !lengths.isEmpty && !encodings.isEmpty { throw HTTPError(400, "both Content-Length and Transfer-Encoding") }
+        if let streamed = streamsBody?(head) {
+            streaming = true
+            bodyLimit = streamed
+        } else {
+            streaming = false
+            bodyLimit = limits.maxBodyBytes
+        }
         if !encodings.isEmpty {
             guard head.version == .http11 else { throw HTTPError(400, "Transfer-Encoding in HTTP/1.0") }
             guard head.tokens("transfer-encoding") == ["chunked"] else { throw HTTPError(501, "unsupported Transfer-Encoding") }
@@ -222,7 +265,7 @@ public struct HTTPRequestParser {
         guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let count = Int(value)
         else { throw HTTPError(400, "malformed Content-Length") }
-        if count > limits.maxBodyBytes { throw HTTPError(413, "body too large") }
+        if count > bodyLimit { throw HTTPError(413, "body too large") }
         return .length(count)
     }
 
@@ -368,13 +411,18 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
 public struct HTTPRequest: Sendable, Equatable {
     public var head: HTTPRequestHead
+    /// The whole body, unless it is streamed.
     public var body: [UInt8]
+    /// The body as it arrives, for a request the server streams (see
+    /// `HTTPRequestParser.BodyStreaming`).
+    public var bodyStream: HTTPRequestBodyStream?
     /// The IP address of the connection it came on (a proxy's, behind one).
     public var peerAddress: String?
 
-    public init(head: HTTPRequestHead, body: [UInt8] = [], peerAddress: String? = nil) {
+    public init(head: HTTPRequestHead, body: [UInt8] = [], bodyStream: HTTPRequestBodyStream? = nil, peerAddress: String? = nil) {
         self.head = head
         self.body = body
+        self.bodyStream = bodyStream
         self.peerAddress = peerAddress
     }
 }

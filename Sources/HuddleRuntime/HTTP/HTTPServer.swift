@@ -18,6 +18,11 @@ public final class HTTPServer: @unchecked Sendable {
         /// 0 picks a free port; `port` then tells which.
         public var port = 8080
         public var limits = HTTPRequestParser.Limits()
+        /// Which requests' bodies their handlers read as they arrive, and
+        /// how long such a body may be; the rest are collected whole.
+        public var streamsBody: HTTPRequestParser.BodyStreaming?
+        /// How much of a streamed body is read ahead of its handler.
+        public var streamedBodyBufferBytes = 256 * 1024
         /// Connections beyond this get 503 and are closed.
         public var maxConnections = 10_000
         /// From a request's first byte until its head is complete.
