@@ -75,9 +75,26 @@ public struct ImageProcessor: Sendable {
 
     /// Every size in every encoding.
     public func process(_ bytes: [UInt8]) throws(Refusal) -> [Rendition] {
-        guard let format = ImageFormat(sniffing: bytes) else { throw .notAPicture }
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(Refusal) in try process(buffer) } }
+        return try result.get()
+    }
+
+    /// Every size in every encoding, of the `length` bytes of the file open
+    /// at `descriptor` (an upload spooled to disk): mapped, not read into
+    /// memory.
+    public func process(fileDescriptor descriptor: Int32, length: Int) throws(Refusal) -> [Rendition] {
+        guard length > 0 else { throw .notAPicture }
+        guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw .damaged("the upload could not be mapped")
+        }
+        defer { munmap(mapped, length) }
+        return try process(UnsafeRawBufferPointer(start: mapped, count: length))
+    }
+
+    private func process(_ buffer: UnsafeRawBufferPointer) throws(Refusal) -> [Rendition] {
+        guard let format = ImageFormat(sniffing: buffer) else { throw .notAPicture }
         guard Self.started else { throw .damaged("libvips did not start") }
-        let result: Result<[Rendition], Refusal> = bytes.withUnsafeBytes { buffer in
+        let result: Result<[Rendition], Refusal> = {
             // libvips must read it as the format its bytes announce.
             guard let loader = huddle_vips_loader(buffer.baseAddress, buffer.count), String(cString: loader).hasPrefix(format.loader)
             else { return .failure(.notAPicture) }
@@ -127,7 +144,7 @@ public struct ImageProcessor: Sendable {
             let order = Dictionary(sizes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
             renditions.sort { (order[$0.size] ?? 0, $0.encoding == .webp ? 0 : 1) < (order[$1.size] ?? 0, $1.encoding == .webp ? 0 : 1) }
             return .success(renditions)
-        }
+        }()
         return try result.get()
     }
 

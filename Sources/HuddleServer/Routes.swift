@@ -18,12 +18,15 @@ public struct Routes: Sendable {
     let accountPages: AccountPages?
     /// Pictures (/media/…).
     let mediaPages: MediaPages?
+    /// One-time upload URLs (/uploads/…).
+    let uploadPages: UploadPages?
 
     package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
-        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, logger: Logger = Logger()
+        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, uploadPages: UploadPages? = nil, logger: Logger = Logger()
     ) {
         self.accountPages = accountPages
+        self.uploadPages = uploadPages
         mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, logger: logger) }
         self.metrics = metrics
         self.database = database
@@ -56,6 +59,7 @@ public struct Routes: Sendable {
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: await metrics.render())
         default:
             if let mediaPages, let response = await mediaPages.respond(to: request) { return response }
+            if let uploadPages, let response = await uploadPages.respond(to: request) { return response }
             // Last: the pages mail's links open, which nothing frequent asks for.
             if let accountPages, let response = await accountPages.respond(to: request) { return response }
             return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")

@@ -2,6 +2,7 @@ import Foundation
 import GraphQL
 import GraphQLTransport
 import HuddleCore
+import HuddleMedia
 import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
@@ -36,6 +37,9 @@ final class Worker: Sendable {
         http.allowedOrigins = settings.allowedOrigins
         http.persistedQueries = shared.persistedQueries
         http.operations = operations
+        let processor = ImageProcessor()
+        http.uploads = MultipartUploads(
+            database: pool, tokens: tokens, settings: appSettings, processor: processor, logger: configuration.logger)
         let proxies = ClientAddress.TrustedProxies(settings.trustedProxies)
         let push = settings.push?.registration ?? PushRegistration()
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
@@ -58,7 +62,11 @@ final class Worker: Sendable {
         }
         let routes = Routes(
             metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
-            accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache, logger: configuration.logger)
+            accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache,
+            uploadPages: UploadPages(database: pool, settings: appSettings, processor: processor, logger: configuration.logger),
+            logger: configuration.logger)
+        var configuration = configuration
+        configuration.streamsBody = { head in graphQL.streamsBody(head) ?? UploadPages.streamsBody(head, settings: appSettings) }
         server = HTTPServer(
             loop: loop, configuration: configuration, webSocket: webSocket.service(allowedOrigins: settings.allowedOrigins)
         ) { request in

@@ -29,29 +29,12 @@ import Testing
         return (key, renditions)
     }
 
-    /// The status line and headers (names in lower case) of a curl request, and the body.
-    static func fetch(_ url: String, _ options: [String] = []) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
-        let folder = try ScratchDirectory("huddle-fetch")
-        let answer = try curl(["-D", "-", "-o", folder.path("body")] + options + [url]).output
-        var headers: [String: String] = [:]
-        var status = 0
-        for line in answer.split(separator: "\r\n") {
-            if line.hasPrefix("HTTP/") {
-                status = Int(line.split(separator: " ")[1]) ?? 0
-            } else if let colon = line.firstIndex(of: ":") {
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            }
-        }
-        let body = (try? Data(contentsOf: URL(fileURLWithPath: folder.path("body")))).map(Array.init) ?? []
-        return (status, headers, body)
-    }
-
     @Test func picturesAreServedCachedForEverWithETagsAndRanges() async throws {
         try await TestServer.with { server in
             let (key, renditions) = try await Self.storedPhoto(on: server)
             let base = "http://127.0.0.1:\(server.port)"
             let feed = try #require(renditions.first { $0.size == "feed" && $0.encoding == .webp })
-            let whole = try Self.fetch(base + MediaLibrary.path(key: key, size: "feed", encoding: .webp))
+            let whole = try curlFetch(base + MediaLibrary.path(key: key, size: "feed", encoding: .webp))
             #expect(whole.status == 200 && whole.body == feed.bytes)
             #expect(whole.headers["content-type"] == "image/webp")
             #expect(whole.headers["cache-control"] == "public, max-age=31536000, immutable")
@@ -59,28 +42,28 @@ import Testing
             let etag = try #require(whole.headers["etag"])
             #expect(etag == "\"\(Digest.sha256Hex(feed.bytes).prefix(32))\"")
 
-            let again = try Self.fetch(base + "/media/\(key)/feed.webp", ["-H", "If-None-Match: W/\(etag), \"other\""])
+            let again = try curlFetch(base + "/media/\(key)/feed.webp", ["-H", "If-None-Match: W/\(etag), \"other\""])
             #expect(again.status == 304 && again.body.isEmpty && again.headers["etag"] == etag)
             #expect(again.headers["content-length"] == nil && again.headers["content-type"] == nil, "\(again.headers)")
 
-            let first = try Self.fetch(base + "/media/\(key)/feed.webp", ["-H", "Range: bytes=0-99"])
+            let first = try curlFetch(base + "/media/\(key)/feed.webp", ["-H", "Range: bytes=0-99"])
             #expect(first.status == 206 && first.body == Array(feed.bytes[0...99]))
             #expect(first.headers["content-range"] == "bytes 0-99/\(feed.bytes.count)")
-            let last = try Self.fetch(base + "/media/\(key)/feed.webp", ["-H", "Range: bytes=-10"])
+            let last = try curlFetch(base + "/media/\(key)/feed.webp", ["-H", "Range: bytes=-10"])
             #expect(last.status == 206 && last.body == Array(feed.bytes.suffix(10)))
-            let past = try Self.fetch(base + "/media/\(key)/feed.webp", ["-H", "Range: bytes=\(feed.bytes.count)-"])
+            let past = try curlFetch(base + "/media/\(key)/feed.webp", ["-H", "Range: bytes=\(feed.bytes.count)-"])
             #expect(past.status == 416 && past.headers["content-range"] == "bytes */\(feed.bytes.count)")
             #expect(past.headers["content-type"] == nil)
 
             // Without an extension, Accept chooses; caches keep the two apart.
-            let chosen = try Self.fetch(base + "/media/\(key)/thumbnail", ["-H", "Accept: image/avif,image/webp,*/*"])
+            let chosen = try curlFetch(base + "/media/\(key)/thumbnail", ["-H", "Accept: image/avif,image/webp,*/*"])
             #expect(chosen.headers["content-type"] == "image/webp" && chosen.headers["vary"] == "Accept")
-            let plain = try Self.fetch(base + "/media/\(key)/thumbnail", ["-H", "Accept: */*"])
+            let plain = try curlFetch(base + "/media/\(key)/thumbnail", ["-H", "Accept: */*"])
             #expect(plain.headers["content-type"] == "image/jpeg" && plain.body.starts(with: [0xFF, 0xD8, 0xFF]))
-            let refused = try Self.fetch(base + "/media/\(key)/thumbnail", ["-H", "Accept: image/webp;q=0, image/jpeg"])
+            let refused = try curlFetch(base + "/media/\(key)/thumbnail", ["-H", "Accept: image/webp;q=0, image/jpeg"])
             #expect(refused.headers["content-type"] == "image/jpeg")
 
-            let head = try Self.fetch(base + "/media/\(key)/full.jpg", ["-I"])
+            let head = try curlFetch(base + "/media/\(key)/full.jpg", ["-I"])
             #expect(
                 head.status == 200
                     && head.headers["content-length"] == String(renditions.first { $0.size == "full" && $0.encoding == .jpeg }!.bytes.count)
@@ -90,9 +73,9 @@ import Testing
                 "/media/\(key)/huge.webp", "/media/\(key)/feed.gif", "/media/AAAAAAAAAAAAAAAAAAAAAA/feed.webp", "/media/short/feed.webp",
                 "/media/\(key)",
             ] {
-                #expect(try Self.fetch(base + missing).status == 404, "\(missing)")
+                #expect(try curlFetch(base + missing).status == 404, "\(missing)")
             }
-            #expect(try Self.fetch(base + "/media/\(key)/feed.webp", ["-X", "POST"]).status == 405)
+            #expect(try curlFetch(base + "/media/\(key)/feed.webp", ["-X", "POST"]).status == 405)
         }
     }
 }

@@ -107,3 +107,21 @@ package func curl(_ arguments: [String]) throws -> (output: String, errors: Stri
     process.waitUntilExit()
     return (String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
 }
+
+/// A GET (or what `options` make it) by curl: the status, the headers
+/// (names in lower case) and the body.
+package func curlFetch(_ url: String, _ options: [String] = []) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+    let folder = try ScratchDirectory("huddle-fetch")
+    let answer = try curl(["-D", "-", "-o", folder.path("body")] + options + [url]).output
+    var headers: [String: String] = [:]
+    var status = 0
+    for line in answer.split(separator: "\r\n") {
+        if line.hasPrefix("HTTP/") {
+            status = Int(line.split(separator: " ")[1]) ?? 0
+        } else if let colon = line.firstIndex(of: ":") {
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+    let body = (try? Data(contentsOf: URL(fileURLWithPath: folder.path("body")))).map(Array.init) ?? []
+    return (status, headers, body)
+}

@@ -27,6 +27,9 @@ public final class GraphQLOverHTTP: Sendable {
         public var eventStreamKeepAlive = Duration.seconds(12)
         /// The document cache, the limits, introspection, suggestions, where waiting work runs.
         public var operations = GraphQLOperationSettings()
+        /// Where the files of GraphQL multipart requests go; nil takes none
+        /// (such a request is answered 415).
+        public var uploads: (any GraphQLUploads)?
 
         public init() {}
     }
@@ -154,6 +157,19 @@ public final class GraphQLOverHTTP: Sendable {
         case "POST":
             let contentType = request.head.header("content-type")?.lowercased() ?? ""
             let mediaRange = contentType.prefix { $0 != ";" }.trimmingSpaces()
+            if mediaRange == "multipart/form-data", let uploads = configuration.uploads {
+                // A form any page may post: only with a header a form cannot set.
+                if let refusal = csrfRefusal(request) { return .failure(refusal) }
+                let received: (body: GraphQLValue, receiver: any GraphQLUploadReceiver)
+                switch await multipartOperations(request, uploads: uploads) {
+                case .success(let operations): received = operations
+                case .failure(let failure): return .failure(failure)
+                }
+                let answered = await answer(
+                    received.body, request: request, mediaType: mediaType, eventStream: eventStream, delivery: delivery)
+                if case .failure = answered { await received.receiver.abandon() }
+                return answered
+            }
             guard mediaRange == "application/json" else {
                 if let refusal = csrfRefusal(request) { return .failure(refusal) }
                 return .failure(GraphQLOverHTTPFailure(status: 415, message: "The request body must be application/json."))
@@ -168,46 +184,53 @@ public final class GraphQLOverHTTP: Sendable {
             } catch {
                 return .failure(.badRequest("The request body is not valid JSON: \(error)."))
             }
-            if case .list(let items) = body {
-                if eventStream { return .failure(.badRequest("An event stream runs one operation; send a batch as application/json.")) }
-                guard !items.isEmpty else { return .failure(.badRequest("A batch must hold at least one operation.")) }
-                guard items.count <= configuration.maxBatchSize else {
-                    return .failure(
-                        .badRequest("A batch may hold at most \(configuration.maxBatchSize) operations; this one holds \(items.count)."))
-                }
-                var parts: [[UInt8]] = []
-                for item in items {
-                    switch GraphQLRequest.from(json: item) {
-                    case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
-                    case .success(let parameters):
-                        switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, delivery: .whole) {
-                        case .success(let answer): parts.append(answer.body)
-                        case .failure(let refusal): return .failure(refusal)
-                        }
-                    }
-                }
-                var bytes: [UInt8] = [UInt8(ascii: "[")]
-                for (index, part) in parts.enumerated() {
-                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    bytes += part
-                }
-                bytes.append(UInt8(ascii: "]"))
-                return .success(HTTPResponse(status: 200, headers: [("Content-Type", mediaType.contentType)], body: bytes))
-            }
-            switch GraphQLRequest.from(json: body) {
-            case .failure(let failure): return .failure(failure)
-            case .success(let parameters):
-                let answer: Answer
-                switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, delivery: delivery) {
-                case .success(let answered): answer = answered
-                case .failure(let refusal): return .failure(refusal)
-                }
-                var response = answer.response(status: answer.status ?? 200, mediaType: mediaType, delivery: delivery)
-                response.loggedOperation = parameters.operationName
-                return .success(response)
-            }
+            return await answer(body, request: request, mediaType: mediaType, eventStream: eventStream, delivery: delivery)
         default:
             return .failure(GraphQLOverHTTPFailure(status: 405, message: "Use GET or POST.", headers: [("Allow", "GET, POST")]))
+        }
+    }
+
+    /// Answers a POST's JSON body: one operation, or a batch.
+    private func answer(
+        _ body: GraphQLValue, request: HTTPRequest, mediaType: ResponseMediaType, eventStream: Bool, delivery: Delivery
+    ) async -> Result<HTTPResponse, GraphQLOverHTTPFailure> {
+        if case .list(let items) = body {
+            if eventStream { return .failure(.badRequest("An event stream runs one operation; send a batch as application/json.")) }
+            guard !items.isEmpty else { return .failure(.badRequest("A batch must hold at least one operation.")) }
+            guard items.count <= configuration.maxBatchSize else {
+                return .failure(
+                    .badRequest("A batch may hold at most \(configuration.maxBatchSize) operations; this one holds \(items.count)."))
+            }
+            var parts: [[UInt8]] = []
+            for item in items {
+                switch GraphQLRequest.from(json: item) {
+                case .failure(let failure): parts.append(Self.errorBody(failure.message, code: failure.code))
+                case .success(let parameters):
+                    switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, delivery: .whole) {
+                    case .success(let answer): parts.append(answer.body)
+                    case .failure(let refusal): return .failure(refusal)
+                    }
+                }
+            }
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            for (index, part) in parts.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes += part
+            }
+            bytes.append(UInt8(ascii: "]"))
+            return .success(HTTPResponse(status: 200, headers: [("Content-Type", mediaType.contentType)], body: bytes))
+        }
+        switch GraphQLRequest.from(json: body) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let parameters):
+            let answer: Answer
+            switch await runOrRefuse(parameters, request: request, mediaType: mediaType, viaGet: false, delivery: delivery) {
+            case .success(let answered): answer = answered
+            case .failure(let refusal): return .failure(refusal)
+            }
+            var response = answer.response(status: answer.status ?? 200, mediaType: mediaType, delivery: delivery)
+            response.loggedOperation = parameters.operationName
+            return .success(response)
         }
     }
 

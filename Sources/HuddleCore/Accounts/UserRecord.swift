@@ -28,6 +28,8 @@ package final class UserRecord: Identified {
     package var homeLongitude: Double? { get throws { isDeletedUser ? nil : try column(.homeLongitude) } }
     package var createdAt: Date { get throws { isDeletedUser ? Date(timeIntervalSince1970: 0) : try column(.createdAt) } }
     package var emailVerifiedAt: Date? { get throws { isDeletedUser ? nil : try column(.emailVerifiedAt) } }
+    /// The key of the user's picture (`media.key`), if they have one.
+    package var avatarKey: String? { get throws { isDeletedUser ? nil : try column(.avatarKey) } }
 
     /// Who a deleted account's snippets, projects and the like show: one
     /// shared placeholder with no personal fields (id 0, which no account has).
@@ -59,7 +61,14 @@ package final class UserRecord: Identified {
     /// The columns `init(row:offset:)` reads, in order, from `users u`.
     package enum Column: Int, PostgresColumnList {
         case id, username, email, firstName, lastName, birthday, gender, biography, profileImageURL, homeLatitude, homeLongitude, createdAt,
-            emailVerifiedAt
+            emailVerifiedAt, avatarKey
+
+        package var expression: String? {
+            switch self {
+            case .avatarKey: "(SELECT m.key FROM media m WHERE m.id = u.avatar_id)"
+            default: nil
+            }
+        }
     }
     package static let selection = PostgresColumns<Column>(alias: "u")
     /// The select list, from `users u`.

@@ -13,6 +13,7 @@ package enum Shared: App {
         FriendResolvers.bind(&binder)
         NotificationResolvers.bind(&binder)
         SubscriptionResolvers.bind(&binder)
+        PictureResolvers.bind(&binder)
     }
 
     package static let nodeTypes = [
@@ -68,6 +69,7 @@ package enum Shared: App {
         passwordResetsPerAddress,
         verificationLinkHours, passwordResetLinkMinutes,
         accountMailPerHour, pushEndpointsPerUser, promotionalPushesPerDay,
+        uploadFileMegabytes, uploadFilesPerRequest, uploadRequestMegabytes, uploadsPerHour, uploadLinkMinutes,
     ]
 
     /// How long a signed-in device stays signed in unused.
@@ -117,6 +119,23 @@ package enum Shared: App {
     package static let promotionalPushesPerDay = AppSetting(
         "promotional-pushes-per-day", default: 3, range: 0...1000,
         help: "notices of promotional kinds (a like, a favourite pet's update) pushed to one user in 24 hours; the rest stay in the inbox")
+
+    /// The largest picture one may upload.
+    package static let uploadFileMegabytes = AppSetting(
+        "upload-file-megabytes", default: 20, range: 1...200, help: "the largest file one may upload, in MiB")
+    /// Files in one multipart request.
+    package static let uploadFilesPerRequest = AppSetting(
+        "upload-files-per-request", default: 10, range: 1...100, help: "files one GraphQL multipart request may carry")
+    /// The whole body of a multipart request.
+    package static let uploadRequestMegabytes = AppSetting(
+        "upload-request-megabytes", default: 64, range: 1...2000,
+        help: "the largest GraphQL multipart request, every file and field together, in MiB")
+    /// Files one user may upload in an hour.
+    package static let uploadsPerHour = AppSetting(
+        "uploads-per-hour", default: 60, range: 1...100_000, help: "files one user may upload in an hour")
+    /// How long a one-time upload URL works.
+    package static let uploadLinkMinutes = AppSetting(
+        "upload-link-minutes", default: 15, range: 1...1440, help: "how long a one-time upload URL from createUpload works, in minutes")
 }
 
 extension NotificationKind {

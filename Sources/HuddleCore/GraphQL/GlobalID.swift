@@ -8,6 +8,11 @@ package struct GlobalID: Hashable, Sendable {
     package var type: String
     package var id: Int64
 
+    package init(type: String, id: Int64) {
+        self.type = type
+        self.id = id
+    }
+
     package var encoded: String { Base64URL.encode("\(type):\(id)") }
 
     /// Decodes any global id; nil when malformed.

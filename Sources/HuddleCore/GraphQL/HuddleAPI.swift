@@ -22,6 +22,7 @@ public enum HuddleAPI {
         binder.builder.unexpectedError = { error in APIError.masked(error, logger: logger) }
         binder.builder.scalar("DateTime", DateTimeScalar.coercion)
         binder.builder.scalar("Date", DateScalar.coercion)
+        binder.builder.scalar("Upload", PictureResolvers.uploadCoercion)
         for app in mounted { app.bind(&binder) }
         NodeResolvers.bind(&binder, nodeTypes: mounted.flatMap { $0.nodeTypes })
         AccountDeletion.bind(&binder, apps: apps + [Shared.self])

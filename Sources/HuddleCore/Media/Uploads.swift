@@ -1,0 +1,169 @@
+import Foundation
+import GraphQL
+import HuddleMedia
+import HuddlePostgres
+import HuddleRuntime
+import Synchronization
+
+/// Files users send: spooled to an unnamed temporary file as they arrive
+/// (never held in memory), remade by `ImageProcessor` on the thread pool,
+/// and kept as a staged picture (purpose `upload`) that a mutation then
+/// claims for what it is for. An upload is named to the API by its global
+/// id (`Upload:…`), which is what an `Upload` variable holds.
+package enum Uploads {
+    /// Why a file was not taken.
+    package enum Refusal: Error, Sendable {
+        case tooLarge(limit: Int)
+        case notAPicture(String)
+        case rateLimited(perHour: Int)
+        /// The body ended or broke off while the file was read.
+        case interrupted(status: Int, message: String, code: String)
+
+        package var status: Int {
+            switch self {
+            case .tooLarge: 413
+            case .notAPicture: 400
+            case .rateLimited: 429
+            case .interrupted(let status, _, _): status
+            }
+        }
+
+        package var code: String {
+            switch self {
+            case .tooLarge: "UPLOAD_TOO_LARGE"
+            case .notAPicture: "BAD_USER_INPUT"
+            case .rateLimited: "RATE_LIMITED"
+            case .interrupted(_, _, let code): code
+            }
+        }
+
+        package var message: String {
+            switch self {
+            case .tooLarge(let limit): "The file is larger than \(limit) bytes."
+            case .notAPicture(let reason): "The file is not a picture Huddle takes: \(reason)."
+            case .rateLimited(let perHour): "At most \(perHour) files may be uploaded in an hour; try again later."
+            case .interrupted(_, let message, _): message
+            }
+        }
+    }
+
+    /// How long a staged upload waits for a mutation to claim it.
+    package static let stagedFor = "1 hour"
+
+    /// Counts `files` against `user`'s hour, or refuses them all when that
+    /// would pass `uploads-per-hour`; one statement, so requests at once
+    /// cannot both take the last places.
+    package static func reserve(_ files: Int, for user: Int64, settings: AppSettings, on database: PostgresPool) async throws {
+        let perHour = settings[Shared.uploadsPerHour]
+        // Uploads nobody claimed go as others arrive (a few at a time, by
+        // the index of staged ones), and spent or expired URLs with them.
+        _ = try await database.query(
+            """
+            WITH stale AS (DELETE FROM media WHERE id IN (
+              SELECT id FROM media WHERE purpose = 'upload' AND created_at < now() - $1::interval ORDER BY created_at LIMIT 100))
+            DELETE FROM upload_slots WHERE expires_at < now() - $1::interval
+            """, [stagedFor])
+        let rows = try await database.query(
+            """
+            INSERT INTO upload_counts AS c (user_id, window_started_at, files) SELECT $1, now(), $2::int WHERE $2::int <= $3::int
+            ON CONFLICT (user_id) DO UPDATE SET
+              window_started_at = CASE WHEN c.window_started_at <= now() - interval '1 hour' THEN now() ELSE c.window_started_at END,
+              files = CASE WHEN c.window_started_at <= now() - interval '1 hour' THEN $2::int ELSE c.files + $2::int END
+            WHERE CASE WHEN c.window_started_at <= now() - interval '1 hour' THEN $2::int ELSE c.files + $2::int END <= $3::int
+            RETURNING 1
+            """, [user, files, perHour])
+        if rows.isEmpty { throw Refusal.rateLimited(perHour: perHour) }
+    }
+
+    /// Reads one file through `next` (its bytes as they arrive, nil at the
+    /// end) into an unnamed temporary file, remakes it, and keeps it staged
+    /// for `owner`; its global id.
+    package static func stage(
+        owner: Int64, maxBytes: Int, processor: ImageProcessor, database: PostgresPool,
+        next: () async throws -> [UInt8]?
+    ) async throws -> String {
+        let spool = try Spool()
+        while let bytes = try await next() {
+            guard spool.length + bytes.count <= maxBytes else { throw Refusal.tooLarge(limit: maxBytes) }
+            try spool.append(bytes)
+        }
+        let descriptor = spool.descriptor, length = spool.length
+        let made = await database.loop.runInThreadPool {
+            Result { () throws(ImageProcessor.Refusal) in try processor.process(fileDescriptor: descriptor, length: length) }
+        }
+        withExtendedLifetime(spool) {}
+        let renditions: [ImageProcessor.Rendition]
+        switch made {
+        case .success(let made): renditions = made
+        case .failure(let refusal): throw Refusal.notAPicture(refusal.description)
+        }
+        let record = try await database.withTransaction { connection in
+            try await MediaLibrary.store(renditions, owner: owner, purpose: "upload", on: connection)
+        }
+        return GlobalID(type: "Upload", id: record.id).encoded
+    }
+
+    /// Removes staged uploads (a request that failed after taking them).
+    package static func discard(_ ids: [String], owner: Int64, on database: PostgresPool) async {
+        let numbers = ids.compactMap { GlobalID.decode($0).flatMap { $0.type == "Upload" ? $0.id : nil } }
+        guard !numbers.isEmpty else { return }
+        _ = try? await database.query(
+            "DELETE FROM media WHERE id = ANY($1::bigint[]) AND owner_id = $2 AND purpose = 'upload'", [numbers, owner])
+    }
+
+    /// What a mutation says of an `Upload` it cannot use.
+    package static let notClaimable =
+        "That upload cannot be used: it is not yours, was used already, is over an hour old, or its URL has not been sent the file."
+
+    /// Takes the staged upload `id` of `user` for `purpose`, in the caller's
+    /// transaction; nil when it is not theirs, not staged any more, or not
+    /// an upload's id. `id` names the upload (`Upload:…`, a multipart
+    /// request's file) or the slot its bytes were PUT to (`UploadSlot:…`).
+    package static func claim(
+        _ id: String, by user: Int64, for purpose: String, on connection: some PostgresQuerying
+    ) async throws -> MediaLibrary.Record? {
+        guard let global = GlobalID.decode(id), global.type == "Upload" || global.type == "UploadSlot" else { return nil }
+        let media =
+            global.type == "Upload" ? "$1" : "(SELECT s.media_id FROM upload_slots s WHERE s.id = $1 AND s.user_id = $2)"
+        let rows = try await connection.query(
+            """
+            UPDATE media SET purpose = $3 WHERE id = \(media) AND owner_id = $2 AND purpose = 'upload'
+              AND created_at > now() - $4::interval
+            RETURNING id, key
+            """, [global.id, user, purpose, stagedFor])
+        guard let row = rows.first else { return nil }
+        return MediaLibrary.Record(id: try row.decode(Int64.self, at: 0), key: try row.decode(String.self, at: 1))
+    }
+
+    /// A file being received: created and unlinked at once, so nothing is
+    /// left on disk whatever becomes of the process.
+    private final class Spool: Sendable {
+        let descriptor: Int32
+        private let written = Mutex(0)
+
+        init() throws {
+            var template = Array((NSTemporaryDirectory() + "/huddle-upload-XXXXXX").utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard made >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            descriptor = made
+        }
+
+        deinit { close(descriptor) }
+
+        var length: Int { written.withLock { $0 } }
+
+        func append(_ bytes: [UInt8]) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                }
+                offset += count
+            }
+            written.withLock { $0 += bytes.count }
+        }
+    }
+}
