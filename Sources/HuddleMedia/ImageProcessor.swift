@@ -51,12 +51,16 @@ public struct ImageProcessor: Sendable {
         case tooManyPixels(width: Int, height: Int, limit: Int)
         /// A picture that cannot be read to its end (truncated, corrupt).
         case damaged(String)
+        /// The server cannot remake pictures now (libvips did not start, the
+        /// upload could not be mapped): not the picture's fault.
+        case unavailable(String)
 
         public var description: String {
             switch self {
             case .notAPicture: "not a JPEG, PNG, WebP, HEIC or AVIF picture"
             case .tooManyPixels(let width, let height, let limit): "\(width)×\(height) is more than \(limit) pixels"
             case .damaged(let detail): "the picture cannot be read: \(detail)"
+            case .unavailable(let detail): "pictures cannot be remade now: \(detail)"
             }
         }
     }
@@ -85,7 +89,7 @@ public struct ImageProcessor: Sendable {
     public func process(fileDescriptor descriptor: Int32, length: Int) throws(Refusal) -> [Rendition] {
         guard length > 0 else { throw .notAPicture }
         guard let mapped = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
-            throw .damaged("the upload could not be mapped")
+            throw .unavailable("the upload could not be mapped")
         }
         defer { munmap(mapped, length) }
         return try process(UnsafeRawBufferPointer(start: mapped, count: length))
@@ -93,7 +97,7 @@ public struct ImageProcessor: Sendable {
 
     private func process(_ buffer: UnsafeRawBufferPointer) throws(Refusal) -> [Rendition] {
         guard let format = ImageFormat(sniffing: buffer) else { throw .notAPicture }
-        guard Self.started else { throw .damaged("libvips did not start") }
+        guard Self.started else { throw .unavailable("libvips did not start") }
         let result: Result<[Rendition], Refusal> = {
             // libvips must read it as the format its bytes announce.
             guard let loader = huddle_vips_loader(buffer.baseAddress, buffer.count), String(cString: loader).hasPrefix(format.loader)

@@ -229,7 +229,8 @@ package final class HuddleServer: Sendable {
         var schedulerDatabase = database
         schedulerDatabase.maxConnections = configuration.scheduler.concurrency + 1
         let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
-        var work = apps.flatMap { app in app.scheduledWork } + DataExport(apps: apps, settings: shared.appSettings).work
+        var work =
+            apps.flatMap { app in app.scheduledWork } + DataExport(apps: apps, settings: shared.appSettings).work + [Uploads.sweepWork]
         if var mail = configuration.mail {
             if mail.publicURL.isEmpty, let port = workers.first?.server.port { mail.publicURL = "http://localhost:\(port)" }
             work.append(MailDelivery(mail, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics).work)

@@ -23,7 +23,7 @@ struct MultipartUploads: GraphQLUploads {
             maxRequestBytes: settings[Shared.uploadRequestMegabytes] << 20)
     }
 
-    func admit(_ request: HTTPRequest, files: Int) async throws(GraphQLUploadRefusal) -> any GraphQLUploadReceiver {
+    func admit(_ request: HTTPRequest) async throws(GraphQLUploadRefusal) -> any GraphQLUploadReceiver {
         let viewer: RequestContext.Viewer?
         do throws(ServiceUnavailable) {
             viewer = try await Authentication.viewer(
@@ -34,11 +34,6 @@ struct MultipartUploads: GraphQLUploads {
         }
         guard let viewer else {
             throw GraphQLUploadRefusal(status: 401, message: "Sign in to upload files.", code: "UNAUTHENTICATED")
-        }
-        do {
-            try await Uploads.reserve(files, for: viewer.userID, settings: settings, on: database)
-        } catch {
-            throw refusal(error)
         }
         return Receiver(uploads: self, owner: viewer.userID)
     }
@@ -64,6 +59,14 @@ struct MultipartUploads: GraphQLUploads {
         init(uploads: MultipartUploads, owner: Int64) {
             self.uploads = uploads
             self.owner = owner
+        }
+
+        func expect(files: Int) async throws(GraphQLUploadRefusal) {
+            do {
+                try await Uploads.reserve(files, for: owner, settings: uploads.settings, on: uploads.database)
+            } catch {
+                throw uploads.refusal(error)
+            }
         }
 
         func receive(_ file: GraphQLUploadedFile) async throws(GraphQLUploadRefusal) -> GraphQLValue {

@@ -4,39 +4,67 @@ import HuddleMedia
 import HuddlePostgres
 import HuddleRuntime
 
-/// `PUT /uploads/<token>`: the bytes of one file, to the one-time URL
-/// `createUpload` gave (the token is the URL's only credential, kept
-/// hashed). The body is streamed into the upload as it arrives; the answer
-/// is 201 with the `id` to pass as the `Upload`, or an error with a code.
+/// `PUT /uploads?token=…`: the bytes of one file, to the one-time URL
+/// `createUpload` gave. The token is the URL's only credential, kept
+/// hashed, and in the query string, which the request log leaves out. The
+/// body is streamed into the upload as it arrives; the answer is 201 with
+/// the `id` to pass as the `Upload`, or an error with a code. Browsers on
+/// the allowed origins may PUT too (CORS).
 package struct UploadPages: Sendable {
     let database: PostgresPool
     let settings: AppSettings
     let processor: ImageProcessor
+    /// Origins whose browsers may PUT; `"*"` allows any.
+    let allowedOrigins: [String]
     /// Where failures that are not the client's go.
     let logger: Logger
 
-    package init(database: PostgresPool, settings: AppSettings, processor: ImageProcessor, logger: Logger) {
+    package init(database: PostgresPool, settings: AppSettings, processor: ImageProcessor, allowedOrigins: [String], logger: Logger) {
+        self.allowedOrigins = allowedOrigins
         self.logger = logger
         self.database = database
         self.settings = settings
         self.processor = processor
     }
 
-    static let prefix = "/uploads/"
+    static let path = "/uploads"
 
     /// Whether `head` is a PUT of an upload, and if so how long its body
     /// may be (it is streamed, not collected).
     static func streamsBody(_ head: HTTPRequestHead, settings: AppSettings) -> Int? {
-        guard head.method == "PUT", Routes.path(of: head.target).hasPrefix(prefix) else { return nil }
+        guard head.method == "PUT", Routes.path(of: head.target) == path else { return nil }
         return settings[Shared.uploadFileMegabytes] << 20
     }
 
-    /// The answer when the path is under /uploads/, else nil.
+    /// The answer when the path is /uploads, else nil.
     func respond(to request: HTTPRequest) async -> HTTPResponse? {
-        let path = Routes.path(of: request.head.target)
-        guard path.hasPrefix(Self.prefix) else { return nil }
-        guard request.head.method == "PUT" else { return Routes.methodNotAllowed(allow: "PUT") }
-        let token = path.dropFirst(Self.prefix.count)
+        guard Routes.path(of: request.head.target) == Self.path else { return nil }
+        var response = await answer(request)
+        response.headers += cors(request)
+        return response
+    }
+
+    private func cors(_ request: HTTPRequest) -> [(name: String, value: String)] {
+        guard let origin = request.head.header("origin"), allowedOrigins.contains("*") || allowedOrigins.contains(origin) else {
+            return []
+        }
+        return [("Access-Control-Allow-Origin", origin), ("Vary", "Origin")]
+    }
+
+    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
+        if request.head.method == "OPTIONS" {
+            guard request.head.header("origin") != nil else { return HTTPResponse(status: 204, headers: [("Allow", "PUT, OPTIONS")]) }
+            guard !cors(request).isEmpty else { return Self.error(403, "This origin may not upload here.", code: "FORBIDDEN") }
+            return HTTPResponse(
+                status: 204,
+                headers: [
+                    ("Access-Control-Allow-Methods", "PUT, OPTIONS"), ("Access-Control-Allow-Headers", "Content-Type"),
+                    ("Access-Control-Max-Age", "600"),
+                ])
+        }
+        guard request.head.method == "PUT" else { return Routes.methodNotAllowed(allow: "PUT, OPTIONS") }
+        let query = request.head.target.drop { $0 != "?" }.dropFirst()
+        let token = FormURLEncoded.pairs(Substring(query))?.first { $0.name == "token" }?.value ?? ""
         guard let body = request.bodyStream, (1...100).contains(token.utf8.count),
             token.utf8.allSatisfy({
                 $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
@@ -49,8 +77,8 @@ package struct UploadPages: Sendable {
             guard let slot = slots.first else {
                 return Self.error(404, "This upload URL has expired, was used already, or never was.", code: "NOT_FOUND")
             }
+            // Counted against the hour's uploads when the URL was made.
             let (id, owner) = (try slot.decode(Int64.self, at: 0), try slot.decode(Int64.self, at: 1))
-            try await Uploads.reserve(1, for: owner, settings: settings, on: database)
             let upload = try await Uploads.stage(
                 owner: owner, maxBytes: settings[Shared.uploadFileMegabytes] << 20, processor: processor, database: database,
                 next: { try await body.next() })

@@ -63,7 +63,9 @@ final class Worker: Sendable {
         let routes = Routes(
             metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
             accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache,
-            uploadPages: UploadPages(database: pool, settings: appSettings, processor: processor, logger: configuration.logger),
+            uploadPages: UploadPages(
+                database: pool, settings: appSettings, processor: processor, allowedOrigins: settings.allowedOrigins,
+                logger: configuration.logger),
             logger: configuration.logger)
         var configuration = configuration
         configuration.streamsBody = { head in graphQL.streamsBody(head) ?? UploadPages.streamsBody(head, settings: appSettings) }

@@ -189,6 +189,14 @@ import Testing
         #expect(parser.feed(Array("yz".utf8)) == [.bodyPart(Array("yz".utf8)), .bodyEnd])
     }
 
+    @Test func aStreamedBodyOfTinyChunksComesOutInOnePiecePerRead() throws {
+        var parser = HTTPRequestParser(streamsBody: { _ in 1 << 20 })
+        let chunks = String(repeating: "1\r\nx\r\n", count: 1000)
+        let events = parser.feed(Array("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\(chunks)".utf8))
+        #expect(events.count == 2, "\(events.count) events")
+        #expect(events.last == .bodyPart([UInt8](repeating: UInt8(ascii: "x"), count: 1000)))
+    }
+
     @Test func aStreamedBodyHasItsOwnLimit() {
         // Past the collected limit, within the streamed one, and just over it.
         let limits = HTTPRequestParser.Limits(maxBodyBytes: 10)

@@ -151,6 +151,41 @@ import Testing
         await running.stop()
     }
 
+    @Test func aShutdownStillReadsTheBodyOfARequestTakenBeforeIt() async throws {
+        let running = try await server()
+        let client = try RawClient(port: running.port)
+        client.send("POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nhalf ")
+        try await Task.sleep(for: .milliseconds(200))
+        let shutdown = running.beginShutdown()
+        try await Task.sleep(for: .milliseconds(200))
+        client.send("done!")
+        let (text, closed) = client.receive()
+        #expect(text.hasPrefix("HTTP/1.1 200 "), "\(text)")
+        #expect(text.contains("\r\n\r\n10 "), "\(text)")
+        #expect(closed)
+        await shutdown.value
+        await running.stop()
+    }
+
+    @Test func aClientWaitingForContinueIsToldOnlyWhenTheHandlerReads() async throws {
+        let running = try await server()
+        // Refused from its head: no 100, the answer at once, the body never sent.
+        let refused = try RawClient(port: running.port)
+        refused.send("POST /up/refuse HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
+        let (answer, _) = refused.receive { $0.contains("sign in first") }
+        #expect(answer.hasPrefix("HTTP/1.1 401 "), "\(answer)")
+        #expect(!answer.contains("100 Continue"))
+        // Read by its handler: 100 first, then the answer to the body sent after it.
+        let read = try RawClient(port: running.port)
+        read.send("POST /up HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n")
+        let (interim, _) = read.receive { $0.contains("\r\n\r\n") }
+        #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n\r\n"), "\(interim)")
+        read.send("abc")
+        let (final, _) = read.receive { $0.contains("\r\n\r\n3 ") }
+        #expect(final.contains("HTTP/1.1 200 "), "\(final)")
+        await running.stop()
+    }
+
     /// Sends zeros without blocking until `total` are taken or the kernel
     /// takes nothing more for `patience`; how many it took.
     private func sendWhileAccepted(_ descriptor: Int32, total: Int, patience: Duration) -> Int {

@@ -66,6 +66,18 @@ import Testing
                 ["operations=\(Self.setAvatar)", #"map={"0":["variables.f"]}"#, "0=@\(pictures.path("small.png"))"])
             #expect(again.status == 200, "\(again.json)")
             #expect(try await Self.mediaCount(server) == 1)
+            // Two uploads on one connection: the second reuses it (the
+            // first was read to its end).
+            let (_, reused) = try curl(
+                [
+                    "-v", "-o", "/dev/null", "-H", "Authorization: Bearer \(user.token)", "-H", "GraphQL-Require-Preflight: 1",
+                    "-F", "operations=\(Self.setAvatar)", "-F", #"map={"0":["variables.f"]}"#, "-F", "0=@\(pictures.path("small.png"))",
+                    "http://127.0.0.1:\(server.port)/graphql", "--next", "-o", "/dev/null", "-H", "Authorization: Bearer \(user.token)",
+                    "-H", "GraphQL-Require-Preflight: 1", "-F", "operations=\(Self.setAvatar)", "-F", #"map={"0":["variables.f"]}"#,
+                    "-F", "0=@\(pictures.path("small.png"))", "http://127.0.0.1:\(server.port)/graphql",
+                ])
+            #expect(reused.contains("Re-using existing connection") || reused.contains("Reusing existing connection"), "\(reused)")
+            #expect(try await Self.mediaCount(server) == 1)
             let removed = try await server.graphql("mutation { removeAvatar { avatar } }", token: user.token)
             #expect(removed["data"]["removeAvatar"]["avatar"].isNull, "\(removed)")
             #expect(try await Self.mediaCount(server) == 0)
@@ -114,6 +126,10 @@ import Testing
             let three = #"map={"0":["variables.f"],"1":["variables.f"],"2":["variables.f"]}"#
             let many = try Self.post(server, token: user.token, ["operations=\(Self.setAvatar)", three, photo])
             #expect(many.status == 413 && Self.code(many.json) == "UPLOAD_TOO_LARGE", "\(many)")
+            // A map naming one place twice.
+            let twice = try Self.post(
+                server, token: user.token, ["operations=\(Self.setAvatar)", #"map={"0":["variables.f","variables.f"]}"#, photo])
+            #expect(twice.status == 400 && Self.code(twice.json) == "BAD_REQUEST", "\(twice)")
             // A map pointing where there is no null.
             let wrong = try Self.post(server, token: user.token, ["operations=\(Self.setAvatar)", #"map={"0":["variables.g"]}"#, photo])
             #expect(wrong.status == 400 && Self.code(wrong.json) == "BAD_REQUEST", "\(wrong)")
@@ -147,7 +163,7 @@ import Testing
 
     @Test func aOneTimeURLTakesTheBytesOnce() async throws {
         let pictures = try await Self.pictures()
-        try await TestServer.with { server in
+        try await TestServer.with({ $0.allowedOrigins = ["http://app.example"] }) { server in
             let user = try await server.makeUsers(1, prefix: "slot")[0]
             let slot = try await server.graphql("mutation { createUpload { id url expiresAt } }", token: user.token)
             let url = try #require(slot["data"]["createUpload"]["url"].string, "\(slot)")
@@ -166,6 +182,15 @@ import Testing
             let again = try await server.graphql(
                 "mutation($f: Upload!) { setAvatar(file: $f) { avatar } }", ["f": id], token: user.token)
             #expect(again.errorCode == "BAD_USER_INPUT", "\(again)")
+            // A browser app on an allowed origin may PUT there; another may not.
+            let allowed = try curlFetch(
+                "http://127.0.0.1:\(server.port)/uploads",
+                ["-X", "OPTIONS", "-H", "Origin: http://app.example", "-H", "Access-Control-Request-Method: PUT"])
+            #expect(allowed.status == 204 && allowed.headers["access-control-allow-origin"] == "http://app.example")
+            #expect(allowed.headers["access-control-allow-methods"]?.contains("PUT") == true)
+            let other = try curlFetch(
+                "http://127.0.0.1:\(server.port)/uploads", ["-X", "OPTIONS", "-H", "Origin: http://elsewhere.example"])
+            #expect(other.status == 403)
             // An anonymous createUpload is refused.
             let anonymous = try await server.graphql("mutation { createUpload { id } }")
             #expect(anonymous.errorCode == "UNAUTHENTICATED", "\(anonymous)")

@@ -11,9 +11,11 @@ extension GraphQLOverHTTP {
     /// Whether `head` is a multipart request to this endpoint, and if so how
     /// long its body may be (it is streamed, not collected).
     public func streamsBody(_ head: HTTPRequestHead) -> Int? {
-        guard let uploads = configuration.uploads, head.method == "POST",
-            head.target.prefix(while: { $0 != "?" }) == configuration.path,
-            let contentType = head.header("content-type"), MultipartParser.boundary(ofContentType: contentType) != nil
+        // Asked of every request's head: what is not a POST with a
+        // multipart type (its first letter an m) is let go before any work.
+        guard let uploads = configuration.uploads, head.method == "POST", let contentType = head.header("content-type"),
+            contentType.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "m") }) == true,
+            head.target.prefix(while: { $0 != "?" }) == configuration.path, MultipartParser.boundary(ofContentType: contentType) != nil
         else { return nil }
         return uploads.limits.maxRequestBytes
     }
@@ -30,6 +32,8 @@ extension GraphQLOverHTTP {
         let reader = MultipartFormReader(body: body, boundary: boundary, limits: .init(maxParts: limits.maxFiles + 2))
         var receiver: (any GraphQLUploadReceiver)?
         do throws(GraphQLUploadRefusal) {
+            let taking = try await uploads.admit(request)
+            receiver = taking
             var operations = try await Self.jsonField("operations", from: reader, maxBytes: limits.maxFieldBytes)
             let mapValue = try await Self.jsonField("map", from: reader, maxBytes: limits.maxFieldBytes)
             guard case .object(let entries) = mapValue else { throw Self.malformed("map must be a JSON object.") }
@@ -39,6 +43,7 @@ extension GraphQLOverHTTP {
                     code: "UPLOAD_TOO_LARGE")
             }
             var places: [String: [[String]]] = [:]
+            var named: Set<String> = []
             for entry in entries {
                 guard places[entry.name] == nil else { throw Self.malformed("map names the file \(entry.name) twice.") }
                 guard case .list(let paths) = entry.value, !paths.isEmpty else {
@@ -46,6 +51,10 @@ extension GraphQLOverHTTP {
                 }
                 places[entry.name] = try paths.map { path throws(GraphQLUploadRefusal) in
                     guard case .string(let text) = path else { throw Self.malformed("map's \(entry.name) must be a list of paths.") }
+                    guard named.insert(text).inserted else { throw Self.malformed("map names the path \(text) twice.") }
+                    guard named.count <= limits.maxPlaces else {
+                        throw Self.malformed("map may name at most \(limits.maxPlaces) places in operations.")
+                    }
                     let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                     guard operations.value(at: components) == .null else {
                         throw Self.malformed("map's path \(text) is not a null in operations.")
@@ -53,8 +62,7 @@ extension GraphQLOverHTTP {
                     return components
                 }
             }
-            let taking = try await uploads.admit(request, files: places.count)
-            receiver = taking
+            try await taking.expect(files: places.count)
             var filled: Set<String> = []
             while let part = try await Self.nextPart(of: reader) {
                 guard let paths = places[part.name], !filled.contains(part.name) else {
@@ -66,6 +74,13 @@ extension GraphQLOverHTTP {
             }
             if let missing = places.keys.sorted().first(where: { !filled.contains($0) }) {
                 throw Self.malformed("map names the file \(missing), which the request does not carry.")
+            }
+            // What follows the closing delimiter (little, if anything) is
+            // read, so the connection can take the client's next request.
+            do throws(MultipartParser.Failure) {
+                try await reader.readToEnd(atMost: 64 * 1024)
+            } catch {
+                throw GraphQLUploadRefusal.from(error)
             }
             return .success((operations, taking))
         } catch {

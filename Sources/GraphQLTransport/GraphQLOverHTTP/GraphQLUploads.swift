@@ -12,12 +12,18 @@ public struct GraphQLUploadLimits: Sendable {
     public var maxRequestBytes: Int
     /// The `operations` and `map` fields, each.
     public var maxFieldBytes: Int
+    /// The places in `operations` that `map` names, all files together.
+    public var maxPlaces: Int
 
-    public init(maxFileBytes: Int = 20 << 20, maxFiles: Int = 10, maxRequestBytes: Int = 64 << 20, maxFieldBytes: Int = 1 << 20) {
+    public init(
+        maxFileBytes: Int = 20 << 20, maxFiles: Int = 10, maxRequestBytes: Int = 64 << 20, maxFieldBytes: Int = 1 << 20,
+        maxPlaces: Int = 100
+    ) {
         self.maxFileBytes = maxFileBytes
         self.maxFiles = maxFiles
         self.maxRequestBytes = maxRequestBytes
         self.maxFieldBytes = maxFieldBytes
+        self.maxPlaces = maxPlaces
     }
 }
 
@@ -35,19 +41,22 @@ public struct GraphQLUploadRefusal: Error, Sendable {
     }
 }
 
-/// Where the files of multipart requests go: the transport reads the
-/// request's `operations` and `map`, asks `admit` whether this client may
-/// send that many files (before reading any), hands each file to the
-/// receiver as it arrives, and runs the operation with the value each file
-/// became in its place.
+/// Where the files of multipart requests go: the transport asks `admit`
+/// who sends them before it reads anything of the body (a client that may
+/// not upload costs nothing more), reads `operations` and `map`, tells the
+/// receiver how many files follow, hands each to it as it arrives, and runs
+/// the operation with the value each file became in its place.
 public protocol GraphQLUploads: Sendable {
     var limits: GraphQLUploadLimits { get }
-    /// The receiver of this request's `files` files, or why none are taken.
-    func admit(_ request: HTTPRequest, files: Int) async throws(GraphQLUploadRefusal) -> any GraphQLUploadReceiver
+    /// The receiver of this request's files, or why none are taken.
+    func admit(_ request: HTTPRequest) async throws(GraphQLUploadRefusal) -> any GraphQLUploadReceiver
 }
 
 /// Takes one request's files.
 public protocol GraphQLUploadReceiver: Sendable {
+    /// The request names `files` files, none read yet; may refuse them (a
+    /// count per hour).
+    func expect(files: Int) async throws(GraphQLUploadRefusal)
     /// Takes `file` as it arrives (reading it to its end, or refusing it);
     /// the value its places in the variables get.
     func receive(_ file: GraphQLUploadedFile) async throws(GraphQLUploadRefusal) -> GraphQLValue

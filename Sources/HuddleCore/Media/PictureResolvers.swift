@@ -59,6 +59,13 @@ package enum PictureResolvers {
         }
         binder.rootAsync("Mutation", "createUpload") { input in
             let user = try input.request.signedIn()
+            // The file counts against the hour's uploads when its URL is made,
+            // so URLs cannot be made without bound.
+            do {
+                try await Uploads.reserve(1, for: user, settings: input.request.settings, on: input.request.database)
+            } catch let refusal as Uploads.Refusal {
+                throw APIError.rateLimited(refusal.message)
+            }
             let token = RandomBytes.token(32)
             let row = try await input.request.database.query(
                 """
@@ -67,7 +74,7 @@ package enum PictureResolvers {
                 """, [user, Digest.sha256Hex(Array(token.utf8)), input.request.settings[Shared.uploadLinkMinutes]])[0]
             return .object(
                 UploadSlotRecord(
-                    id: try row.decode(Int64.self, at: 0), url: "/uploads/\(token)", expiresAt: try row.decode(Date.self, at: 1)))
+                    id: try row.decode(Int64.self, at: 0), url: "/uploads?token=\(token)", expiresAt: try row.decode(Date.self, at: 1)))
         }
         binder.field("UploadSlot", "id") { (slot: UploadSlotRecord) in GlobalID.value("UploadSlot", slot.id) }
         binder.field("UploadSlot", "url") { (slot: UploadSlotRecord) in .scalar(.string(slot.url)) }

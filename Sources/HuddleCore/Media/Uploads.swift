@@ -3,7 +3,6 @@ import GraphQL
 import HuddleMedia
 import HuddlePostgres
 import HuddleRuntime
-import Synchronization
 
 /// Files users send: spooled to an unnamed temporary file as they arrive
 /// (never held in memory), remade by `ImageProcessor` on the thread pool,
@@ -16,6 +15,8 @@ package enum Uploads {
         case tooLarge(limit: Int)
         case notAPicture(String)
         case rateLimited(perHour: Int)
+        /// The server could not remake it now (not the file's fault).
+        case unavailable(String)
         /// The body ended or broke off while the file was read.
         case interrupted(status: Int, message: String, code: String)
 
@@ -24,6 +25,7 @@ package enum Uploads {
             case .tooLarge: 413
             case .notAPicture: 400
             case .rateLimited: 429
+            case .unavailable: 503
             case .interrupted(let status, _, _): status
             }
         }
@@ -33,6 +35,7 @@ package enum Uploads {
             case .tooLarge: "UPLOAD_TOO_LARGE"
             case .notAPicture: "BAD_USER_INPUT"
             case .rateLimited: "RATE_LIMITED"
+            case .unavailable: "SERVICE_UNAVAILABLE"
             case .interrupted(_, _, let code): code
             }
         }
@@ -42,6 +45,7 @@ package enum Uploads {
             case .tooLarge(let limit): "The file is larger than \(limit) bytes."
             case .notAPicture(let reason): "The file is not a picture Huddle takes: \(reason)."
             case .rateLimited(let perHour): "At most \(perHour) files may be uploaded in an hour; try again later."
+            case .unavailable(let reason): "The picture could not be remade now (\(reason)); try again."
             case .interrupted(_, let message, _): message
             }
         }
@@ -55,14 +59,7 @@ package enum Uploads {
     /// cannot both take the last places.
     package static func reserve(_ files: Int, for user: Int64, settings: AppSettings, on database: PostgresPool) async throws {
         let perHour = settings[Shared.uploadsPerHour]
-        // Uploads nobody claimed go as others arrive (a few at a time, by
-        // the index of staged ones), and spent or expired URLs with them.
-        _ = try await database.query(
-            """
-            WITH stale AS (DELETE FROM media WHERE id IN (
-              SELECT id FROM media WHERE purpose = 'upload' AND created_at < now() - $1::interval ORDER BY created_at LIMIT 100))
-            DELETE FROM upload_slots WHERE expires_at < now() - $1::interval
-            """, [stagedFor])
+        await sweep(on: database)
         let rows = try await database.query(
             """
             INSERT INTO upload_counts AS c (user_id, window_started_at, files) SELECT $1, now(), $2::int WHERE $2::int <= $3::int
@@ -75,6 +72,31 @@ package enum Uploads {
         if rows.isEmpty { throw Refusal.rateLimited(perHour: perHour) }
     }
 
+    /// The scheduler's sweep: due an hour after an upload is staged, and
+    /// again while staged uploads are left.
+    package static let sweepKind = "uploads.sweep"
+    package static let sweepWork = ScheduledWork(sweepKind) { _, connection in
+        await sweep(on: connection)
+        let left = try await connection.query("SELECT EXISTS (SELECT 1 FROM media WHERE purpose = 'upload')")[0].decode(Bool.self, at: 0)
+        return left ? .again(at: Date().addingTimeInterval(15 * 60)) : .done
+    }
+
+    /// Removes uploads nobody claimed in time, and spent or expired URLs,
+    /// a hundred of each at a time: run as uploads arrive and by the
+    /// scheduler. A picture claimed meanwhile is left alone (the purpose
+    /// and age are checked again on the row deleted); a failure is left
+    /// for the next sweep.
+    package static func sweep(on database: some PostgresQuerying) async {
+        _ = try? await database.query(
+            """
+            WITH stale_slots AS (
+              DELETE FROM upload_slots WHERE id IN (
+                SELECT id FROM upload_slots WHERE expires_at < now() - $1::interval ORDER BY expires_at LIMIT 100))
+            DELETE FROM media WHERE purpose = 'upload' AND created_at < now() - $1::interval AND id IN (
+              SELECT id FROM media WHERE purpose = 'upload' AND created_at < now() - $1::interval ORDER BY created_at LIMIT 100)
+            """, [stagedFor])
+    }
+
     /// Reads one file through `next` (its bytes as they arrive, nil at the
     /// end) into an unnamed temporary file, remakes it, and keeps it staged
     /// for `owner`; its global id.
@@ -83,22 +105,39 @@ package enum Uploads {
         next: () async throws -> [UInt8]?
     ) async throws -> String {
         let spool = try Spool()
+        // Written in pieces of about 64 KiB, however the bytes arrived.
+        var pending: [UInt8] = []
+        var length = 0
         while let bytes = try await next() {
-            guard spool.length + bytes.count <= maxBytes else { throw Refusal.tooLarge(limit: maxBytes) }
-            try spool.append(bytes)
+            length += bytes.count
+            guard length <= maxBytes else { throw Refusal.tooLarge(limit: maxBytes) }
+            pending += bytes
+            if pending.count >= 64 * 1024 {
+                try spool.append(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
         }
-        let descriptor = spool.descriptor, length = spool.length
+        try spool.append(pending)
+        let descriptor = spool.descriptor, spooled = length
         let made = await database.loop.runInThreadPool {
-            Result { () throws(ImageProcessor.Refusal) in try processor.process(fileDescriptor: descriptor, length: length) }
+            Result { () throws(ImageProcessor.Refusal) in try processor.process(fileDescriptor: descriptor, length: spooled) }
         }
         withExtendedLifetime(spool) {}
         let renditions: [ImageProcessor.Rendition]
         switch made {
         case .success(let made): renditions = made
+        case .failure(.unavailable(let reason)): throw Refusal.unavailable(reason)
         case .failure(let refusal): throw Refusal.notAPicture(refusal.description)
         }
         let record = try await database.withTransaction { connection in
-            try await MediaLibrary.store(renditions, owner: owner, purpose: "upload", on: connection)
+            let record = try await MediaLibrary.store(renditions, owner: owner, purpose: "upload", on: connection)
+            // The sweep is due once this one could be unclaimed too long.
+            _ = try await connection.query(
+                """
+                INSERT INTO scheduled_jobs (kind, subject_id, due_at) VALUES ($1, 0, now() + $2::interval + interval '1 minute')
+                ON CONFLICT (kind, subject_id) DO NOTHING
+                """, [sweepKind, stagedFor])
+            return record
         }
         return GlobalID(type: "Upload", id: record.id).encoded
     }
@@ -139,7 +178,6 @@ package enum Uploads {
     /// left on disk whatever becomes of the process.
     private final class Spool: Sendable {
         let descriptor: Int32
-        private let written = Mutex(0)
 
         init() throws {
             var template = Array((NSTemporaryDirectory() + "/huddle-upload-XXXXXX").utf8CString)
@@ -151,9 +189,8 @@ package enum Uploads {
 
         deinit { close(descriptor) }
 
-        var length: Int { written.withLock { $0 } }
-
         func append(_ bytes: [UInt8]) throws {
+            guard !bytes.isEmpty else { return }
             var offset = 0
             while offset < bytes.count {
                 let count = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
@@ -163,7 +200,6 @@ package enum Uploads {
                 }
                 offset += count
             }
-            written.withLock { $0 += bytes.count }
         }
     }
 }

@@ -48,6 +48,8 @@ final class HTTPConnection: @unchecked Sendable {
     private var peerAddress: String?
     /// The streamed body arriving now, until it is whole or refused.
     private var bodyStream: HTTPRequestBodyStream?
+    /// That body, while its client waits for `100 Continue` before sending it.
+    private var awaitingContinue: HTTPRequestBodyStream?
 
     var stream: UnsafeMutablePointer<uv_stream_t> {
         UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
@@ -156,10 +158,15 @@ final class HTTPConnection: @unchecked Sendable {
         server.loop.assertInLoopThread()
         // A streamed body's handler that has fallen behind holds the
         // client back (while draining, everything is read and dropped).
+        // A streamed body that is arriving is read on whatever else holds
+        // reading back (a shutdown finishing, pipelined requests waiting,
+        // unread responses): it belongs to a request already taken, and its
+        // buffer bounds it.
+        let streamedBodyArriving = bodyStream != nil && state.failure == nil && !state.isClosed
         let wanted =
-            state.wantsReading(
+            (state.wantsReading(
                 unsentBytes: unsentBytes, maxUnsentBytes: server.configuration.maxUnsentBytes,
-                maxPipelinedRequests: server.configuration.maxPipelinedRequests)
+                maxPipelinedRequests: server.configuration.maxPipelinedRequests) || streamedBodyArriving)
             && (state.isDraining || bodyStream?.isFull != true)
         if wanted && !reading {
             reading = true
@@ -221,24 +228,32 @@ final class HTTPConnection: @unchecked Sendable {
                 request.peerAddress = peerAddress
                 pending.append(request)
             case .streaming(let head):
-                if head.expectsContinue && head.version == .http11 && pending.isEmpty && !state.processing {
-                    write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                }
-                let stream = HTTPRequestBodyStream(bufferLimit: server.configuration.streamedBodyBufferBytes) { [weak self] in
-                    self?.bodyDrained()
-                }
+                // The 100 waits for the handler's first read: a request it
+                // refuses from its head alone (not signed in, no such URL)
+                // does not have the client send the whole body first.
+                let waitsForContinue = head.expectsContinue && head.version == .http11
+                var firstRead: (@Sendable () -> Void)?
+                if waitsForContinue { firstRead = { [weak self] in self?.bodyWanted() } }
+                let stream = HTTPRequestBodyStream(
+                    bufferLimit: server.configuration.streamedBodyBufferBytes, drained: { [weak self] in self?.bodyDrained() },
+                    firstRead: firstRead)
                 bodyStream = stream
+                awaitingContinue = waitsForContinue ? stream : nil
                 pending.append(HTTPRequest(head: head, bodyStream: stream, peerAddress: peerAddress))
             case .bodyPart(let bytes):
+                // A client that did not wait for the 100 gets none.
+                awaitingContinue = nil
                 bodyStream?.append(bytes)
             case .bodyEnd:
                 bodyStream?.finish()
                 bodyStream = nil
+                awaitingContinue = nil
             case .refused(let error):
                 // A streamed body cut short: its handler answers (it reads
                 // the error), and the connection closes after that answer.
                 bodyStream?.fail(error)
                 bodyStream = nil
+                awaitingContinue = nil
                 state.failure = error
             }
         }
@@ -255,6 +270,18 @@ final class HTTPConnection: @unchecked Sendable {
             guard !state.isClosed else { return }
             updateReading()
             armTimer()
+        }
+    }
+
+    /// A streamed body's handler has begun to read it: a client waiting
+    /// for `100 Continue` is told to send it. The handler works on this
+    /// request, so every earlier response is written already.
+    private func bodyWanted() {
+        let loop = server.loop
+        loop.enqueue { [self] in
+            guard !state.isClosed, !state.isDraining, let waiting = awaitingContinue, waiting === bodyStream else { return }
+            awaitingContinue = nil
+            write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
         }
     }
 
@@ -565,6 +592,11 @@ final class HTTPConnection: @unchecked Sendable {
         server.loop.assertInLoopThread()
         guard !state.isDraining else { return }
         state.advance(to: .draining)
+        // What is left of a streamed body is read and dropped from now on;
+        // its handler has answered, and what it had not read goes.
+        bodyStream?.fail(HTTPError(400, "the request was answered"))
+        bodyStream = nil
+        awaitingContinue = nil
         let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
         request.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         awaitingFlush = true
@@ -597,7 +629,7 @@ final class HTTPConnection: @unchecked Sendable {
         guard !state.isClosed else { return }
         let phase = state.timerPhase(
             parser: parser.phase, webSocketClosing: webSocket?.closeSent == true,
-            streamingBody: bodyStream.map { !$0.isFull } ?? false)
+            streamingBody: reading && bodyStream.map { !$0.isFull } ?? false)
         // The drain after the last response counts from its last byte sent.
         guard let phase, !(phase == .draining && awaitingFlush) else {
             timerPhase = nil

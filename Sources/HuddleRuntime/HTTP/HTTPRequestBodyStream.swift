@@ -11,6 +11,9 @@ public final class HTTPRequestBodyStream: Sendable, Equatable {
     private let state = Mutex(State())
     /// Tells the connection it may read again.
     private let drained: @Sendable () -> Void
+    /// Tells the connection the handler wants the body (it answers a
+    /// client waiting with `Expect: 100-continue`); taken at the first read.
+    private let firstRead: Mutex<(@Sendable () -> Void)?>
 
     private struct State {
         var chunks: [[UInt8]] = []
@@ -24,9 +27,10 @@ public final class HTTPRequestBodyStream: Sendable, Equatable {
         case failed(HTTPError)
     }
 
-    init(bufferLimit: Int, drained: @escaping @Sendable () -> Void) {
+    init(bufferLimit: Int, drained: @escaping @Sendable () -> Void, firstRead: (@Sendable () -> Void)? = nil) {
         self.bufferLimit = bufferLimit
         self.drained = drained
+        self.firstRead = Mutex(firstRead)
     }
 
     public static func == (left: HTTPRequestBodyStream, right: HTTPRequestBodyStream) -> Bool { left === right }
@@ -35,6 +39,12 @@ public final class HTTPRequestBodyStream: Sendable, Equatable {
     /// what ended it early: 413 past its limit, 408 when the client
     /// stopped sending, 400 when the connection closed.
     public func next() async throws(HTTPError) -> [UInt8]? {
+        if let wanted = firstRead.withLock({ first in
+            defer { first = nil }
+            return first
+        }) {
+            wanted()
+        }
         while true {
             enum Step {
                 case chunk([UInt8], drained: Bool)
@@ -99,10 +109,19 @@ public final class HTTPRequestBodyStream: Sendable, Equatable {
         guard !bytes.isEmpty else { return }
         wake { state in
             guard state.end == nil else { return }
-            state.chunks.append(bytes)
+            // Small reads join the last piece waiting: a client trickling
+            // bytes cannot make the buffer a great many small arrays.
+            if let last = state.chunks.indices.last, state.chunks[last].count < Self.joinBelow {
+                state.chunks[last] += bytes
+            } else {
+                state.chunks.append(bytes)
+            }
             state.buffered += bytes.count
         }
     }
+
+    /// Pieces shorter than this take the next read's bytes too.
+    private static let joinBelow = 16 * 1024
 
     func finish() {
         wake { state in if state.end == nil { state.end = .finished } }

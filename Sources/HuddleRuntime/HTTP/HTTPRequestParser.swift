@@ -188,7 +188,15 @@ public struct HTTPRequestParser {
     private mutating func takeBody(_ bytes: ArraySlice<UInt8>, into events: inout [Event]) {
         bodyCount += bytes.count
         if streaming {
-            events.append(.bodyPart(Array(bytes)))
+            // A chunked body's pieces arriving together go out as one part:
+            // a body of 1-byte chunks is not a million arrays.
+            if case .bodyPart(var last)? = events.last {
+                events.removeLast()
+                last += bytes
+                events.append(.bodyPart(last))
+            } else {
+                events.append(.bodyPart(Array(bytes)))
+            }
         } else {
             body.append(contentsOf: bytes)
         }

@@ -43,6 +43,23 @@ public final class MultipartFormReader: Sendable {
         }
     }
 
+    /// Reads what is left of the body after the closing delimiter,
+    /// dropping it; stops early (the connection then closes after its
+    /// answer) past `atMost` bytes.
+    public func readToEnd(atMost: Int) async throws(MultipartParser.Failure) {
+        var read = 0
+        while read <= atMost {
+            let bytes: [UInt8]?
+            do throws(HTTPError) {
+                bytes = try await body.next()
+            } catch {
+                throw MultipartParser.Failure(status: error.status, reason: error.reason)
+            }
+            guard let bytes else { return }
+            read += bytes.count
+        }
+    }
+
     /// The next event; one that is not content stays queued unless `consuming`.
     private func nextEvent(consuming: Bool) async throws(MultipartParser.Failure) -> MultipartParser.Event {
         while true {
