@@ -22,18 +22,10 @@ import Testing
         return folder
     }
 
-    /// curl's multipart request to the server's /graphql; the status and the JSON answer.
     static func post(_ server: TestServer, token: String?, preflight: Bool = true, _ fields: [String]) throws -> (
         status: Int, json: [String: Any]
     ) {
-        var arguments = ["-o", "-", "-w", "\n%{http_code}", "http://127.0.0.1:\(server.port)/graphql"]
-        if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
-        if preflight { arguments += ["-H", "GraphQL-Require-Preflight: 1"] }
-        for field in fields { arguments += ["-F", field] }
-        let output = try curl(arguments).output
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        let json = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any]
-        return (Int(lines.last ?? "") ?? 0, json ?? [:])
+        try server.multipart(fields, token: token, preflight: preflight)
     }
 
     static func code(_ json: [String: Any]) -> String? {

@@ -158,18 +158,20 @@ package enum Uploads {
     /// transaction; nil when it is not theirs, not staged any more, or not
     /// an upload's id. `id` names the upload (`Upload:…`, a multipart
     /// request's file) or the slot its bytes were PUT to (`UploadSlot:…`).
+    /// With `keepingOwner` false the picture is no longer the user's (a
+    /// pet's photo, which stays when its sender's account goes).
     package static func claim(
-        _ id: String, by user: Int64, for purpose: String, on connection: some PostgresQuerying
+        _ id: String, by user: Int64, for purpose: String, keepingOwner: Bool = true, on connection: some PostgresQuerying
     ) async throws -> MediaLibrary.Record? {
         guard let global = GlobalID.decode(id), global.type == "Upload" || global.type == "UploadSlot" else { return nil }
         let media =
             global.type == "Upload" ? "$1" : "(SELECT s.media_id FROM upload_slots s WHERE s.id = $1 AND s.user_id = $2)"
         let rows = try await connection.query(
             """
-            UPDATE media SET purpose = $3 WHERE id = \(media) AND owner_id = $2 AND purpose = 'upload'
-              AND created_at > now() - $4::interval
+            UPDATE media SET purpose = $3, owner_id = CASE WHEN $5 THEN owner_id END
+            WHERE id = \(media) AND owner_id = $2 AND purpose = 'upload' AND created_at > now() - $4::interval
             RETURNING id, key
-            """, [global.id, user, purpose, stagedFor])
+            """, [global.id, user, purpose, stagedFor, keepingOwner])
         guard let row = rows.first else { return nil }
         return MediaLibrary.Record(id: try row.decode(Int64.self, at: 0), key: try row.decode(String.self, at: 1))
     }

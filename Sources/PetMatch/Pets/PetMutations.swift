@@ -10,6 +10,7 @@ enum PetMutations {
         binder.rootAsync("Mutation", "createPet", create)
         binder.rootAsync("Mutation", "updatePet", update)
         binder.rootAsync("Mutation", "setPetStatus", setStatus)
+        PetPhotoMutations.bind(&binder)
     }
 
     static let maxPhotos = 12
@@ -102,7 +103,7 @@ enum PetMutations {
     }
 
     /// The pet, locked for a change by `user`, who must be on its shelter's staff.
-    private static func locked(_ id: Int64, by user: Int64, on connection: PostgresConnection) async throws -> PetRecord {
+    static func locked(_ id: Int64, by user: Int64, on connection: PostgresConnection) async throws -> PetRecord {
         let rows = try await connection.query(
             """
             SELECT \(PetRecord.columns), EXISTS (SELECT 1 FROM shelter_staff m WHERE m.shelter_id = p.shelter_id AND m.user_id = $2)
@@ -124,7 +125,7 @@ enum PetMutations {
     }
 
     /// A notice for everyone who has the pet among their favourites, in one statement.
-    private static func tellFavoriters(
+    static func tellFavoriters(
         of pet: PetRecord, kind: NotificationKind, actor: Int64, message: String, on connection: PostgresConnection
     ) async throws {
         let users = try await connection.query("SELECT user_id FROM pet_favorites WHERE pet_id = $1 AND user_id <> $2", [pet.id, actor])

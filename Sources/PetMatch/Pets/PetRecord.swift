@@ -34,7 +34,10 @@ final class PetRecord: Identified {
 
         var expression: String? {
             switch self {
-            case .photos: "ARRAY(SELECT ph.url FROM pet_photos ph WHERE ph.pet_id = p.id ORDER BY ph.position)"
+            // An uploaded photo as `media:KEY`, which the field makes a path for the size asked.
+            case .photos:
+                "ARRAY(SELECT coalesce(ph.url, 'media:' || m.key) FROM pet_photos ph LEFT JOIN media m ON m.id = ph.media_id"
+                    + " WHERE ph.pet_id = p.id ORDER BY ph.position)"
             default: nil
             }
         }

@@ -16,7 +16,14 @@ enum PetResolvers {
         binder.field("Pet", "coat") { (pet: PetRecord) in pet.coat.map { .scalar(.enum($0)) } ?? .null }
         binder.field("Pet", "color") { (pet: PetRecord) in pet.color.map { .scalar(.string($0)) } ?? .null }
         binder.field("Pet", "description") { (pet: PetRecord) in .scalar(.string(pet.description)) }
-        binder.field("Pet", "photos") { (pet: PetRecord) in .list(pet.photos.map { .scalar(.string($0)) }) }
+        binder.field("Pet", "photos") { (pet: PetRecord, input: ResolverInput) in
+            let size = input.argument("size")?.enumValue, format = input.argument("format")?.enumValue
+            return .list(
+                pet.photos.map { photo in
+                    guard photo.hasPrefix("media:") else { return .scalar(.string(photo)) }
+                    return .scalar(.string(PictureResolvers.path(key: String(photo.dropFirst(6)), size: size, format: format)))
+                })
+        }
         binder.field("Pet", "status") { (pet: PetRecord) in .scalar(.enum(pet.status)) }
         binder.field("Pet", "publishedAt") { (pet: PetRecord) in Instant.value(pet.publishedAt) }
         binder.field("Pet", "statusChangedAt") { (pet: PetRecord) in Instant.value(pet.statusChangedAt) }
