@@ -84,6 +84,7 @@ package final class HuddleServer: Sendable {
         let persistedQueries: PersistedQueries
         let appSettings: AppSettings
         let mediaCache: MediaCache?
+        let pictures: PictureURLs
     }
 
     package let configuration: Configuration
@@ -175,6 +176,20 @@ package final class HuddleServer: Sendable {
             }
         }
         effectivePush.withLock { $0 = configuration.push?.registration }
+        // Every process signs private pictures' URLs with the deployment's key.
+        let signingKey: [UInt8]
+        var one = database
+        one.maxConnections = 1
+        let keyPool = PostgresPool(one, on: listenerLoop)
+        do {
+            signingKey = try await listenerLoop.onLoop { () async throws in try await PictureURLs.recordedKey(on: keyPool) }
+            await listenerLoop.onLoop { await keyPool.close() }
+        } catch {
+            await listenerLoop.onLoop { await keyPool.close() }
+            await listener.close()
+            listenerLoop.stop()
+            throw StartError(description: "cannot read the deployment's picture signing key: \(error)")
+        }
         // Followed even when it keeps nothing (a lifetime of 0): open
         // WebSockets hear through it that their token was revoked.
         let tokens = TokenCache(lifetime: configuration.tokenCacheLifetime, listener: listener)
@@ -192,10 +207,23 @@ package final class HuddleServer: Sendable {
         metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
             persistedQueries.usage.bytes
         }
+        let appSettings = configuration.appSettings ?? AppSettings.defaults(of: apps)
+        let mediaCache = configuration.mediaCacheBytes > 0 ? MediaCache(maxBytes: configuration.mediaCacheBytes) : nil
+        if let mediaCache {
+            // A picture removed stops being served from memory here too.
+            do {
+                try await ChannelWatch(MediaCache.removals, listener: listener).start(
+                    onNotice: { key in mediaCache.forget(key) }, onReconnect: { mediaCache.forgetAll() })
+            } catch {
+                await listener.close()
+                listenerLoop.stop()
+                throw StartError(description: "cannot follow removed pictures: \(error)")
+            }
+        }
         let shared = Shared(
-            listener: listener, tokens: tokens, persistedQueries: persistedQueries,
-            appSettings: configuration.appSettings ?? AppSettings.defaults(of: apps),
-            mediaCache: configuration.mediaCacheBytes > 0 ? MediaCache(maxBytes: configuration.mediaCacheBytes) : nil)
+            listener: listener, tokens: tokens, persistedQueries: persistedQueries, appSettings: appSettings,
+            mediaCache: mediaCache,
+            pictures: PictureURLs(key: signingKey, lifetime: appSettings[HuddleCore.Shared.privatePictureURLMinutes] * 60))
         // Few connections, each with a pipeline of statements, keep
         // PostgreSQL's CPUs on statements rather than on switching between
         // backends (docs/performance.md, "Measured choices").

@@ -2,8 +2,10 @@ import HuddleCore
 import Synchronization
 
 /// The renditions a process served lately, in memory: a picture's key never
-/// names other bytes, so nothing here is ever stale. Shared by the workers;
-/// bounded in bytes, the least recently served going first.
+/// names other bytes, so nothing here is ever stale but a picture removed,
+/// which the database announces (`media_removed`) and `forget` drops.
+/// Shared by the workers; bounded in bytes, the least recently served going
+/// first.
 package final class MediaCache: Sendable {
     private struct Entry {
         var stored: MediaLibrary.Stored
@@ -30,6 +32,29 @@ package final class MediaCache: Sendable {
             entry.lastUsed = state.clock
             state.entries[key] = entry
             return entry.stored
+        }
+    }
+
+    /// The channel on which the database names each picture removed.
+    package static let removals = "huddle_media_removed"
+
+    /// Drops every rendition of the picture `mediaKey` (entries are keyed
+    /// `KEY/size.encoding`).
+    package func forget(_ mediaKey: String) {
+        let prefix = mediaKey + "/"
+        state.withLock { state in
+            for (key, entry) in state.entries where key.hasPrefix(prefix) {
+                state.entries[key] = nil
+                state.bytes -= entry.stored.bytes.count
+            }
+        }
+    }
+
+    /// Drops everything (removals may have been missed).
+    package func forgetAll() {
+        state.withLock { state in
+            state.entries = [:]
+            state.bytes = 0
         }
     }
 

@@ -12,6 +12,8 @@ struct MediaPages: Sendable {
     let database: PostgresPool
     /// The process's renditions in memory; nil reads each from the database.
     let cache: MediaCache?
+    /// Checks a private picture's signed URL.
+    let pictures: PictureURLs
     let logger: Logger
 
     /// The answer when the path is under /media/, else nil.
@@ -47,10 +49,17 @@ struct MediaPages: Sendable {
                 body: Array("database unavailable\n".utf8))
         }
         guard let stored else { return Self.notFound }
+        // A private project's picture: only by a URL signed here that has
+        // not expired, cached by the browser alone and not past its expiry.
+        var cacheControl = "public, max-age=31536000, immutable"
+        if stored.isPrivate {
+            let query = request.head.target.drop { $0 != "?" }.dropFirst()
+            guard pictures.admits(path: String(path), query: query) else { return Self.forbidden }
+            cacheControl = "private, max-age=\(min(pictures.lifetime, 3600))"
+        }
         let etag = "\"\(stored.etag)\""
         var headers: [(name: String, value: String)] = [
-            ("ETag", etag), ("Cache-Control", "public, max-age=31536000, immutable"), ("X-Content-Type-Options", "nosniff"),
-            ("Accept-Ranges", "bytes"),
+            ("ETag", etag), ("Cache-Control", cacheControl), ("X-Content-Type-Options", "nosniff"), ("Accept-Ranges", "bytes"),
         ]
         if negotiated { headers.append(("Vary", "Accept")) }
         if let match = request.head.header("if-none-match"), Self.matches(match, etag) {
@@ -70,6 +79,8 @@ struct MediaPages: Sendable {
     }
 
     static let notFound = HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "no such picture\n")
+    static let forbidden = HTTPResponse(
+        status: 403, contentType: "text/plain; charset=utf-8", body: "this picture needs a signed URL that has not expired\n")
 
     static func isKeyByte(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F

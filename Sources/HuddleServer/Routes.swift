@@ -1,4 +1,5 @@
 import GraphQLTransport
+import HuddleCore
 import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
@@ -23,11 +24,12 @@ public struct Routes: Sendable {
 
     package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
-        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, uploadPages: UploadPages? = nil, logger: Logger = Logger()
+        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, pictures: PictureURLs = PictureURLs(),
+        uploadPages: UploadPages? = nil, logger: Logger = Logger()
     ) {
         self.accountPages = accountPages
         self.uploadPages = uploadPages
-        mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, logger: logger) }
+        mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, pictures: pictures, logger: logger) }
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL

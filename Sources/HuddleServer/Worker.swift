@@ -46,14 +46,15 @@ final class Worker: Sendable {
             request, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
                 for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings, trustedProxies: proxies,
-                push: push)
+                push: push, pictures: shared.pictures)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
         let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
             payload, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
-                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings, push: push)
+                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings, push: push,
+                pictures: shared.pictures)
         }
         let playground = settings.playgroundAssets.map { assets in
             var playgroundSettings = Playground.Configuration()
@@ -62,7 +63,7 @@ final class Worker: Sendable {
         }
         let routes = Routes(
             metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
-            accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache,
+            accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache, pictures: shared.pictures,
             uploadPages: UploadPages(
                 database: pool, settings: appSettings, processor: processor, allowedOrigins: settings.allowedOrigins,
                 logger: configuration.logger),

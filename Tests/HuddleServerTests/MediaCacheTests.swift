@@ -25,4 +25,19 @@ struct MediaCacheTests {
         cache.keep(Self.stored(101), for: "large")
         #expect(cache.value(for: "large") == nil)
     }
+
+    @Test func aRemovedPictureIsForgottenInEverySize() {
+        let cache = MediaCache(maxBytes: 800)
+        for key in ["picture/feed.webp", "picture/full.jpeg", "pictures/feed.webp", "other/feed.webp"] {
+            cache.keep(Self.stored(100), for: key)
+        }
+        cache.forget("picture")
+        #expect(cache.value(for: "picture/feed.webp") == nil && cache.value(for: "picture/full.jpeg") == nil)
+        #expect(cache.value(for: "pictures/feed.webp") != nil && cache.value(for: "other/feed.webp") != nil)
+        // Its bytes are free again: five more fit without evicting.
+        for key in ["a", "b", "c", "d", "e"] { cache.keep(Self.stored(100), for: key) }
+        #expect(cache.value(for: "other/feed.webp") != nil)
+        cache.forgetAll()
+        #expect(cache.value(for: "other/feed.webp") == nil)
+    }
 }

@@ -227,11 +227,3 @@ enum HabitMutations {
         }
     }
 }
-
-extension Optional {
-    /// `map` with an async transform.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
-    }
-}

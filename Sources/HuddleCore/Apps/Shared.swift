@@ -69,7 +69,7 @@ package enum Shared: App {
         passwordResetsPerAddress,
         verificationLinkHours, passwordResetLinkMinutes,
         accountMailPerHour, pushEndpointsPerUser, promotionalPushesPerDay,
-        uploadFileMegabytes, uploadFilesPerRequest, uploadRequestMegabytes, uploadsPerHour, uploadLinkMinutes,
+        uploadFileMegabytes, uploadFilesPerRequest, uploadRequestMegabytes, uploadsPerHour, uploadLinkMinutes, privatePictureURLMinutes,
     ]
 
     /// How long a signed-in device stays signed in unused.
@@ -136,6 +136,10 @@ package enum Shared: App {
     /// How long a one-time upload URL works.
     package static let uploadLinkMinutes = AppSetting(
         "upload-link-minutes", default: 15, range: 1...1440, help: "how long a one-time upload URL from createUpload works, in minutes")
+    /// How long a private picture's signed URL works, at least.
+    package static let privatePictureURLMinutes = AppSetting(
+        "private-picture-url-minutes", default: 60, range: 1...10_080,
+        help: "how long the signed URL of a private project's picture works, at least, in minutes")
 }
 
 extension NotificationKind {

@@ -54,14 +54,15 @@ public enum HuddleAPI {
     /// its bearer token.
     package static func context(
         for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, tokens: TokenCache? = nil,
-        settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration()
+        settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration(),
+        pictures: PictureURLs = PictureURLs()
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
             database: database, listener: listener,
             viewer: try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings), tokens: tokens,
             settings: settings, userAgent: request.head.header("user-agent"),
-            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push)
+            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push, pictures: pictures)
     }
 
     /// The context of a websocket connection, from the `token` (or
@@ -69,17 +70,20 @@ public enum HuddleAPI {
     /// without one, refused (nil) with one that is not valid.
     package static func context(
         forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?,
-        tokens: TokenCache? = nil, settings: AppSettings, push: PushRegistration = PushRegistration()
+        tokens: TokenCache? = nil, settings: AppSettings, push: PushRegistration = PushRegistration(),
+        pictures: PictureURLs = PictureURLs()
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
         guard let token = member else {
-            return RequestContext(database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings, push: push)
+            return RequestContext(
+                database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings, push: push, pictures: pictures)
         }
         guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings) else {
             return nil
         }
-        return RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push)
+        return RequestContext(
+            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures)
     }
 }

@@ -26,6 +26,8 @@ package final class RequestContext: Sendable {
     package let clientAddress: String?
     /// What device registrations may be (the platforms pushed to, the VAPID key).
     package let push: PushRegistration
+    /// How picture paths are written (private ones signed).
+    package let pictures: PictureURLs
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -59,9 +61,10 @@ package final class RequestContext: Sendable {
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
         settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil,
-        push: PushRegistration = PushRegistration()
+        push: PushRegistration = PushRegistration(), pictures: PictureURLs = PictureURLs()
     ) {
         self.push = push
+        self.pictures = pictures
         self.userAgent = userAgent
         self.clientAddress = clientAddress
         self.database = database
@@ -80,7 +83,8 @@ package final class RequestContext: Sendable {
     /// A context for another operation by the same client (each operation
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
-        RequestContext(database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push)
+        RequestContext(
+            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures)
     }
 }
 

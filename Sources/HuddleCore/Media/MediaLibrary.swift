@@ -18,11 +18,14 @@ package enum MediaLibrary {
         package var bytes: [UInt8]
         package var etag: String
         package var encoding: ImageProcessor.Encoding
+        /// A private project's: served only by a signed URL.
+        package var isPrivate: Bool
 
-        package init(bytes: [UInt8], etag: String, encoding: ImageProcessor.Encoding) {
+        package init(bytes: [UInt8], etag: String, encoding: ImageProcessor.Encoding, isPrivate: Bool = false) {
             self.bytes = bytes
             self.etag = etag
             self.encoding = encoding
+            self.isPrivate = isPrivate
         }
     }
 
@@ -54,11 +57,13 @@ package enum MediaLibrary {
     {
         let rows = try await database.query(
             """
-            SELECT r.bytes, r.etag FROM media m JOIN media_renditions r ON r.media_id = m.id
+            SELECT r.bytes, r.etag, m.private FROM media m JOIN media_renditions r ON r.media_id = m.id
             WHERE m.key = $1 AND r.size = $2 AND r.encoding = $3
             """, [key, size, encoding.rawValue])
         guard let row = rows.first else { return nil }
-        return Stored(bytes: try row.decode([UInt8].self, at: 0), etag: try row.decode(String.self, at: 1), encoding: encoding)
+        return Stored(
+            bytes: try row.decode([UInt8].self, at: 0), etag: try row.decode(String.self, at: 1), encoding: encoding,
+            isPrivate: try row.decode(Bool.self, at: 2))
     }
 
     /// The path of a picture's rendition; without `encoding`, the one the client's Accept chooses.

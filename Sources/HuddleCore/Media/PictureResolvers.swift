@@ -21,15 +21,9 @@ package enum PictureResolvers {
             return .success(value)
         })
 
-    /// The path of a picture's `size` in `format` (nil: the Accept header chooses).
+    /// The path of a public picture's `size` in `format` (nil: the Accept header chooses).
     package static func path(key: String, size: String?, format: String?) -> String {
-        let encoding: ImageProcessor.Encoding? =
-            switch format {
-            case "WEBP": .webp
-            case "JPEG": .jpeg
-            default: nil
-            }
-        return MediaLibrary.path(key: key, size: (size ?? "FEED").lowercased(), encoding: encoding)
+        PictureURLs().path(key: key, size: size, format: format, isPrivate: false) ?? ""
     }
 
     package static func bind(_ binder: inout SchemaBinder) {

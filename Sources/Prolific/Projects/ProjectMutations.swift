@@ -10,6 +10,7 @@ enum ProjectMutations {
         binder.rootAsync("Mutation", "followProject") { input in try await follow(input, following: true) }
         binder.rootAsync("Mutation", "unfollowProject") { input in try await follow(input, following: false) }
         binder.rootAsync("Mutation", "inviteToProject", invite)
+        binder.rootAsync("Mutation", "setProjectCover", setCover)
     }
 
     /// Round lengths of the named paces, in minutes.
@@ -72,6 +73,24 @@ enum ProjectMutations {
         let id = try rows[0].decode(Int64.self, at: 0)
         try await RoundEnd.open(round: 1, of: id, minutes: project.roundMinutes, on: connection)
         return id
+    }
+
+    private static func setCover(_ input: ResolverInput) async throws -> Resolved {
+        let viewer = try input.request.signedIn()
+        let id = try input.id("projectId", of: "Project")
+        let upload = input.string("file")
+        return try await ProlificErrors.translating {
+            try await input.request.database.withTransaction { connection in
+                let project = try await visible(id, to: viewer, on: connection)
+                guard project.ownerID == viewer else { throw APIError.forbidden("Only the project's owner can change its cover.") }
+                let cover = try await upload.asyncMap { upload in
+                    try await ProlificPictures.claim(upload, by: viewer, inProject: id, on: connection)
+                }
+                // The cover replaced goes (projects_remove_cover).
+                _ = try await connection.query("UPDATE projects SET cover_id = $2 WHERE id = $1", [id, cover])
+                return .object(try await load(id, on: connection))
+            }
+        }
     }
 
     static func load(_ id: Int64, on database: some PostgresQuerying) async throws -> ProjectRecord {

@@ -18,6 +18,8 @@ final class ProjectRecord: Identified {
     let followerCount: Int
     let lastActivityAt: Date
     let createdAt: Date
+    /// Its cover's key, `!`-marked when private (`PictureURLs.path(marked:)`).
+    let cover: String?
 
     /// How many columns `columns` names: what a statement selects after them starts there.
     static var columnCount: Int { selection.count }
@@ -25,7 +27,14 @@ final class ProjectRecord: Identified {
     /// The columns `init(row:)` reads, in order.
     enum Column: Int, PostgresColumnList {
         case id, ownerID, title, seed, isPrivate, pace, roundMinutes, roundLimit, roundsCompleted, completedAt, followerCount,
-            lastActivityAt, createdAt
+            lastActivityAt, createdAt, cover
+
+        var expression: String? {
+            switch self {
+            case .cover: PictureURLs.markedKey(of: "p.cover_id")
+            default: nil
+            }
+        }
     }
     static let selection = PostgresColumns<Column>(alias: "p")
     /// The select list, from `p`.
@@ -46,6 +55,7 @@ final class ProjectRecord: Identified {
         followerCount = try column[.followerCount]
         lastActivityAt = try column[.lastActivityAt]
         createdAt = try column[.createdAt]
+        cover = try column[.cover]
     }
 
     /// The SQL condition that project `p` is visible to the viewer given as

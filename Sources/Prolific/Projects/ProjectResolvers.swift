@@ -73,6 +73,9 @@ enum ProjectResolvers {
     private static func bindFields(_ binder: inout SchemaBinder) {
         binder.field("Project", "id") { (project: ProjectRecord) in GlobalID.value("Project", project.id) }
         binder.field("Project", "title") { (project: ProjectRecord) in .scalar(.string(project.title)) }
+        binder.field("Project", "cover") { (project: ProjectRecord, input: ResolverInput) in
+            ProlificPictures.resolve(project.cover, input)
+        }
         binder.field("Project", "seed") { (project: ProjectRecord) in .scalar(.string(project.seed)) }
         binder.field("Project", "isPrivate") { (project: ProjectRecord) in .scalar(.boolean(project.isPrivate)) }
         binder.field("Project", "pace") { (project: ProjectRecord) in .scalar(.enum(project.pace)) }

@@ -13,6 +13,8 @@ final class SnippetRecord: Identified {
     let text: String
     let isEnding: Bool
     let createdAt: Date
+    /// Its picture's key, `!`-marked when private (`PictureURLs.path(marked:)`).
+    let picture: String?
     let count: SnippetCount?
 
     /// How many columns `columns` names: what a statement selects after them starts there.
@@ -20,7 +22,15 @@ final class SnippetRecord: Identified {
 
     /// The columns `init(row:)` reads, in order.
     enum Column: Int, PostgresColumnList {
-        case id, roundID, projectID, authorID, text, isEnding, createdAt
+        case id, roundID, projectID, authorID, text, isEnding, createdAt, picture
+
+        /// The picture as `KEY`, or `!KEY` for a private one.
+        var expression: String? {
+            switch self {
+            case .picture: PictureURLs.markedKey(of: "s.picture_id")
+            default: nil
+            }
+        }
     }
     static let selection = PostgresColumns<Column>(alias: "s")
     /// The select list, from `s`.
@@ -36,6 +46,7 @@ final class SnippetRecord: Identified {
         text = try column[.text]
         isEnding = try column[.isEnding]
         createdAt = try column[.createdAt]
+        picture = try column[.picture]
         self.count = count
     }
 }

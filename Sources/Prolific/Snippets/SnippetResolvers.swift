@@ -11,6 +11,9 @@ enum SnippetResolvers {
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("Snippet", "id") { (snippet: SnippetRecord) in GlobalID.value("Snippet", snippet.id) }
         binder.field("Snippet", "text") { (snippet: SnippetRecord) in .scalar(.string(snippet.text)) }
+        binder.field("Snippet", "picture") { (snippet: SnippetRecord, input: ResolverInput) in
+            ProlificPictures.resolve(snippet.picture, input)
+        }
         binder.field("Snippet", "isEnding") { (snippet: SnippetRecord) in .scalar(.boolean(snippet.isEnding)) }
         binder.field("Snippet", "createdAt") { (snippet: SnippetRecord) in Instant.value(snippet.createdAt) }
         binder.field("Snippet", "author") { (snippet: SnippetRecord, input) in
@@ -64,6 +67,7 @@ enum SnippetResolvers {
             throw APIError.badInput("\"text\" must be 1 to \(maxLength) characters and not only spaces.")
         }
         let isEnding = input.argument("isEnding")?.boolValue ?? false
+        let picture = input.string("picture")
         return try await ProlificErrors.translating {
             try await input.request.database.withTransaction { connection in
                 let rows = try await connection.query(
@@ -75,10 +79,17 @@ enum SnippetResolvers {
                 guard try !round.decode(Bool.self, at: 1) else {
                     throw APIError.badInput(ProlificErrors.roundEndedForSnippets)
                 }
+                let project = try round.decode(Int64.self, at: 0)
+                let pictureID = try await picture.asyncMap { upload in
+                    try await ProlificPictures.claim(upload, by: viewer, inProject: project, on: connection)
+                }
                 do {
                     let inserted = try await connection.query(
-                        "INSERT INTO snippets (round_id, project_id, author_id, text, is_ending) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                        [roundID, try round.decode(Int64.self, at: 0), viewer, text, isEnding])
+                        """
+                        INSERT INTO snippets (round_id, project_id, author_id, text, is_ending, picture_id)
+                        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+                        """,
+                        [roundID, project, viewer, text, isEnding, pictureID])
                     return .object(try await load(try inserted[0].decode(Int64.self, at: 0), on: connection))
                 } catch let error as PostgresError where error.kind == .uniqueViolation {
                     throw APIError.badInput("You have submitted a snippet to this round already.")
@@ -100,7 +111,7 @@ enum SnippetResolvers {
                     """, [snippetID, viewer])
                 guard let row = rows.first else { throw APIError.notFound("No snippet has that id.") }
                 let snippet = try SnippetRecord(row: row)
-                guard try !row.decode(Bool.self, at: 7) else {
+                guard try !row.decode(Bool.self, at: SnippetRecord.columnCount) else {
                     throw APIError.badInput(ProlificErrors.roundEndedForVotes)
                 }
                 if voting {
@@ -113,7 +124,7 @@ enum SnippetResolvers {
                         try await Notifications.record(
                             .snippetVoted, for: author, actor: viewer, subject: NodeReference("Snippet", snippetID),
                             scope: NodeReference("Project", snippet.projectID),
-                            message: "Your snippet in \"\(try row.decode(String.self, at: 8))\" got a vote.", on: connection)
+                            message: "Your snippet in \"\(try row.decode(String.self, at: SnippetRecord.columnCount + 1))\" got a vote.", on: connection)
                     }
                 } else {
                     let deleted = try await connection.query(
