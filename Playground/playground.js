@@ -1,7 +1,7 @@
 // The Playground: editors, running operations, subscriptions' live events,
 // sign-in, prettify, history, the operation picker and shareable URLs.
 import { completionHint, diagnosticsSource, format, operationsOf } from './language-service.js';
-import { account, post, signIn, signOut, subscribe } from './transport.js';
+import { account, post, postMultipart, signIn, signOut, subscribe } from './transport.js';
 import { DocsExplorer } from './docs-explorer.js';
 
 const $ = (id) => document.getElementById(id);
@@ -75,7 +75,8 @@ for (const tab of document.querySelectorAll('.tabs button')) {
     for (const other of document.querySelectorAll('.tabs button')) other.setAttribute('aria-selected', String(other === tab));
     $('variables-editor').hidden = tab.dataset.tab !== 'variables';
     $('headers-editor').hidden = tab.dataset.tab !== 'headers';
-    (tab.dataset.tab === 'variables' ? variablesEditor : headersEditor).refresh();
+    $('files-panel').hidden = tab.dataset.tab !== 'files';
+    if (tab.dataset.tab !== 'files') (tab.dataset.tab === 'variables' ? variablesEditor : headersEditor).refresh();
   });
 }
 
@@ -144,13 +145,67 @@ async function run() {
   $('events').hidden = true;
   setStatus('Running…');
   try {
-    const { status, body, milliseconds } = await post(request, headers);
+    const files = chosenFilesFor(query);
+    const { status, body, milliseconds } = files.length ? await postMultipart(request, files, headers) : await post(request, headers);
     resultView.setValue(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
     setStatus(`${status} · ${milliseconds} ms`, status === 200 ? 'ok' : 'error');
   } catch (error) {
     setStatus(`The request failed: ${error.message}`, 'error');
   }
 }
+
+// MARK: - Files
+
+/// The files picked for the `Upload` variables the document declares, by name.
+const pickedFiles = new Map();
+
+/// The document's variables of type Upload or [Upload]: { name, list }.
+function uploadVariables(text) {
+  const found = [];
+  for (const match of text.matchAll(/\$([_A-Za-z][_0-9A-Za-z]*)\s*:\s*(\[\s*)?Upload\b/g)) {
+    if (!found.some((variable) => variable.name === match[1])) found.push({ name: match[1], list: !!match[2] });
+  }
+  return found;
+}
+
+/// One file input per Upload variable, kept as the document changes.
+function renderFiles() {
+  const variables = uploadVariables(queryEditor.getValue());
+  const list = $('file-list');
+  const shown = [...list.children].map((item) => item.dataset.variable + (item.dataset.list ? '[]' : ''));
+  const wanted = variables.map((variable) => variable.name + (variable.list ? '[]' : ''));
+  $('files-empty').hidden = variables.length > 0;
+  if (shown.join() === wanted.join()) return;
+  list.replaceChildren(...variables.map(({ name, list: isList }) => {
+    const item = document.createElement('li');
+    item.dataset.variable = name;
+    if (isList) item.dataset.list = 'true';
+    const label = document.createElement('label');
+    label.textContent = `$${name}`;
+    const input = Object.assign(document.createElement('input'), { type: 'file', id: `file-${name}`, multiple: isList });
+    input.addEventListener('change', () => pickedFiles.set(name, [...input.files]));
+    label.htmlFor = input.id;
+    item.append(label, input);
+    return item;
+  }));
+  for (const name of [...pickedFiles.keys()]) {
+    if (!variables.some((variable) => variable.name === name)) pickedFiles.delete(name);
+  }
+}
+
+/// The picked files of the variables `query` declares: { path, file }, a
+/// list variable's as `variables.name.0`, `variables.name.1`, ….
+function chosenFilesFor(query) {
+  const files = [];
+  for (const { name, list } of uploadVariables(query)) {
+    const picked = pickedFiles.get(name) ?? [];
+    if (list) picked.forEach((file, index) => files.push({ path: `variables.${name}.${index}`, file }));
+    else if (picked[0]) files.push({ path: `variables.${name}`, file: picked[0] });
+  }
+  return files;
+}
+
+queryEditor.on('change', renderFiles);
 
 function startSubscription(request, headers) {
   const list = $('event-list');

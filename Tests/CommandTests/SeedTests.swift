@@ -8,6 +8,12 @@ import Testing
 /// `huddle seed`: deterministic demo data that the API serves.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct SeedTests {
+    /// A global id as the server writes them (base64url without padding).
+    static func globalID(_ plain: String) -> String {
+        Data(plain.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     @Test func demoDataIsDeterministicAndServed() async throws {
         let counts = try await TestDatabase.withScratchDatabase { url in
             let seeded = try HuddleCommand.run(["seed"], environment: ["DATABASE_URL": url])
@@ -35,6 +41,22 @@ struct SeedTests {
                 sessions.allSatisfy {
                     ($0["node"]["occupied"].int ?? 0) >= 2 && $0["node"]["players"].array.count == $0["node"]["occupied"].int
                 })
+            // Pictures the server serves: the demo account's, a pet's card, a project's cover.
+            let pictures = try await server.graphql(
+                """
+                { me { avatar(size: THUMBNAIL, format: JPEG) }
+                  pet(id: "\(Self.globalID("Pet:1"))") { photos(size: FEED, format: WEBP) }
+                  project(id: "\(Self.globalID("Project:1"))") { cover(size: FULL) } }
+                """, token: token)
+            let paths = [
+                pictures["data"]["me"]["avatar"].string, pictures["data"]["pet"]["photos"].array.first?.string,
+                pictures["data"]["project"]["cover"].string,
+            ]
+            #expect(paths.allSatisfy { $0?.hasPrefix("/media/") == true }, "\(pictures)")
+            for path in paths.compactMap(\.self) {
+                let served = try curlFetch("http://127.0.0.1:\(server.port)\(path)")
+                #expect(served.status == 200 && served.headers["content-type"]?.hasPrefix("image/") == true, "\(path)")
+            }
             return seeded.standardOutput
         }
         // The same rows every time.

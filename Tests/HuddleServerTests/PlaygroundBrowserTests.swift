@@ -8,8 +8,8 @@ import Testing
 /// The Playground as a person uses it, in headless Chromium driven by
 /// selenium (Tests/clients/playground_browser.py): completion, a
 /// diagnostic, sign-in, a query, a subscription event from another
-/// client's mutation, docs, prettify, the operation picker, history and a
-/// shared URL. Screenshots are kept in .build/test-artifacts/playground.
+/// client's mutation, docs, prettify, the operation picker, history, a
+/// shared URL and a picture uploaded for an Upload variable. Screenshots are kept in .build/test-artifacts/playground.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct PlaygroundBrowserTests {
     static let artifacts = URL(fileURLWithPath: #filePath)
@@ -46,10 +46,11 @@ struct PlaygroundBrowserTests {
                 "history True",
                 "shared query Shared($first: Int) { me { friends(first: $first) { totalCount } } } {\"first\": 2}",
                 "redirected /playground { me { id } }",
+                "uploaded True",
                 "console errors []",
             ]
             #expect(lines == expected)
-            for name in ["completion", "diagnostic", "query", "subscription", "docs", "overview"] {
+            for name in ["completion", "diagnostic", "query", "subscription", "docs", "overview", "upload"] {
                 #expect(FileManager.default.fileExists(atPath: Self.artifacts.appendingPathComponent(name + ".png").path))
             }
         }

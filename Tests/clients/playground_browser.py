@@ -194,6 +194,20 @@ try:
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#docs-content .field-name")))
     screenshot("overview")
 
+    # A picture picked for an Upload variable is sent as a multipart request.
+    picture = os.path.join(artifacts, "upload.png")
+    from PIL import Image
+    Image.new("RGB", (320, 240), (40, 160, 90)).save(picture, "PNG")
+    type_query("mutation Avatar($f: Upload!) { setAvatar(file: $f) { avatar(size: THUMBNAIL) } }")
+    driver.find_element(By.CSS_SELECTOR, ".tabs button[data-tab=files]").click()
+    chooser = wait.until(EC.presence_of_element_located((By.ID, "file-f")))
+    chooser.send_keys(picture)
+    driver.find_element(By.ID, "run").click()
+    wait.until(lambda d: "setAvatar" in d.execute_script("return window.playground.resultView.getValue()"))
+    avatar = result_json()["data"]["setAvatar"]["avatar"]
+    print("uploaded", avatar.startswith("/media/") and avatar.endswith("/thumbnail"))
+    screenshot("upload")
+
     # Nothing the page did broke its Content-Security-Policy or threw.
     problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     print("console errors", problems)

@@ -134,6 +134,13 @@ public enum DemoData {
             ) AS pairs WHERE a <> b
             ON CONFLICT DO NOTHING
             """, [scale.users])
+        if scale == .demo {
+            // Pictures for the demo account and the first players.
+            for user in 1...min(8, scale.users) {
+                let avatar = try await DemoPictures.store(user, owner: Int64(user), purpose: "avatar", on: connection)
+                _ = try await connection.query("UPDATE users SET avatar_id = $2 WHERE id = $1", [Int64(user), avatar])
+            }
+        }
         // A friend request waiting for the demo account.
         if scale.users > 20 {
             _ = try await connection.query("INSERT INTO friend_requests (from_user, to_user) VALUES (20, 1)")

@@ -83,6 +83,15 @@ enum PetMatchDemoData {
         let shape = shape(scale)
         try await seedShelters(shape, users: users, on: connection)
         try await seedPets(shape, on: connection)
+        if scale == .demo {
+            // The first pets' card photos are pictures the server serves.
+            for pet in 1...8 {
+                let photo = try await DemoPictures.store(pet, owner: nil, purpose: "pet-photo", on: connection)
+                _ = try await connection.query(
+                    "UPDATE pet_photos SET url = NULL, media_id = $2 WHERE pet_id = $1 AND position = 0 AND $2::bigint IS NOT NULL",
+                    [Int64(pet), photo])
+            }
+        }
         try await seedPreferences(shape, users: users, on: connection)
         _ = try await connection.query("ANALYZE shelters, pets, pet_preferences")
         try await seedSwipes(shape, on: connection)

@@ -106,6 +106,15 @@ enum ProlificDemoData {
             """, [scale.rawValue, users, titles, firstLines, shape.projects])
         _ = try await connection.query(
             "INSERT INTO project_members (project_id, user_id, joined_at) SELECT id, owner_id, created_at FROM projects")
+        if scale == .demo {
+            // Covers for the first projects and the demo account's private one.
+            for row in try await connection.query("SELECT id, is_private FROM projects WHERE id <= 4 OR is_private ORDER BY id") {
+                let project = try row.decode(Int64.self, at: 0)
+                let cover = try await DemoPictures.store(
+                    Int(project) + 3, owner: nil, purpose: "prolific", isPrivate: try row.decode(Bool.self, at: 1), on: connection)
+                _ = try await connection.query("UPDATE projects SET cover_id = $2 WHERE id = $1", [project, cover])
+            }
+        }
         // The demo account's private project has three other writers.
         _ = try await connection.query(
             """

@@ -124,7 +124,8 @@ enum SnippetResolvers {
                         try await Notifications.record(
                             .snippetVoted, for: author, actor: viewer, subject: NodeReference("Snippet", snippetID),
                             scope: NodeReference("Project", snippet.projectID),
-                            message: "Your snippet in \"\(try row.decode(String.self, at: SnippetRecord.columnCount + 1))\" got a vote.", on: connection)
+                            message: "Your snippet in \"\(try row.decode(String.self, at: SnippetRecord.columnCount + 1))\" got a vote.",
+                            on: connection)
                     }
                 } else {
                     let deleted = try await connection.query(
