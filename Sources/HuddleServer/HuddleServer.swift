@@ -33,6 +33,9 @@ package final class HuddleServer: Sendable {
         package var persistedQueryBytes = 16 << 20
         /// Bytes of pictures' renditions kept in memory over all workers; 0 keeps none.
         package var mediaCacheBytes = 64 << 20
+        /// Where new pictures' bytes go: an S3-compatible bucket; nil keeps
+        /// them in PostgreSQL.
+        package var mediaStore: S3Bucket.Location?
         /// How the outbox's mail is sent; nil leaves it in the outbox for
         /// another process to send. A `publicURL` left empty is this
         /// server's own address (`http://localhost:PORT`).
@@ -116,6 +119,8 @@ package final class HuddleServer: Sendable {
         /// Notice delivery's pool and HTTP client, when it pushes.
         let pushPool: PostgresPool?
         let pushClient: HTTPClient?
+        /// The trash job's client of the media store, when there is one.
+        let storeClient: HTTPClient?
     }
 
     /// Builds the schema of `apps` from `directory` for each worker; an
@@ -263,6 +268,12 @@ package final class HuddleServer: Sendable {
             if mail.publicURL.isEmpty, let port = workers.first?.server.port { mail.publicURL = "http://localhost:\(port)" }
             work.append(MailDelivery(mail, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics).work)
         }
+        var storeClient: HTTPClient?
+        if let store = configuration.mediaStore {
+            let client = HTTPClient(loop: listenerLoop, settings: S3Bucket.clientSettings)
+            storeClient = client
+            work.append(MediaTrash.work(S3Bucket(store, client: client)))
+        }
         var pushPool: PostgresPool?
         var pushClient: HTTPClient?
         if let push = configuration.push {
@@ -289,7 +300,7 @@ package final class HuddleServer: Sendable {
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
         let made = Running(
             workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool,
-            pushPool: pushPool, pushClient: pushClient)
+            pushPool: pushPool, pushClient: pushClient, storeClient: storeClient)
         running.set(made)
         if let failure = failures.first {
             stop()
@@ -334,6 +345,7 @@ package final class HuddleServer: Sendable {
                 await running.scheduler.stop()
                 await running.schedulerPool.close()
                 running.pushClient?.close()
+                running.storeClient?.close()
                 await running.pushPool?.close()
                 await running.listener.close()
                 running.listenerLoop.stop()

@@ -14,6 +14,8 @@ struct MediaPages: Sendable {
     let cache: MediaCache?
     /// Checks a private picture's signed URL.
     let pictures: PictureURLs
+    /// Where pictures kept in a bucket are read from.
+    let bucket: S3Bucket?
     let logger: Logger
 
     /// The answer when the path is under /media/, else nil.
@@ -39,7 +41,8 @@ struct MediaPages: Sendable {
         var stored = cache?.value(for: cacheKey)
         do {
             if stored == nil {
-                stored = try await MediaLibrary.rendition(key: String(parts[0]), size: size, encoding: encoding, on: database)
+                stored = try await MediaLibrary.rendition(
+                    key: String(parts[0]), size: size, encoding: encoding, on: database, bucket: bucket)
                 if let stored { cache?.keep(stored, for: cacheKey) }
             }
         } catch {

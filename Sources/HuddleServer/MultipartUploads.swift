@@ -14,6 +14,8 @@ struct MultipartUploads: GraphQLUploads {
     let tokens: TokenCache?
     let settings: AppSettings
     let processor: ImageProcessor
+    /// The media store, when pictures go to a bucket.
+    let bucket: S3Bucket?
     /// Where failures that are not the client's go.
     let logger: Logger
 
@@ -72,7 +74,8 @@ struct MultipartUploads: GraphQLUploads {
         func receive(_ file: GraphQLUploadedFile) async throws(GraphQLUploadRefusal) -> GraphQLValue {
             do {
                 let id = try await Uploads.stage(
-                    owner: owner, maxBytes: file.maxBytes, processor: uploads.processor, database: uploads.database, next: file.next)
+                    owner: owner, maxBytes: file.maxBytes, processor: uploads.processor, database: uploads.database,
+                    bucket: uploads.bucket, next: file.next)
                 staged.withLock { $0.append(id) }
                 return .string(id)
             } catch {

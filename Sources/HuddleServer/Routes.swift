@@ -24,12 +24,12 @@ public struct Routes: Sendable {
 
     package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
-        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, pictures: PictureURLs = PictureURLs(),
+        accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, pictures: PictureURLs = PictureURLs(), bucket: S3Bucket? = nil,
         uploadPages: UploadPages? = nil, logger: Logger = Logger()
     ) {
         self.accountPages = accountPages
         self.uploadPages = uploadPages
-        mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, pictures: pictures, logger: logger) }
+        mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, pictures: pictures, bucket: bucket, logger: logger) }
         self.metrics = metrics
         self.database = database
         self.graphQL = graphQL

@@ -14,12 +14,18 @@ package struct UploadPages: Sendable {
     let database: PostgresPool
     let settings: AppSettings
     let processor: ImageProcessor
+    /// The media store, when pictures go to a bucket.
+    let bucket: S3Bucket?
     /// Origins whose browsers may PUT; `"*"` allows any.
     let allowedOrigins: [String]
     /// Where failures that are not the client's go.
     let logger: Logger
 
-    package init(database: PostgresPool, settings: AppSettings, processor: ImageProcessor, allowedOrigins: [String], logger: Logger) {
+    package init(
+        database: PostgresPool, settings: AppSettings, processor: ImageProcessor, bucket: S3Bucket?, allowedOrigins: [String],
+        logger: Logger
+    ) {
+        self.bucket = bucket
         self.allowedOrigins = allowedOrigins
         self.logger = logger
         self.database = database
@@ -81,7 +87,7 @@ package struct UploadPages: Sendable {
             let (id, owner) = (try slot.decode(Int64.self, at: 0), try slot.decode(Int64.self, at: 1))
             let upload = try await Uploads.stage(
                 owner: owner, maxBytes: settings[Shared.uploadFileMegabytes] << 20, processor: processor, database: database,
-                next: { try await body.next() })
+                bucket: bucket, next: { try await body.next() })
             let taken = try await database.query(
                 """
                 UPDATE upload_slots SET media_id = $2 WHERE id = $1 AND media_id IS NULL RETURNING 1

@@ -5,6 +5,7 @@ import HuddleCore
 import HuddleMedia
 import HuddlePlayground
 import HuddlePostgres
+import HuddlePush
 import HuddleRuntime
 
 /// One event loop on its own thread with its own server, pool and schema.
@@ -12,6 +13,8 @@ final class Worker: Sendable {
     let loop = EventLoop()
     let server: HTTPServer
     let pool: PostgresPool
+    /// The media store, when pictures go to a bucket.
+    let bucket: S3Bucket?
     private let startOutcome = AsyncOutcome<String?>()
     private let finishOutcome = AsyncOutcome<Void>()
     /// Called when SIGTERM or SIGINT reaches the loop; nil when the
@@ -38,8 +41,12 @@ final class Worker: Sendable {
         http.persistedQueries = shared.persistedQueries
         http.operations = operations
         let processor = ImageProcessor()
+        // The media store's client on this worker's loop, where uploads and /media run.
+        let loop = loop
+        let bucket = settings.mediaStore.map { S3Bucket($0, client: HTTPClient(loop: loop, settings: S3Bucket.clientSettings)) }
+        self.bucket = bucket
         http.uploads = MultipartUploads(
-            database: pool, tokens: tokens, settings: appSettings, processor: processor, logger: configuration.logger)
+            database: pool, tokens: tokens, settings: appSettings, processor: processor, bucket: bucket, logger: configuration.logger)
         let proxies = ClientAddress.TrustedProxies(settings.trustedProxies)
         let push = settings.push?.registration ?? PushRegistration()
         let graphQL = GraphQLOverHTTP(schema: schema, configuration: http, metrics: metrics) {
@@ -64,8 +71,9 @@ final class Worker: Sendable {
         let routes = Routes(
             metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
             accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache, pictures: shared.pictures,
+            bucket: bucket,
             uploadPages: UploadPages(
-                database: pool, settings: appSettings, processor: processor, allowedOrigins: settings.allowedOrigins,
+                database: pool, settings: appSettings, processor: processor, bucket: bucket, allowedOrigins: settings.allowedOrigins,
                 logger: configuration.logger),
             logger: configuration.logger)
         var configuration = configuration
@@ -122,9 +130,11 @@ final class Worker: Sendable {
         let server = server
         let pool = pool
         let loop = loop
+        let bucket = bucket
         loop.enqueue {
             Task(executorPreference: loop) {
                 await server.shutdown()
+                bucket?.client.close()
                 await pool.close()
                 loop.stop()
             }

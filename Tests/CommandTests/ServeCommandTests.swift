@@ -169,6 +169,13 @@ import Testing
         #expect(try HuddleCommand.run(["serve", "--send-timeout", "3601"]).status == 2)
         #expect(try HuddleCommand.run(["serve", "--persisted-query-bytes", "-1"]).status == 2)
         #expect(try HuddleCommand.run(["serve", "--persisted-query-bytes", "\((1 << 30) + 1)"]).status == 2)
+        // A media store needs its keys, and an s3:// URL naming a bucket.
+        let keyless = try HuddleCommand.run(
+            ["serve", "--media-store", "s3://huddle-pictures"], environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""])
+        #expect(keyless.status == 2 && keyless.standardError.contains("AWS_ACCESS_KEY_ID"), "\(keyless.standardError)")
+        let keys = ["AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "s"]
+        #expect(try HuddleCommand.run(["serve", "--media-store", "https://example.org"], environment: keys).status == 2)
+        #expect(try HuddleCommand.run(["serve", "--media-store", "s3://No_Such"], environment: keys).status == 2)
     }
 
     /// A port another process listens on (SO_REUSEPORT or not) is an

@@ -55,6 +55,16 @@ import Testing
         #expect(small.filter { $0.size == "full" }.allSatisfy { $0.width == 300 && $0.height == 200 })
         let tall = try ImageProcessor().process(try Self.file("tall.webp", in: folder))
         #expect(tall.first { $0.size == "feed" }.map { ($0.width, $0.height) } ?? (0, 0) == (427, 640))
+        // AVIF and HEIC, in the HEIF container.
+        let avif = try Self.file("photo.avif", in: folder)
+        #expect(ImageFormat(sniffing: avif) == .heif)
+        let fromAVIF = try ImageProcessor().process(avif)
+        #expect(fromAVIF.count == 6)
+        #expect(fromAVIF.first { $0.size == "feed" }.map { ($0.width, $0.height) } ?? (0, 0) == (640, 427))
+        let heic = try Self.file("photo.heic", in: folder)
+        #expect(ImageFormat(sniffing: heic) == .heif)
+        let fromHEIC = try ImageProcessor().process(heic)
+        #expect(fromHEIC.first { $0.size == "feed" }.map { ($0.width, $0.height) } ?? (0, 0) == (427, 640))
     }
 
     @Test func hostileFilesAreRefusedAndNothingOfAPayloadSurvives() async throws {

@@ -153,6 +153,44 @@ import Testing
         }
     }
 
+    @Test func aHundredMegabyteBodyIsRefusedFromItsHead() async throws {
+        try await TestServer.with { server in
+            let user = try await server.makeUsers(1, prefix: "huge")[0]
+            // Announced, never sent: the answer comes before any of it.
+            let client = try RawClient(port: server.port)
+            client.send(
+                "POST /graphql HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(user.token)\r\nGraphQL-Require-Preflight: 1\r\n"
+                    + "Content-Type: multipart/form-data; boundary=b\r\nContent-Length: \(100 << 20)\r\n\r\n")
+            let (text, closed) = client.receive()
+            #expect(text.hasPrefix("HTTP/1.1 413 "), "\(text)")
+            #expect(closed)
+            // The same to a one-time URL.
+            let slot = try await server.graphql("mutation { createUpload { url } }", token: user.token)
+            let url = try #require(slot["data"]["createUpload"]["url"].string)
+            let put = try RawClient(port: server.port)
+            put.send("PUT \(url) HTTP/1.1\r\nHost: a\r\nContent-Length: \(100 << 20)\r\n\r\n")
+            #expect(put.receive().text.hasPrefix("HTTP/1.1 413 "))
+        }
+    }
+
+    @Test func aPolyglotIsServedOnlyAsThePictureRemade() async throws {
+        let pictures = try await Self.pictures()
+        try await TestServer.with { server in
+            let user = try await server.makeUsers(1, prefix: "polyglot")[0]
+            let sent = try Self.post(
+                server, token: user.token,
+                [
+                    #"operations={"query":"mutation($f: Upload!) { setAvatar(file: $f) { avatar(size: FULL, format: JPEG) } }","variables":{"f":null}}"#,
+                    #"map={"0":["variables.f"]}"#, "0=@\(pictures.path("polyglot.jpg"))",
+                ])
+            let path = try #require(((sent.json["data"] as? [String: Any])?["setAvatar"] as? [String: Any])?["avatar"] as? String)
+            let served = try curlFetch("http://127.0.0.1:\(server.port)\(path)")
+            #expect(served.status == 200 && served.body.starts(with: [0xFF, 0xD8]))
+            let payload = Array("PAYLOAD-AFTER-THE-IMAGE".utf8)
+            #expect(!served.body.indices.contains { served.body[$0...].starts(with: payload) })
+        }
+    }
+
     @Test func aOneTimeURLTakesTheBytesOnce() async throws {
         let pictures = try await Self.pictures()
         try await TestServer.with({ $0.allowedOrigins = ["http://app.example"] }) { server in

@@ -58,6 +58,17 @@ def main():
         webp = io.BytesIO()
         Image.new("RGB", (2000, 3000), (200, 30, 30)).save(webp, "WEBP")
         files["tall.webp"] = webp.getvalue()
+        # AVIF (Pillow 11.3 and later write it) and HEIC, an iPhone's
+        # photos (pillow-heif, with its own libheif and x265), both in the
+        # HEIF container.
+        avif = io.BytesIO()
+        Image.new("RGB", (900, 600), (30, 90, 200)).save(avif, "AVIF")
+        files["photo.avif"] = avif.getvalue()
+        from pillow_heif import register_heif_opener
+        register_heif_opener()
+        heic = io.BytesIO()
+        Image.new("RGB", (600, 900), (200, 140, 30)).save(heic, format="HEIF", quality=80)
+        files["photo.heic"] = heic.getvalue()
         for name, data in files.items():
             with open(f"{folder}/{name}", "wb") as out:
                 out.write(data)

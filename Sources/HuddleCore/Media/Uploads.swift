@@ -101,7 +101,7 @@ package enum Uploads {
     /// end) into an unnamed temporary file, remakes it, and keeps it staged
     /// for `owner`; its global id.
     package static func stage(
-        owner: Int64, maxBytes: Int, processor: ImageProcessor, database: PostgresPool,
+        owner: Int64, maxBytes: Int, processor: ImageProcessor, database: PostgresPool, bucket: S3Bucket? = nil,
         next: () async throws -> [UInt8]?
     ) async throws -> String {
         let spool = try Spool()
@@ -129,15 +129,26 @@ package enum Uploads {
         case .failure(.unavailable(let reason)): throw Refusal.unavailable(reason)
         case .failure(let refusal): throw Refusal.notAPicture(refusal.description)
         }
-        let record = try await database.withTransaction { connection in
-            let record = try await MediaLibrary.store(renditions, owner: owner, purpose: "upload", on: connection)
-            // The sweep is due once this one could be unclaimed too long.
-            _ = try await connection.query(
-                """
-                INSERT INTO scheduled_jobs (kind, subject_id, due_at) VALUES ($1, 0, now() + $2::interval + interval '1 minute')
-                ON CONFLICT (kind, subject_id) DO NOTHING
-                """, [sweepKind, stagedFor])
-            return record
+        // A bucket's objects are put before the transaction, which then
+        // holds no lock while they travel.
+        let objectsKey = try await bucket.asyncMap { try await MediaLibrary.putObjects(renditions, in: $0) }
+        let record: MediaLibrary.Record
+        do {
+            record = try await database.withTransaction { connection in
+                let record = try await MediaLibrary.store(
+                    renditions, owner: owner, purpose: "upload", objectsKey: objectsKey, on: connection)
+                // The sweep is due once this one could be unclaimed too long.
+                _ = try await connection.query(
+                    """
+                    INSERT INTO scheduled_jobs (kind, subject_id, due_at) VALUES ($1, 0, now() + $2::interval + interval '1 minute')
+                    ON CONFLICT (kind, subject_id) DO NOTHING
+                    """, [sweepKind, stagedFor])
+                return record
+            }
+        } catch {
+            // Objects nobody recorded would never be found to delete.
+            if let objectsKey, let bucket { await MediaLibrary.deleteObjects(of: renditions, key: objectsKey, in: bucket) }
+            throw error
         }
         return GlobalID(type: "Upload", id: record.id).encoded
     }

@@ -124,6 +124,12 @@ struct Serve: AsyncParsableCommand {
     )
     var mediaCacheBytes: Int = environment("HUDDLE_MEDIA_CACHE_BYTES") ?? 64 << 20
 
+    @Option(
+        help:
+            "Where new pictures' bytes go: s3://BUCKET/PREFIX?endpoint=URL&region=R&path-style=true, an S3-compatible bucket, with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; without it, PostgreSQL (HUDDLE_MEDIA_STORE)."
+    )
+    var mediaStore: String = ProcessInfo.processInfo.environment["HUDDLE_MEDIA_STORE"] ?? ""
+
     @Option(help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
     var schedulerConcurrency: Int = environment("HUDDLE_SCHEDULER_CONCURRENCY") ?? JobRunner.Settings().concurrency
 
@@ -262,6 +268,13 @@ struct Serve: AsyncParsableCommand {
         configuration.tokenCacheLifetime = .seconds(tokenCacheSeconds)
         configuration.persistedQueryBytes = persistedQueryBytes
         configuration.mediaCacheBytes = mediaCacheBytes
+        if !mediaStore.isEmpty {
+            do {
+                configuration.mediaStore = try S3Bucket.Location(url: mediaStore, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw ValidationError("--media-store: \(error)")
+            }
+        }
         configuration.runsScheduler = !noScheduler
         configuration.scheduler.concurrency = schedulerConcurrency
         configuration.allowedOrigins = commaSeparated(allowedOrigins)
