@@ -145,7 +145,7 @@ async function run() {
   $('events').hidden = true;
   setStatus('Running…');
   try {
-    const files = chosenFilesFor(query);
+    const files = chosenFilesFor(query, operation);
     const { status, body, milliseconds } = files.length ? await postMultipart(request, files, headers) : await post(request, headers);
     resultView.setValue(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
     setStatus(`${status} · ${milliseconds} ms`, status === 200 ? 'ok' : 'error');
@@ -176,6 +176,8 @@ function renderFiles() {
   const wanted = variables.map((variable) => variable.name + (variable.list ? '[]' : ''));
   $('files-empty').hidden = variables.length > 0;
   if (shown.join() === wanted.join()) return;
+  // New inputs are empty: nothing picked before is sent with them.
+  pickedFiles.clear();
   list.replaceChildren(...variables.map(({ name, list: isList }) => {
     const item = document.createElement('li');
     item.dataset.variable = name;
@@ -188,16 +190,24 @@ function renderFiles() {
     item.append(label, input);
     return item;
   }));
-  for (const name of [...pickedFiles.keys()]) {
-    if (!variables.some((variable) => variable.name === name)) pickedFiles.delete(name);
-  }
 }
 
-/// The picked files of the variables `query` declares: { path, file }, a
-/// list variable's as `variables.name.0`, `variables.name.1`, ….
-function chosenFilesFor(query) {
+/// The text of `operation` in `query`: from where it starts to where the
+/// next operation does (fragments between declare no variables).
+function operationText(query, operation) {
+  if (!operation?.position || operations.length < 2) return query;
+  const lines = query.split('\n');
+  const offset = (position) => lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
+  const start = offset(operation.position);
+  const later = operations.map((other) => offset(other.position)).filter((at) => at > start);
+  return query.slice(start, later.length ? Math.min(...later) : query.length);
+}
+
+/// The picked files of the variables the operation run declares: { path,
+/// file }, a list variable's as `variables.name.0`, `variables.name.1`, ….
+function chosenFilesFor(query, operation) {
   const files = [];
-  for (const { name, list } of uploadVariables(query)) {
+  for (const { name, list } of uploadVariables(operationText(query, operation))) {
     const picked = pickedFiles.get(name) ?? [];
     if (list) picked.forEach((file, index) => files.push({ path: `variables.${name}.${index}`, file }));
     else if (picked[0]) files.push({ path: `variables.${name}`, file: picked[0] });

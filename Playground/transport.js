@@ -61,7 +61,7 @@ export async function postMultipart(request, files, extraHeaders = {}) {
   // The browser writes the multipart Content-Type with its boundary; the
   // preflight header tells the server this is no cross-site form.
   const headers = requestHeaders({ 'GraphQL-Require-Preflight': '1', ...extraHeaders });
-  delete headers['Content-Type'];
+  for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type') delete headers[name];
   const response = await fetch(graphQLPath, { method: 'POST', headers, body: form });
   const text = await response.text();
   let body;

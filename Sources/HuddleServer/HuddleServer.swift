@@ -213,12 +213,13 @@ package final class HuddleServer: Sendable {
             persistedQueries.usage.bytes
         }
         let appSettings = configuration.appSettings ?? AppSettings.defaults(of: apps)
-        let mediaCache = configuration.mediaCacheBytes > 0 ? MediaCache(maxBytes: configuration.mediaCacheBytes) : nil
+        let mediaCache =
+            configuration.mediaCacheBytes > 0
+            ? MediaCache(maxBytes: configuration.mediaCacheBytes, removals: ChannelWatch(MediaCache.removals, listener: listener)) : nil
         if let mediaCache {
             // A picture removed stops being served from memory here too.
             do {
-                try await ChannelWatch(MediaCache.removals, listener: listener).start(
-                    onNotice: { key in mediaCache.forget(key) }, onReconnect: { mediaCache.forgetAll() })
+                try await mediaCache.start()
             } catch {
                 await listener.close()
                 listenerLoop.stop()

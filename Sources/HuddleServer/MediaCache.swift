@@ -1,4 +1,5 @@
 import HuddleCore
+import HuddlePostgres
 import Synchronization
 
 /// The renditions a process served lately, in memory: a picture's key never
@@ -20,10 +21,24 @@ package final class MediaCache: Sendable {
 
     package let maxBytes: Int
     private let state = Mutex(State())
+    /// The database's notices of pictures removed; nil in a cache nobody
+    /// removes from (the tests').
+    private let removals: ChannelWatch?
 
-    package init(maxBytes: Int) {
+    package init(maxBytes: Int, removals: ChannelWatch? = nil) {
         self.maxBytes = maxBytes
+        self.removals = removals
     }
+
+    /// Follows removals: each is forgotten, and everything when notices
+    /// may have been missed (the listener reconnected).
+    package func start() async throws {
+        try await removals?.start(onNotice: { [self] key in forget(key) }, onReconnect: { [self] in forgetAll() })
+    }
+
+    /// Taken before a rendition is read, so that `keep` can tell whether a
+    /// removal was heard meanwhile.
+    package func stamp() -> ChannelWatch.Stamp? { removals?.stamp() }
 
     package func value(for key: String) -> MediaLibrary.Stored? {
         state.withLock { state in
@@ -58,10 +73,15 @@ package final class MediaCache: Sendable {
         }
     }
 
-    package func keep(_ stored: MediaLibrary.Stored, for key: String) {
+    /// Keeps a rendition read since `stamp`, unless a picture was removed
+    /// meanwhile (it might be this one: it is read again next time).
+    package func keep(_ stored: MediaLibrary.Stored, for key: String, readSince stamp: ChannelWatch.Stamp? = nil) {
         // One rendition larger than an eighth of the cache is served from the database each time.
         guard stored.bytes.count <= maxBytes / 8 else { return }
         state.withLock { state in
+            if let removals {
+                guard let stamp, removals.mayKeep(stamp) else { return }
+            }
             state.clock += 1
             if let old = state.entries.updateValue(Entry(stored: stored, lastUsed: state.clock), forKey: key) {
                 state.bytes -= old.stored.bytes.count

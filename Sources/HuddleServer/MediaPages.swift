@@ -41,9 +41,10 @@ struct MediaPages: Sendable {
         var stored = cache?.value(for: cacheKey)
         do {
             if stored == nil {
+                let stamp = cache?.stamp()
                 stored = try await MediaLibrary.rendition(
                     key: String(parts[0]), size: size, encoding: encoding, on: database, bucket: bucket)
-                if let stored { cache?.keep(stored, for: cacheKey) }
+                if let stored { cache?.keep(stored, for: cacheKey, readSince: stamp) }
             }
         } catch {
             logger.log(.warning, "media: cannot read a picture", ["error": .string("\(error)")])
@@ -57,8 +58,9 @@ struct MediaPages: Sendable {
         var cacheControl = "public, max-age=31536000, immutable"
         if stored.isPrivate {
             let query = request.head.target.drop { $0 != "?" }.dropFirst()
-            guard pictures.admits(path: String(path), query: query) else { return Self.forbidden }
-            cacheControl = "private, max-age=\(min(pictures.lifetime, 3600))"
+            guard let expiresIn = pictures.secondsLeft(path: String(path), query: query) else { return Self.forbidden }
+            // Never kept past its signature's expiry.
+            cacheControl = "private, max-age=\(min(expiresIn, 3600))"
         }
         let etag = "\"\(stored.etag)\""
         var headers: [(name: String, value: String)] = [

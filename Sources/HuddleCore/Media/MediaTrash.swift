@@ -14,21 +14,28 @@ package enum MediaTrash {
             let objects = try await connection.query(
                 "SELECT object FROM media_object_trash ORDER BY removed_at LIMIT $1 FOR UPDATE SKIP LOCKED", [batch]
             ).map { try $0.decode(String.self, at: 0) }
+            guard !objects.isEmpty else { return .done }
             var deleted: [String] = []
+            var failed: [String] = []
             var failure: (any Error)?
             for object in objects {
                 do {
                     try await bucket.delete(object)
                     deleted.append(object)
                 } catch {
+                    failed.append(object)
                     failure = error
-                    break
                 }
             }
             _ = try await connection.query("DELETE FROM media_object_trash WHERE object = ANY($1::text[])", [deleted])
+            // One that keeps failing goes to the back, behind the others.
+            _ = try await connection.query("UPDATE media_object_trash SET removed_at = now() WHERE object = ANY($1::text[])", [failed])
             if let failure, deleted.isEmpty { throw failure }
             let left = try await connection.query("SELECT EXISTS (SELECT 1 FROM media_object_trash)")[0].decode(Bool.self, at: 0)
-            return left ? .again(at: Date()) : .done
+            // One more look shortly even when none is left: a removal that
+            // committed while this ran found the job still there and did not
+            // schedule another.
+            return .again(at: Date().addingTimeInterval(left ? 0 : 5))
         }
     }
 }

@@ -52,16 +52,24 @@ package struct PictureURLs: Sendable {
 
     /// Whether a private picture's `path` with this query was signed here and has not expired.
     package func admits(path: String, query: Substring, now: Date = Date()) -> Bool {
+        secondsLeft(path: path, query: query, now: now) != nil
+    }
+
+    /// How long the signature of a private picture's `path` with this query
+    /// still works, in seconds; nil when it was not signed here or has expired.
+    package func secondsLeft(path: String, query: Substring, now: Date = Date()) -> Int? {
+        let current = Int(now.timeIntervalSince1970)
         guard let key, let pairs = FormURLEncoded.pairs(query),
             let expires = pairs.first(where: { $0.name == "expires" }).flatMap({ Int($0.value) }),
             let signature = pairs.first(where: { $0.name == "signature" })?.value,
-            expires > Int(now.timeIntervalSince1970)
-        else { return false }
+            expires > current
+        else { return nil }
         let expected = Array(Self.signature(path, expires: expires, key: key).utf8)
         let given = Array(signature.utf8)
-        guard expected.count == given.count else { return false }
+        guard expected.count == given.count else { return nil }
         // Compared in constant time: the time taken says nothing of how much matched.
-        return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        guard zip(expected, given).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
+        return expires - current
     }
 
     static func signature(_ path: String, expires: Int, key: [UInt8]) -> String {

@@ -170,8 +170,13 @@ package struct S3Bucket: Sendable {
         _ method: String, _ name: String, query: [(String, String)], body: [UInt8], headers: [(String, String)], at date: Date
     ) -> HTTPClient.Request {
         let endpoint = URLComponents(string: location.endpoint)
-        let endpointHost = (endpoint?.host ?? "") + (endpoint?.port.map { ":\($0)" } ?? "")
         let scheme = endpoint?.scheme ?? "https"
+        // As libcurl writes Host: an IPv6 literal in brackets, and no port
+        // when it is the scheme's own (the signature covers Host as sent).
+        var hostName = endpoint?.host ?? ""
+        if hostName.contains(":") && !hostName.hasPrefix("[") { hostName = "[\(hostName)]" }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let endpointHost = hostName + (endpoint?.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? "")
         let host = location.pathStyle ? endpointHost : "\(location.bucket).\(endpointHost)"
         let key = location.prefix + name
         let path = (location.pathStyle ? "/\(location.bucket)/" : "/") + Self.encoded(key, keepingSlashes: true)
