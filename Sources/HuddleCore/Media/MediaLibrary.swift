@@ -53,14 +53,32 @@ package enum MediaLibrary {
                 renditions.map { String(Digest.sha256Hex($0.bytes).prefix(32)) },
                 renditions.map { PostgresBytea(objectsKey == nil ? $0.bytes : []) }, objectsKey != nil,
             ])
+        if let objectsKey {
+            // Recorded: the objects are no longer the trash's.
+            _ = try await connection.query(
+                "DELETE FROM media_object_trash WHERE object = ANY($1::text[])", [objectNames(of: renditions, key: objectsKey)])
+        }
         return Record(id: id, key: key)
     }
 
     /// Puts each rendition in `bucket` as `KEY/SIZE.EXT` under a new key,
-    /// outside any transaction; the key, for `store(objectsKey:)`. After a
-    /// failure, what was put is deleted again.
-    package static func putObjects(_ renditions: [ImageProcessor.Rendition], in bucket: S3Bucket) async throws -> String {
+    /// outside any transaction; the key, for `store(objectsKey:)`. The
+    /// objects are listed in the trash, due an hour on, before any is put:
+    /// a process that dies before recording the picture leaves them to be
+    /// deleted then, and `store` takes them off the list. After a failure
+    /// here, what was put is deleted at once, as far as the bucket lets it.
+    package static func putObjects(
+        _ renditions: [ImageProcessor.Rendition], in bucket: S3Bucket, listingOn database: some PostgresQuerying
+    ) async throws -> String {
         let key = RandomBytes.token(16)
+        _ = try await database.query(
+            """
+            WITH listed AS (
+              INSERT INTO media_object_trash (object, removed_at) SELECT unnest($1::text[]), now() + interval '1 hour'
+              ON CONFLICT DO NOTHING)
+            INSERT INTO scheduled_jobs (kind, subject_id, due_at) VALUES ($2, $3, now() + interval '1 hour')
+            ON CONFLICT (kind, subject_id) DO NOTHING
+            """, [objectNames(of: renditions, key: key), MediaTrash.jobKind, MediaTrash.laterLook])
         do {
             for rendition in renditions {
                 try await bucket.put(
@@ -72,6 +90,10 @@ package enum MediaLibrary {
             throw error
         }
         return key
+    }
+
+    static func objectNames(of renditions: [ImageProcessor.Rendition], key: String) -> [String] {
+        renditions.map { objectName(key: key, size: $0.size, encoding: $0.encoding) }
     }
 
     /// Deletes a picture's objects, as far as the bucket lets it (a picture

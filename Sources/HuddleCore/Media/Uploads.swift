@@ -131,7 +131,7 @@ package enum Uploads {
         }
         // A bucket's objects are put before the transaction, which then
         // holds no lock while they travel.
-        let objectsKey = try await bucket.asyncMap { try await MediaLibrary.putObjects(renditions, in: $0) }
+        let objectsKey = try await bucket.asyncMap { try await MediaLibrary.putObjects(renditions, in: $0, listingOn: database) }
         let record: MediaLibrary.Record
         do {
             record = try await database.withTransaction { connection in

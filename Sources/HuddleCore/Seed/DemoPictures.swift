@@ -29,7 +29,7 @@ package enum DemoPictures {
 
     /// An 800×600 PNG: a field shading from one hue to the next, a disc of
     /// a third, placed by `index`.
-    static func png(_ index: Int) -> [UInt8] {
+    package static func png(_ index: Int) -> [UInt8] {
         let width = 800, height = 600
         let hue = Double(index) / Double(count)
         let (cx, cy) = (Double(200 + (index * 97) % 400), Double(150 + (index * 61) % 300))
