@@ -156,22 +156,29 @@ package final class HuddleServer: Sendable {
             listenerLoop.stop()
             throw StartError(description: "cannot reach PostgreSQL: \(error)")
         }
-        if let vapid = configuration.push?.vapid {
-            // Every process of a deployment pushes with the key its browsers subscribed with.
+        /// What one statement at start reads, on a connection of its own
+        /// closed after; a failure stops the start, saying what was not read.
+        func readAtStart<T: Sendable>(_ what: String, _ read: @escaping @Sendable (PostgresPool) async throws -> T) async throws(StartError)
+            -> T
+        {
             var one = database
             one.maxConnections = 1
             let pool = PostgresPool(one, on: listenerLoop)
-            let recorded: String
             do {
-                recorded = try await listenerLoop.onLoop { () async throws in
-                    try await NoticeDelivery.recordVAPIDKey(vapid.publicKey, on: pool)
-                }
+                let value = try await listenerLoop.onLoop { () async throws in try await read(pool) }
                 await listenerLoop.onLoop { await pool.close() }
+                return value
             } catch {
                 await listenerLoop.onLoop { await pool.close() }
                 await listener.close()
                 listenerLoop.stop()
-                throw StartError(description: "cannot read the deployment's VAPID key: \(error)")
+                throw StartError(description: "cannot read \(what): \(error)")
+            }
+        }
+        if let vapid = configuration.push?.vapid {
+            // Every process of a deployment pushes with the key its browsers subscribed with.
+            let recorded = try await readAtStart("the deployment's VAPID key") { pool in
+                try await NoticeDelivery.recordVAPIDKey(vapid.publicKey, on: pool)
             }
             if recorded != vapid.publicKey {
                 configuration.push?.vapid = nil
@@ -182,18 +189,8 @@ package final class HuddleServer: Sendable {
         }
         effectivePush.withLock { $0 = configuration.push?.registration }
         // Every process signs private pictures' URLs with the deployment's key.
-        let signingKey: [UInt8]
-        var one = database
-        one.maxConnections = 1
-        let keyPool = PostgresPool(one, on: listenerLoop)
-        do {
-            signingKey = try await listenerLoop.onLoop { () async throws in try await PictureURLs.recordedKey(on: keyPool) }
-            await listenerLoop.onLoop { await keyPool.close() }
-        } catch {
-            await listenerLoop.onLoop { await keyPool.close() }
-            await listener.close()
-            listenerLoop.stop()
-            throw StartError(description: "cannot read the deployment's picture signing key: \(error)")
+        let signingKey = try await readAtStart("the deployment's picture signing key") { pool in
+            try await PictureURLs.recordedKey(on: pool)
         }
         // Followed even when it keeps nothing (a lifetime of 0): open
         // WebSockets hear through it that their token was revoked.
@@ -215,7 +212,8 @@ package final class HuddleServer: Sendable {
         let appSettings = configuration.appSettings ?? AppSettings.defaults(of: apps)
         let mediaCache =
             configuration.mediaCacheBytes > 0
-            ? MediaCache(maxBytes: configuration.mediaCacheBytes, removals: ChannelWatch(MediaCache.removals, listener: listener)) : nil
+            ? MediaCache(maxBytes: configuration.mediaCacheBytes, removals: ChannelWatch(MediaCache.removalChannel, listener: listener))
+            : nil
         if let mediaCache {
             // A picture removed stops being served from memory here too.
             do {

@@ -51,7 +51,7 @@ package final class MediaCache: Sendable {
     }
 
     /// The channel on which the database names each picture removed.
-    package static let removals = "huddle_media_removed"
+    package static let removalChannel = "huddle_media_removed"
 
     /// Drops every rendition of the picture `mediaKey` (entries are keyed
     /// `KEY/size.encoding`).

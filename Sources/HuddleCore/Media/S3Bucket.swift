@@ -210,7 +210,7 @@ package struct S3Bucket: Sendable {
         let toSign = "AWS4-HMAC-SHA256\n\(stamp)\n\(scope)\n\(Digest.sha256Hex(Array(canonical.utf8)))"
         var key = Array("AWS4\(secretKey)".utf8)
         for part in [day, region, "s3", "aws4_request"] { key = HMACSHA256.authenticate(Array(part.utf8), key: key) }
-        let signature = hex(HMACSHA256.authenticate(Array(toSign.utf8), key: key))
+        let signature = Digest.hex(HMACSHA256.authenticate(Array(toSign.utf8), key: key))
         let value = "AWS4-HMAC-SHA256 Credential=\(accessKey)/\(scope),SignedHeaders=\(names),Signature=\(signature)"
         let sent =
             headers.map { (name: $0.0, value: $0.1) } + [
@@ -225,14 +225,6 @@ package struct S3Bucket: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
         return "\(parts.year ?? 1970)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// RFC 3986 unreserved characters as they are, the rest percent-encoded

@@ -17,8 +17,6 @@ package enum Uploads {
         case rateLimited(perHour: Int)
         /// The server could not remake it now (not the file's fault).
         case unavailable(String)
-        /// The body ended or broke off while the file was read.
-        case interrupted(status: Int, message: String, code: String)
 
         package var status: Int {
             switch self {
@@ -26,7 +24,6 @@ package enum Uploads {
             case .notAPicture: 400
             case .rateLimited: 429
             case .unavailable: 503
-            case .interrupted(let status, _, _): status
             }
         }
 
@@ -36,7 +33,6 @@ package enum Uploads {
             case .notAPicture: "BAD_USER_INPUT"
             case .rateLimited: "RATE_LIMITED"
             case .unavailable: "SERVICE_UNAVAILABLE"
-            case .interrupted(_, _, let code): code
             }
         }
 
@@ -46,7 +42,6 @@ package enum Uploads {
             case .notAPicture(let reason): "The file is not a picture Huddle takes: \(reason)."
             case .rateLimited(let perHour): "At most \(perHour) files may be uploaded in an hour; try again later."
             case .unavailable(let reason): "The picture could not be remade now (\(reason)); try again."
-            case .interrupted(_, let message, _): message
             }
         }
     }

@@ -9,12 +9,17 @@ public enum Digest {
         bytes.withUnsafeBufferPointer { input in
             _ = SHA256(input.baseAddress, input.count, &digest)
         }
-        let hex = Array("0123456789abcdef".utf8)
+        return hex(digest)
+    }
+
+    /// `bytes` in lower-case hexadecimal (a digest, a MAC).
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
         var output: [UInt8] = []
-        output.reserveCapacity(64)
-        for byte in digest {
-            output.append(hex[Int(byte >> 4)])
-            output.append(hex[Int(byte & 0x0F)])
+        output.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            output.append(digits[Int(byte >> 4)])
+            output.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: output, as: UTF8.self)
     }

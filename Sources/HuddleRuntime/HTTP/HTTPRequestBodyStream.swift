@@ -86,11 +86,6 @@ public final class HTTPRequestBodyStream: Sendable, Equatable {
         }
     }
 
-    /// Reads the rest of the body and throws it away.
-    public func discard() async throws(HTTPError) {
-        while try await next() != nil {}
-    }
-
     /// Whether the whole body arrived (whether or not the handler read it
     /// all): only then can the connection go on to a next request.
     public var arrivedWhole: Bool {
