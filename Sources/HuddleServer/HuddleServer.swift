@@ -116,8 +116,9 @@ package final class HuddleServer: Sendable {
         let listener: PostgresListener
         let scheduler: JobRunner
         let schedulerPool: PostgresPool
-        /// Notice delivery's pool and HTTP client, when it pushes.
-        let pushPool: PostgresPool?
+        /// Mail's and notice delivery's pool (when either sends), and
+        /// notice delivery's HTTP client.
+        let deliveryPool: PostgresPool?
         let pushClient: HTTPClient?
         /// The trash job's client of the media store, when there is one.
         let storeClient: HTTPClient?
@@ -263,9 +264,19 @@ package final class HuddleServer: Sendable {
         let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
         var work =
             apps.flatMap { app in app.scheduledWork } + DataExport(apps: apps, settings: shared.appSettings).work + [Uploads.sweepWork]
-        if var mail = configuration.mail {
+        // Deliveries keep their books outside the jobs' transactions, on
+        // connections of their own (NoticeDelivery and MailDelivery say why).
+        var deliveryPool: PostgresPool?
+        if configuration.mail != nil || configuration.push != nil {
+            var deliveryDatabase = database
+            deliveryDatabase.maxConnections = configuration.scheduler.concurrency + 1
+            deliveryPool = PostgresPool(deliveryDatabase, on: listenerLoop)
+        }
+        if var mail = configuration.mail, let pool = deliveryPool {
             if mail.publicURL.isEmpty, let port = workers.first?.server.port { mail.publicURL = "http://localhost:\(port)" }
-            work.append(MailDelivery(mail, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics).work)
+            work.append(
+                MailDelivery(mail, database: pool, appSettings: shared.appSettings, logger: configuration.http.logger, metrics: metrics)
+                    .work)
         }
         var storeClient: HTTPClient?
         if let store = configuration.mediaStore {
@@ -273,15 +284,8 @@ package final class HuddleServer: Sendable {
             storeClient = client
             work.append(MediaTrash.work(S3Bucket(store, client: client)))
         }
-        var pushPool: PostgresPool?
         var pushClient: HTTPClient?
-        if let push = configuration.push {
-            // Deliveries keep their books outside the jobs' transactions,
-            // on connections of their own (NoticeDelivery says why).
-            var pushDatabase = database
-            pushDatabase.maxConnections = configuration.scheduler.concurrency + 1
-            let pool = PostgresPool(pushDatabase, on: listenerLoop)
-            pushPool = pool
+        if let push = configuration.push, let pool = deliveryPool {
             do {
                 try await listenerLoop.onLoop { () async throws in
                     try await NoticeDelivery.announceWebhook(push.webhookURL != nil, on: pool)
@@ -299,7 +303,7 @@ package final class HuddleServer: Sendable {
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
         let made = Running(
             workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool,
-            pushPool: pushPool, pushClient: pushClient, storeClient: storeClient)
+            deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient)
         running.set(made)
         if let failure = failures.first {
             stop()
@@ -345,7 +349,7 @@ package final class HuddleServer: Sendable {
                 await running.schedulerPool.close()
                 running.pushClient?.close()
                 running.storeClient?.close()
-                await running.pushPool?.close()
+                await running.deliveryPool?.close()
                 await running.listener.close()
                 running.listenerLoop.stop()
             }

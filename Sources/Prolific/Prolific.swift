@@ -62,16 +62,39 @@ package enum Prolific: App {
             """, [user])[0].decode(String.self, at: 0)
     }
 
+    /// The open rounds the user voted in, held FOR SHARE as a vote holds
+    /// its round: a round end in progress (which holds its round FOR
+    /// UPDATE, then notifies writers, this user among them) finishes first,
+    /// and one not yet begun waits for the deletion. Either way the votes
+    /// counted are the votes kept.
+    package static func lockAheadOfDeletion(of user: Int64, on connection: PostgresConnection) async throws {
+        _ = try await votedRounds(of: user, on: connection)
+    }
+
     /// The stories stay: projects, snippets and the votes of finished
     /// rounds keep their place with no person (the migration's ON DELETE
     /// SET NULL), shown as the deleted user. Votes in rounds still open go:
     /// a round's result is counted from the people still there.
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
-        _ = try await connection.query(
-            "DELETE FROM votes v USING rounds r WHERE r.id = v.round_id AND r.completed_at IS NULL AND v.voter_id = $1", [user])
+        // Locked again: a round voted in since the lock ahead is held too
+        // (no vote can come now: the account's row is locked).
+        let open = try await votedRounds(of: user, on: connection)
+        _ = try await connection.query("DELETE FROM votes WHERE voter_id = $1 AND round_id = ANY($2::bigint[])", [user, open])
         // Other voters' histories name whom they voted for: not them any more.
         _ = try await connection.query(
             "UPDATE voter_rounds SET authors = array_remove(authors, $1::bigint) WHERE authors @> ARRAY[$1::bigint]", [user])
+    }
+
+    /// Locks the still-open rounds `user` voted in, in id order; their ids.
+    /// A round ended while this waited is left out: the lock reads the row
+    /// as its end committed it.
+    private static func votedRounds(of user: Int64, on connection: PostgresConnection) async throws -> [Int64] {
+        try await connection.query(
+            """
+            SELECT id FROM rounds WHERE completed_at IS NULL AND id IN (SELECT round_id FROM votes WHERE voter_id = $1)
+            ORDER BY id FOR SHARE
+            """, [user]
+        ).map { try $0.decode(Int64.self, at: 0) }
     }
 }
 

@@ -23,6 +23,46 @@ struct OutboxTests {
         return rows
     }
 
+    /// While the SMTP server holds a message (it answers none until a
+    /// second comes), the books are already kept: the link's token is
+    /// committed, so a link that reached its reader works even if the
+    /// process dies before the mark, and no transaction holds the outbox's
+    /// row through the conversation. The second message, sent by the test,
+    /// lets both go; the row is then marked sent.
+    @Test func theBooksAreKeptOutsideTheSMTPConversation() async throws {
+        let smtp = try SMTPServer(gather: 2)
+        try await TestServer.with(mailing(to: smtp)) { server in
+            _ = try await server.signUp("ana")
+            var committed = false
+            for _ in 0..<1200 where !committed {
+                committed =
+                    try await server.sql("SELECT count(*)::int FROM account_tokens WHERE purpose = 'verify-email'")[0].decode(
+                        Int.self, at: 0) == 1
+                if !committed { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(committed, "the link's token is committed before the message is sent")
+            #expect(try await outbox(server)["ana@example.com"]?.state == "pending")
+            #expect(smtp.received().isEmpty)
+            let unlocked = try await server.sql("SELECT id FROM email_outbox WHERE recipient = 'ana@example.com' FOR UPDATE NOWAIT")
+            #expect(unlocked.count == 1)
+
+            var other = SMTPTransport.Settings(url: smtp.url())
+            other.security = .none
+            try await SMTPTransport(other).send(
+                OutgoingMail(
+                    MailMessage(
+                        from: MailAddress("test@example.com")!, to: MailAddress("other@example.com")!, subject: "Second",
+                        text: "Lets the first go.", messageID: "<second@example.com>", date: Date())))
+            var rows = try await outbox(server)
+            for _ in 0..<1200 where rows["ana@example.com"]?.state != "sent" {
+                try await Task.sleep(for: .milliseconds(50))
+                rows = try await outbox(server)
+            }
+            #expect(rows["ana@example.com"]?.state == "sent", "\(rows)")
+            #expect(try await smtp.waitForMessages(2).count == 2)
+        }
+    }
+
     @Test func aRefusalIsGivenUpAtOnceAndADelayIsTriedAgainUntilTheLastAttempt() async throws {
         let smtp = try SMTPServer(refused: ["nobody@example.com"], deferred: ["later@example.com"])
         try await TestServer.with(

@@ -1,5 +1,6 @@
 import Foundation
 import HuddleCore
+import HuddleRuntime
 import PostgresTestSupport
 import ServerTestSupport
 import TestSupport
@@ -47,9 +48,14 @@ struct SignInThrottleTests {
                 let seconds = (answer?.firstMatch(of: /in (\d+) seconds/)).flatMap { Int($0.1) } ?? 0
                 #expect((1...600).contains(seconds), "\(answer ?? "")")
             }
-            // No name is stored, only its hash: the two names', and the client address's.
+            // No name is stored, only its hash keyed by the deployment's key:
+            // the two names', and the client address's. A plain SHA-256 of
+            // the name (a list of names away) is not among them.
             let stored = try await server.sql("SELECT name_hash FROM sign_in_failures").map { try $0.decode(String.self, at: 0) }
             #expect(stored.count == 3 && !stored.contains { $0.contains("thr_ana") })
+            let key = try await server.sql("SELECT key FROM sign_in_throttle_key")[0].decode([UInt8].self, at: 0)
+            #expect(stored.contains(Digest.sha256Hex(key + Array("sign-in:thr_ana".utf8))), "\(stored)")
+            #expect(!stored.contains(Digest.sha256Hex(Array("sign-in:thr_ana".utf8))))
 
             // Once the block is over (as if ten minutes had passed), the
             // right password signs in and clears the name's count (not the address's).

@@ -39,6 +39,24 @@ import Testing
         #expect(received.first?.message.contains("Subject: Hello\r\n") == true)
     }
 
+    /// Messages sent at once travel at once: the server answers none until
+    /// five wait together, which messages sent one after another never do.
+    /// (libcurl's SMTP waits for the reply to a message's end by blocking,
+    /// on its multi interface too: on a shared event loop one slow reply
+    /// would hold up every other message, so each has a thread.)
+    @Test func messagesSentAtOnceTravelSideBySide() async throws {
+        let server = try SMTPServer(gather: 5)
+        let transport = try transport(server.url(), security: .none)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<5 {
+                group.addTask { try await transport.send(mail(to: "reader\(index)@example.com")) }
+            }
+            try await group.waitForAll()
+        }
+        let received = try await server.waitForMessages(5)
+        #expect(Set(received.flatMap(\.recipients)) == Set((0..<5).map { "reader\($0)@example.com" }))
+    }
+
     @Test func startTLSWithAPassword() async throws {
         let server = try SMTPServer(tls: .startTLS, login: "huddle:s3cret pass")
         let url = server.url(user: "huddle:s3cret%20pass")

@@ -51,6 +51,8 @@ struct AccountDeletionTests {
 
     /// The shelter's two staff members leaving at the same moment: one goes,
     /// the other is told to add someone first, and the shelter keeps one.
+    /// The moment is made the same: the shelter's row is held until both
+    /// deletions wait for it, and its lock decides which goes first.
     @Test func twoLastStaffMembersLeavingAtOnceLeaveOne() async throws {
         try await TestServer.with(mounting: [PetMatch.self]) { server in
             let ana = try await server.signUp("ana")
@@ -59,9 +61,13 @@ struct AccountDeletionTests {
             _ = try await server.graphql(
                 "mutation($s: ID!, $u: ID!) { addShelterStaff(shelterId: $s, userId: $u) { id } }", ["s": shelter, "u": bob.id],
                 token: ana.token)
-            async let first = server.graphql(Self.delete, token: ana.token)
-            async let second = server.graphql(Self.delete, token: bob.token)
-            let replies = try await [first, second]
+            let deletions = try await server.holdingLock("SELECT 1 FROM shelters FOR UPDATE") {
+                let deletions = [ana, bob].map { user in Task { try await server.graphql(Self.delete, token: user.token) } }
+                try await server.waitForLockWaiters(2)
+                return deletions
+            }
+            var replies: [JSON] = []
+            for deletion in deletions { replies.append(try await deletion.value) }
             #expect(replies.filter { $0["data"]["deleteAccount"].bool == true }.count == 1, "\(replies)")
             #expect(replies.filter { $0.errorCode == "BAD_USER_INPUT" }.count == 1, "\(replies)")
             #expect(try await server.sql("SELECT count(*)::int FROM shelter_staff")[0].decode(Int.self, at: 0) == 1)

@@ -74,4 +74,58 @@ struct AccountDeletionTests {
             #expect(page["data"]["node"]["story"].array.map { $0["text"].string } == ["Bob's line.", "Bob again."], "\(page)")
         }
     }
+
+    /// A voter leaving while their round is being ended. The end is held
+    /// midway, the round locked (the test holds the winner's row, which the
+    /// end's karma award waits for), and the deletion starts meanwhile.
+    /// Before, the deletion locked the account, then waited for the round
+    /// (removing the open round's vote holds it), while the end, let go,
+    /// waited for the account to record the voter's history: a deadlock,
+    /// which PostgreSQL broke after a second by failing one of the two (the
+    /// deletion, run again by its transaction's retry, or the round's end).
+    /// Now the deletion takes the round before the account, as a vote does:
+    /// it waits for the end, sees the round ended, and keeps the vote the
+    /// end counted, its voter the deleted user.
+    @Test func aRoundEndingWhileAVoterLeavesEndsOnceAndTheAccountGoes() async throws {
+        try await TestServer.with(mounting: [Prolific.self]) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            let carl = try await server.signUp("carl")
+            let project = try await F.project(server, token: ana.token)
+            let bobs = try await F.snippet(server, token: bob.token, round: project.round, text: "Bob's line.")
+            try await F.castVote(server, token: ana.token, snippet: bobs)
+            try await F.castVote(server, token: carl.token, snippet: bobs)
+            let round = F.rowID(project.round)
+
+            let deletion = try await server.holdingLock("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [F.rowID(bob.id)]) {
+                try await F.endNow([project.round], server: server, wait: false)
+                // The end, the round locked, waits to award Bob his win.
+                try await server.waitForLockWaiters(1)
+                let deletion = Task { try await server.graphql(Self.delete, token: carl.token) }
+                try await server.waitForLockWaiters(2)
+                return deletion
+            }
+            let reply = try await deletion.value
+            #expect(reply["data"]["deleteAccount"].bool == true, "\(reply)")
+            var ended = false
+            for _ in 0..<1200 where !ended {
+                ended = try await server.sql("SELECT completed_at IS NOT NULL FROM rounds WHERE id = $1", [round])[0].decode(
+                    Bool.self, at: 0)
+                if !ended { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(ended)
+            #expect(try await server.metric("huddle_scheduled_jobs_total{outcome=\"failed\"}") == 0)
+            let deadlocks = try await server.sql("SELECT deadlocks::int FROM pg_stat_database WHERE datname = current_database()")
+            #expect(try deadlocks[0].decode(Int.self, at: 0) == 0)
+            let counted = try await server.sql(
+                """
+                SELECT r.votes, (SELECT count(*)::int FROM votes v WHERE v.snippet_id = r.snippet_id),
+                       (SELECT count(*)::int FROM votes v WHERE v.snippet_id = r.snippet_id AND v.voter_id IS NULL)
+                FROM snippet_results r WHERE r.snippet_id = $1
+                """, [F.rowID(bobs)])
+            #expect(try counted.first?.decode(Int.self, at: 0) == 2)
+            #expect(try counted.first?.decode(Int.self, at: 1) == 2)
+            #expect(try counted.first?.decode(Int.self, at: 2) == 1)
+        }
+    }
 }

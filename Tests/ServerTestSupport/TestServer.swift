@@ -386,6 +386,41 @@ package final class TestServer: Sendable {
         }
     }
 
+    /// Runs `body` while a transaction of the test's holds the locks
+    /// `statement` takes (as the server's own work would hold them), then
+    /// commits: for forcing the order in which racing work meets.
+    package func holdingLock<T: Sendable>(
+        _ statement: String, _ parameters: [any PostgresEncodable] = [], _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        try await EventLoop.withOwnThread { [databaseURL] loop in
+            let pool = PostgresPool(TestDatabase.configuration(url: databaseURL), on: loop)
+            do {
+                let result = try await pool.withTransaction { connection in
+                    _ = try await connection.query(statement, parameters)
+                    return try await body()
+                }
+                await pool.close()
+                return result
+            } catch {
+                await pool.close()
+                throw error
+            }
+        }
+    }
+
+    /// Waits until `count` statements on the server's database wait for a
+    /// lock (as seen by PostgreSQL); fails the test after 60 s.
+    package func waitForLockWaiters(_ count: Int) async throws {
+        for _ in 0..<1200 {
+            let waiting = try await sql(
+                "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+            if try waiting[0].decode(Int.self, at: 0) >= count { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("fewer than \(count) statements came to wait for a lock")
+        throw CancellationError()
+    }
+
     /// Runs SQL on the server's database (for checks the API does not offer).
     package func sql(_ statement: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
         try await EventLoop.withOwnThread { [databaseURL] loop in

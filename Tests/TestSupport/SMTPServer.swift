@@ -31,8 +31,11 @@ package final class SMTPServer: Sendable {
     }
 
     /// Starts a server, on `port` if given; `login` is "user:password" to
-    /// require; mail to a `refused` address gets 550, to a `deferred` one 451.
-    package init(port: Int? = nil, tls: TLS = .none, login: String? = nil, refused: [String] = [], deferred: [String] = []) throws {
+    /// require; mail to a `refused` address gets 550, to a `deferred` one
+    /// 451; with `gather`, no message is taken until that many wait at once.
+    package init(
+        port: Int? = nil, tls: TLS = .none, login: String? = nil, refused: [String] = [], deferred: [String] = [], gather: Int = 0
+    ) throws {
         folder = try ScratchDirectory("huddle-smtp")
         scheme = tls == .implicit ? "smtps" : "smtp"
         var arguments = [folder.url.path]
@@ -47,6 +50,7 @@ package final class SMTPServer: Sendable {
         if let port { arguments += ["--port", "\(port)"] }
         for address in refused { arguments += ["--refuse", address] }
         for address in deferred { arguments += ["--defer", address] }
+        if gather > 1 { arguments += ["--gather", "\(gather)"] }
         input = Pipe()
         let started = try startPythonService("smtp_server.py", arguments, input: input)
         process = started.process

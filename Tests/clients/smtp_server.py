@@ -5,6 +5,11 @@ then the message as received.
 
     smtp_server.py FOLDER [--port PORT] [--starttls CERT KEY] [--smtps CERT KEY]
                           [--auth USER:PASSWORD] [--refuse ADDRESS] [--defer ADDRESS]
+                          [--gather N]
+
+With --gather N, a message's data is answered only once N messages are
+waiting for their answer at the same time (or, after a minute, refused with
+a 451): a client that sends one message at a time never gets N together.
 """
 import argparse
 import warnings
@@ -20,8 +25,10 @@ from aiosmtpd.smtp import SMTP, AuthResult
 
 
 class Handler:
-    def __init__(self, folder, refuse, defer):
-        self.folder, self.refuse, self.defer = folder, refuse, defer
+    def __init__(self, folder, refuse, defer, gather):
+        self.folder, self.refuse, self.defer, self.gather = folder, refuse, defer, gather
+        self.waiting = 0
+        self.gathered = None
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.refuse:
@@ -32,6 +39,16 @@ class Handler:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.gather > 1:
+            if self.gathered is None:
+                self.gathered = asyncio.Event()
+            self.waiting += 1
+            if self.waiting >= self.gather:
+                self.gathered.set()
+            try:
+                await asyncio.wait_for(self.gathered.wait(), 60)
+            except asyncio.TimeoutError:
+                return "451 4.3.0 only %d messages came at once" % self.waiting
         name = os.path.join(self.folder, uuid.uuid4().hex)
         with open(name + ".partial", "wb") as out:
             out.write(f"MAIL FROM {envelope.mail_from}\n".encode())
@@ -63,8 +80,9 @@ def main():
     parser.add_argument("--refuse", action="append", default=[])
     parser.add_argument("--defer", action="append", default=[])
     parser.add_argument("--port", type=int)
+    parser.add_argument("--gather", type=int, default=0)
     args = parser.parse_args()
-    handler = Handler(args.folder, args.refuse, args.defer)
+    handler = Handler(args.folder, args.refuse, args.defer, args.gather)
     kwargs = {}
     context = None
     pair = args.starttls or args.smtps

@@ -31,6 +31,7 @@ enum AccountDeletion {
     /// The deleting transaction; the hashes of the tokens it revoked.
     private static func delete(_ userID: Int64, apps: [any App.Type], on database: PostgresPool) async throws -> [String] {
         try await database.withTransaction { connection in
+            for app in apps { try await app.lockAheadOfDeletion(of: userID, on: connection) }
             // Held to the end: nothing of the account's is made meanwhile.
             _ = try await connection.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [userID])
             for app in apps { try await app.prepareDeletion(of: userID, on: connection) }

@@ -15,8 +15,10 @@ import HuddleRuntime
 /// own values, not a snapshot, decide each update, so attempts at once
 /// each count.
 package enum SignInThrottle {
-    /// Where a name's failures are kept: its SHA-256, lower-cased, never the name.
-    static func key(_ name: String) -> String { Authentication.hash("sign-in:" + name.lowercased()) }
+    /// What a name's failures are counted by, lower-cased: the database
+    /// keeps only its keyed hash (`sign_in_throttle_hash`, whose key never
+    /// leaves it), never the name.
+    static func key(_ name: String) -> String { "sign-in:" + name.lowercased() }
 
     /// Counts an attempt with `name`, and one from the client's `address`,
     /// as failures until it succeeds; throws RATE_LIMITED while either is
@@ -45,18 +47,18 @@ package enum SignInThrottle {
     static func resetRequested(from address: String?, settings: AppSettings, on database: PostgresPool) async throws {
         guard let address else { return }
         if let seconds = try await count(
-            Authentication.hash("reset:" + ClientAddress.limitKey(address)), free: settings[Shared.passwordResetsPerAddress],
+            "reset:" + ClientAddress.limitKey(address), free: settings[Shared.passwordResetsPerAddress],
             first: settings[Shared.signInFirstWait], longest: settings[Shared.signInLongestWait], on: database)
         {
             throw APIError.rateLimited("Too many password resets asked for from this address; try again in \(duration(seconds)).")
         }
     }
 
-    static func key(address: String) -> String { Authentication.hash("sign-in-address:" + ClientAddress.limitKey(address)) }
+    static func key(address: String) -> String { "sign-in-address:" + ClientAddress.limitKey(address) }
 
     private static func duration(_ seconds: Int) -> String { "\(seconds) second\(seconds == 1 ? "" : "s")" }
 
-    /// Counts a failure of `key`; nil when counted, else the seconds the key
+    /// Counts a failure of `key` (hashed by the database); nil when counted, else the seconds the key
     /// is still blocked (the failure not counted).
     private static func count(_ key: String, free: Int, first: Int, longest: Int, on database: PostgresPool) async throws -> Int? {
         let counted = try await database.query(
@@ -64,10 +66,10 @@ package enum SignInThrottle {
             WITH stale AS (
                 DELETE FROM sign_in_failures WHERE name_hash IN (
                     SELECT name_hash FROM sign_in_failures
-                    WHERE last_failure_at < now() - make_interval(secs => $3) AND name_hash <> $1 LIMIT 100)
+                    WHERE last_failure_at < now() - make_interval(secs => $3) AND name_hash <> sign_in_throttle_hash($1) LIMIT 100)
             )
             INSERT INTO sign_in_failures AS f (name_hash, failures, blocked_until)
-            VALUES ($1, 1, CASE WHEN 1 >= $2 THEN now() + make_interval(secs => least($3, $4)) END)
+            VALUES (sign_in_throttle_hash($1), 1, CASE WHEN 1 >= $2 THEN now() + make_interval(secs => least($3, $4)) END)
             ON CONFLICT (name_hash) DO UPDATE SET
                 failures = CASE WHEN f.last_failure_at < now() - make_interval(secs => $3) THEN 1 ELSE f.failures + 1 END,
                 last_failure_at = now(),
@@ -82,7 +84,8 @@ package enum SignInThrottle {
             """, [key, free, longest, first])
         guard counted.isEmpty else { return nil }
         let waiting = try await database.query(
-            "SELECT greatest(1, ceil(extract(epoch FROM blocked_until - now())))::int FROM sign_in_failures WHERE name_hash = $1", [key])
+            "SELECT greatest(1, ceil(extract(epoch FROM blocked_until - now())))::int FROM sign_in_failures WHERE name_hash = sign_in_throttle_hash($1)",
+            [key])
         return try waiting.first?.decode(Int.self, at: 0) ?? 1
     }
 
@@ -110,12 +113,15 @@ package enum SignInThrottle {
     static func succeeded(from address: String?, on database: PostgresPool) async throws {
         guard let address else { return }
         _ = try await database.query(
-            "UPDATE sign_in_failures SET failures = failures - 1 WHERE name_hash = $1 AND failures > 1 AND blocked_until IS NULL",
+            """
+            UPDATE sign_in_failures SET failures = failures - 1
+            WHERE name_hash = sign_in_throttle_hash($1) AND failures > 1 AND blocked_until IS NULL
+            """,
             [key(address: address)])
     }
 
     /// A sign-in with `name` succeeded: its failures are forgotten.
     static func succeeded(_ name: String, on database: PostgresPool) async throws {
-        _ = try await database.query("DELETE FROM sign_in_failures WHERE name_hash = $1", [key(name)])
+        _ = try await database.query("DELETE FROM sign_in_failures WHERE name_hash = sign_in_throttle_hash($1)", [key(name)])
     }
 }

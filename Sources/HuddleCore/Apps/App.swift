@@ -30,6 +30,12 @@ package protocol App: SendableMetatype {
     static var scheduledWork: [ScheduledWork] { get }
     /// The settings it reads (`RequestContext.settings`), which operators set.
     static var settings: [AppSetting] { get }
+    /// Locks, in the deleting transaction but before the `users` row is
+    /// locked, what `prepareDeletion` will change and the app's scheduled
+    /// work locks before it writes about a user (a round being ended, which
+    /// then notifies its writers): taken after the account's row, such a
+    /// lock would wait for work that waits for that row, a deadlock.
+    static func lockAheadOfDeletion(of user: Int64, on connection: PostgresConnection) async throws
     /// Readies `user`'s account for deletion, in the deleting transaction,
     /// before the `users` row goes (its foreign keys then remove or keep
     /// the rest): tells the people who depend on the user (a session's
@@ -46,6 +52,7 @@ extension App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
     package static var scheduledWork: [ScheduledWork] { [] }
     package static var settings: [AppSetting] { [] }
+    package static func lockAheadOfDeletion(of user: Int64, on connection: PostgresConnection) async throws {}
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {}
     package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? { nil }
 }

@@ -5,13 +5,17 @@ import HuddlePostgres
 import HuddleRuntime
 
 /// Sends the outbox's messages: the scheduler's work of kind `mail.send`.
-/// A message is made (its link's token minted) and sent in the transaction
-/// that claimed its job, and marked sent there; a failure is counted on
-/// the row and the job comes back after a backoff, until the last attempt
-/// or a permanent refusal marks the message dead. One process sends a
-/// message at a time (the job's row is locked); a process killed after the
-/// server took a message but before the commit sends it again, with the
-/// same Message-ID.
+/// The claimed job's row lock keeps a message to one process at a time;
+/// its books are kept through a pool of its own, each statement committing
+/// at once, never inside the job's transaction (as `NoticeDelivery`'s): the
+/// link's token is committed before the message is sent, so a link that
+/// reached its reader works, and the message is marked sent once the
+/// server took it. No SMTP conversation waits inside a transaction holding
+/// locks on the outbox or the tokens. A failure is counted on the row and the job comes back after a
+/// backoff, until the last attempt or a permanent refusal marks the
+/// message dead. A process killed after the server took a message but
+/// before the mark sends it again, with the same Message-ID and a second
+/// working link.
 package struct MailDelivery: Sendable {
     package struct Settings: Sendable {
         /// Where messages go: an SMTP server, or a folder.
@@ -33,12 +37,16 @@ package struct MailDelivery: Sendable {
     }
 
     package let settings: Settings
+    let database: PostgresPool
     let appSettings: AppSettings
     let logger: Logger
     let metrics: Metrics?
 
-    package init(_ settings: Settings, appSettings: AppSettings, logger: Logger, metrics: Metrics?) {
+    /// A sender that keeps its books through `database`, a pool of its own
+    /// on the loop where the scheduler's jobs run.
+    package init(_ settings: Settings, database: PostgresPool, appSettings: AppSettings, logger: Logger, metrics: Metrics?) {
         self.settings = settings
+        self.database = database
         self.appSettings = appSettings
         self.logger = logger
         self.metrics = metrics
@@ -46,15 +54,15 @@ package struct MailDelivery: Sendable {
 
     /// The scheduler's work that sends one message.
     package var work: ScheduledWork {
-        ScheduledWork(Outbox.jobKind) { id, connection in try await send(id, on: connection) }
+        ScheduledWork(Outbox.jobKind) { id, _ in try await send(id) }
     }
 
-    private func send(_ id: Int64, on connection: PostgresConnection) async throws -> ScheduledWork.Outcome {
-        let rows = try await connection.query(
+    private func send(_ id: Int64) async throws -> ScheduledWork.Outcome {
+        let rows = try await database.query(
             """
             SELECT o.recipient, o.template, o.parameters::text, o.state, o.attempts, o.user_id, coalesce(u.username, ''),
                    extract(epoch FROM o.created_at)::float8
-            FROM email_outbox o LEFT JOIN users u ON u.id = o.user_id WHERE o.id = $1 FOR UPDATE OF o
+            FROM email_outbox o LEFT JOIN users u ON u.id = o.user_id WHERE o.id = $1
             """, [id])
         guard let row = rows.first, try row.decode(String.self, at: 3) == "pending" else { return .done }
         let recipient = try row.decode(String.self, at: 0)
@@ -62,12 +70,12 @@ package struct MailDelivery: Sendable {
         let user = try row.decode(Int64?.self, at: 5)
         guard let template = MailTemplate.all[try row.decode(String.self, at: 1)], let to = MailAddress(recipient) else {
             return try await failed(
-                id, attempts: attempts, MailError(permanent: true, "no such template, or an address SMTP cannot carry"), on: connection)
+                id, attempts: attempts, MailError(permanent: true, "no such template, or an address SMTP cannot carry"))
         }
         var link: String?
         var tokenHash: String?
         if let purpose = template.link, let user {
-            let made = try await AccountTokens.make(purpose, user: user, email: recipient, settings: appSettings, on: connection)
+            let made = try await AccountTokens.make(purpose, user: user, email: recipient, settings: appSettings, on: database)
             link = "\(settings.publicURL)/account/\(purpose.page)?token=\(made.token)"
             tokenHash = made.hash
         }
@@ -83,10 +91,10 @@ package struct MailDelivery: Sendable {
             try await settings.transport.send(OutgoingMail(message))
         } catch {
             // The link went nowhere: its token goes too.
-            if let tokenHash { _ = try await connection.query("DELETE FROM account_tokens WHERE token_hash = $1", [tokenHash]) }
-            return try await failed(id, attempts: attempts, error, on: connection)
+            if let tokenHash { _ = try await database.query("DELETE FROM account_tokens WHERE token_hash = $1", [tokenHash]) }
+            return try await failed(id, attempts: attempts, error)
         }
-        _ = try await connection.query(
+        _ = try await database.query(
             "UPDATE email_outbox SET state = 'sent', sent_at = now(), attempts = $2, last_error = NULL WHERE id = $1", [id, attempts])
         metrics?.recordMail(outcome: "sent")
         logger.log(.info, "mail: sent", ["id": .int(Int(id)), "template": .string(template.name), "attempt": .int(attempts)])
@@ -95,11 +103,9 @@ package struct MailDelivery: Sendable {
 
     /// Counts a failed attempt: dead after the last one or a permanent
     /// refusal, else due again after a backoff that doubles.
-    private func failed(_ id: Int64, attempts: Int, _ error: MailError, on connection: PostgresConnection) async throws
-        -> ScheduledWork.Outcome
-    {
+    private func failed(_ id: Int64, attempts: Int, _ error: MailError) async throws -> ScheduledWork.Outcome {
         let dead = error.isPermanent || attempts >= settings.maxAttempts
-        _ = try await connection.query(
+        _ = try await database.query(
             "UPDATE email_outbox SET attempts = $2, last_error = left($3, 2000), state = $4 WHERE id = $1",
             [id, attempts, error.description, dead ? "dead" : "pending"])
         metrics?.recordMail(outcome: dead ? "dead" : "failed")
