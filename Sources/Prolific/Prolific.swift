@@ -62,13 +62,24 @@ package enum Prolific: App {
             """, [user])[0].decode(String.self, at: 0)
     }
 
-    /// The open rounds the user voted in, held FOR SHARE as a vote holds
-    /// its round: a round end in progress (which holds its round FOR
-    /// UPDATE, then notifies writers, this user among them) finishes first,
-    /// and one not yet begun waits for the deletion. Either way the votes
-    /// counted are the votes kept.
+    /// The open rounds of every project the user takes part in (owns,
+    /// follows, belongs to, wrote or voted in), held FOR SHARE as a vote
+    /// holds its round, in id order: a round end holds its round FOR UPDATE,
+    /// then writes to its project and to those people's rows (notices,
+    /// histories), which the deletion changes too. Held before the account,
+    /// a round end in progress finishes first and one not yet begun waits
+    /// for the deletion, rather than each waiting for the other.
     package static func lockAheadOfDeletion(of user: Int64, on connection: PostgresConnection) async throws {
-        _ = try await votedRounds(of: user, on: connection)
+        _ = try await connection.query(
+            """
+            SELECT id FROM rounds WHERE completed_at IS NULL AND project_id IN (
+                SELECT id FROM projects WHERE owner_id = $1
+                UNION SELECT project_id FROM project_follows WHERE user_id = $1
+                UNION SELECT project_id FROM project_members WHERE user_id = $1
+                UNION SELECT project_id FROM snippets WHERE author_id = $1
+                UNION SELECT r.project_id FROM votes v JOIN rounds r ON r.id = v.round_id WHERE v.voter_id = $1)
+            ORDER BY id FOR SHARE
+            """, [user])
     }
 
     /// The stories stay: projects, snippets and the votes of finished
@@ -76,8 +87,9 @@ package enum Prolific: App {
     /// SET NULL), shown as the deleted user. Votes in rounds still open go:
     /// a round's result is counted from the people still there.
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {
-        // Locked again: a round voted in since the lock ahead is held too
-        // (no vote can come now: the account's row is locked).
+        // The open rounds voted in, locked (again: a round voted in since
+        // the lock ahead is held too, and no vote can come now, the
+        // account's row being locked); one ended meanwhile keeps its votes.
         let open = try await votedRounds(of: user, on: connection)
         _ = try await connection.query("DELETE FROM votes WHERE voter_id = $1 AND round_id = ANY($2::bigint[])", [user, open])
         // Other voters' histories name whom they voted for: not them any more.

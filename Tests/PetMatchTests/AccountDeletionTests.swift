@@ -54,7 +54,7 @@ struct AccountDeletionTests {
     /// The moment is made the same: the shelter's row is held until both
     /// deletions wait for it, and its lock decides which goes first.
     @Test func twoLastStaffMembersLeavingAtOnceLeaveOne() async throws {
-        try await TestServer.with(mounting: [PetMatch.self]) { server in
+        try await TestServer.with(mounting: [PetMatch.self], statementTimeout: nil) { server in
             let ana = try await server.signUp("ana")
             let bob = try await server.signUp("bob")
             let shelter = try await F.shelter(server, token: ana.token, name: "Happy Paws", at: F.home)

@@ -81,12 +81,16 @@ package final class TestServer: Sendable {
 
     /// Runs `body` with a server on a fresh database, stopped after; it
     /// serves the shared core and `apps`.
+    /// `statementTimeout` is the server's (its default); a test that holds
+    /// the server's statements waiting on its own locks while it does slow
+    /// work gives nil.
     package static func with<T: Sendable>(
-        mounting apps: [any App.Type] = [], workers: Int = 1,
+        mounting apps: [any App.Type] = [], workers: Int = 1, statementTimeout: Duration? = .seconds(30),
         _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }, _ body: (TestServer) async throws -> T
     ) async throws -> T {
         try await TestDatabase.withScratchDatabase { url in
-            let server = try await start(databaseURL: url, mounting: apps, workers: workers, configure)
+            let server = try await start(
+                databaseURL: url, mounting: apps, workers: workers, statementTimeout: statementTimeout, configure)
             do {
                 let value = try await body(server)
                 await server.stopped()
@@ -133,10 +137,12 @@ package final class TestServer: Sendable {
     /// connection (`--database-wait`).
     package static func start(
         databaseURL: String, mounting apps: [any App.Type] = [], workers: Int = 1, settings: [String] = [],
-        databaseWait: Duration = .seconds(60), _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }
+        databaseWait: Duration = .seconds(60), statementTimeout: Duration? = .seconds(30),
+        _ configure: @Sendable (inout HuddleServer.Configuration) -> Void = { _ in }
     ) async throws -> TestServer {
         let schema = TestSchema.directory(mounting: apps)
         var database = PostgresConfiguration(url: databaseURL)
+        database.statementTimeout = statementTimeout
         // With every suite at once on two cores, a connection can take
         // seconds to open: a minute by default, where `huddle serve` waits
         // 2 s; the tests of an outage give that.
@@ -197,7 +203,7 @@ package final class TestServer: Sendable {
         // Migrating a fresh database takes a while when every suite runs at once: wait as long as it runs.
         let deadline = ContinuousClock.now + .seconds(300)
         while ContinuousClock.now < deadline {
-            if said().contains("huddle: listening on"), (try? await server.get("/readyz")) == "ready\n" { return server }
+            if said().contains("listening on http://"), (try? await server.get("/readyz")) == "ready\n" { return server }
             guard process.isRunning else {
                 if said().contains("cannot serve:") { return nil }
                 throw PostgresError(.connection, "huddle serve exited: \(said())")

@@ -74,6 +74,9 @@ package final class SMTPServer: Sendable {
         return certificate == nil ? "smtp://\(credentials)127.0.0.1:\(port)" : "\(scheme)://\(credentials)localhost:\(port)"
     }
 
+    /// Whether a message's data is being held, waiting for others to gather.
+    package var isHoldingData: Bool { FileManager.default.fileExists(atPath: folder.path("holding")) }
+
     /// The messages received so far, oldest first.
     package func received() -> [Received] {
         let files =

@@ -43,6 +43,8 @@ class Handler:
             if self.gathered is None:
                 self.gathered = asyncio.Event()
             self.waiting += 1
+            # Tells the test that a message's data is being held.
+            open(os.path.join(self.folder, "holding"), "w").close()
             if self.waiting >= self.gather:
                 self.gathered.set()
             try:

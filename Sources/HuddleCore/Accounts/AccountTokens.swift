@@ -81,16 +81,21 @@ package enum AccountTokens {
     /// address: a new password (by a reset or a change) shuts out whoever
     /// had the old one, with the address changes, exports and resets they
     /// may have started; the mail of those still waiting is given up.
+    ///
+    /// The mail first: its rows are held to the commit, so a sender minting
+    /// a link for one (which holds the row, MailDelivery) has either
+    /// finished, and its token is revoked next, or waits and finds the row
+    /// given up.
     static func revokeAfterNewPassword(user: Int64, on connection: some PostgresQuerying) async throws {
-        _ = try await connection.query(
-            """
-            UPDATE account_tokens SET used_at = now()
-            WHERE user_id = $1 AND purpose <> 'verify-email' AND used_at IS NULL AND expires_at > now()
-            """, [user])
         _ = try await connection.query(
             """
             UPDATE email_outbox SET state = 'dead', last_error = 'superseded: the password was changed'
             WHERE user_id = $1 AND state = 'pending' AND template IN ('reset-password', 'confirm-new-email', 'data-export')
+            """, [user])
+        _ = try await connection.query(
+            """
+            UPDATE account_tokens SET used_at = now()
+            WHERE user_id = $1 AND purpose <> 'verify-email' AND used_at IS NULL AND expires_at > now()
             """, [user])
     }
 

@@ -63,13 +63,14 @@ package enum SignInThrottle {
     private static func count(_ key: String, free: Int, first: Int, longest: Int, on database: PostgresPool) async throws -> Int? {
         let counted = try await database.query(
             """
-            WITH stale AS (
+            WITH key AS MATERIALIZED (SELECT sign_in_throttle_hash($1) AS hash),
+            stale AS (
                 DELETE FROM sign_in_failures WHERE name_hash IN (
                     SELECT name_hash FROM sign_in_failures
-                    WHERE last_failure_at < now() - make_interval(secs => $3) AND name_hash <> sign_in_throttle_hash($1) LIMIT 100)
+                    WHERE last_failure_at < now() - make_interval(secs => $3) AND name_hash <> (SELECT hash FROM key) LIMIT 100)
             )
             INSERT INTO sign_in_failures AS f (name_hash, failures, blocked_until)
-            VALUES (sign_in_throttle_hash($1), 1, CASE WHEN 1 >= $2 THEN now() + make_interval(secs => least($3, $4)) END)
+            VALUES ((SELECT hash FROM key), 1, CASE WHEN 1 >= $2 THEN now() + make_interval(secs => least($3, $4)) END)
             ON CONFLICT (name_hash) DO UPDATE SET
                 failures = CASE WHEN f.last_failure_at < now() - make_interval(secs => $3) THEN 1 ELSE f.failures + 1 END,
                 last_failure_at = now(),

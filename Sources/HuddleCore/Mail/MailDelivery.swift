@@ -75,7 +75,16 @@ package struct MailDelivery: Sendable {
         var link: String?
         var tokenHash: String?
         if let purpose = template.link, let user {
-            let made = try await AccountTokens.make(purpose, user: user, email: recipient, settings: appSettings, on: database)
+            // Minted holding the row, and only while it is still pending: a
+            // new password (which gives up such mail, then revokes the
+            // links, AccountTokens.revokeAfterNewPassword) either waits for
+            // this and revokes the token, or comes first and stops it.
+            let made = try await database.withTransaction { connection -> (token: String, hash: String)? in
+                let state = try await connection.query("SELECT state FROM email_outbox WHERE id = $1 FOR UPDATE", [id])
+                guard try state.first?.decode(String.self, at: 0) == "pending" else { return nil }
+                return try await AccountTokens.make(purpose, user: user, email: recipient, settings: appSettings, on: connection)
+            }
+            guard let made else { return .done }
             link = "\(settings.publicURL)/account/\(purpose.page)?token=\(made.token)"
             tokenHash = made.hash
         }
@@ -90,12 +99,18 @@ package struct MailDelivery: Sendable {
         do {
             try await settings.transport.send(OutgoingMail(message))
         } catch {
-            // The link went nowhere: its token goes too.
-            if let tokenHash { _ = try await database.query("DELETE FROM account_tokens WHERE token_hash = $1", [tokenHash]) }
+            // Refused for good, the link went nowhere: its token goes too.
+            // Any other failure (a timeout after the data, say) may have
+            // delivered it; the token stays, to expire unused if not.
+            if error.isPermanent, let tokenHash {
+                _ = try await database.query("DELETE FROM account_tokens WHERE token_hash = $1", [tokenHash])
+            }
             return try await failed(id, attempts: attempts, error)
         }
+        // Only a row still pending: one given up meanwhile (a new password) stays given up.
         _ = try await database.query(
-            "UPDATE email_outbox SET state = 'sent', sent_at = now(), attempts = $2, last_error = NULL WHERE id = $1", [id, attempts])
+            "UPDATE email_outbox SET state = 'sent', sent_at = now(), attempts = $2, last_error = NULL WHERE id = $1 AND state = 'pending'",
+            [id, attempts])
         metrics?.recordMail(outcome: "sent")
         logger.log(.info, "mail: sent", ["id": .int(Int(id)), "template": .string(template.name), "attempt": .int(attempts)])
         return .done
@@ -106,7 +121,7 @@ package struct MailDelivery: Sendable {
     private func failed(_ id: Int64, attempts: Int, _ error: MailError) async throws -> ScheduledWork.Outcome {
         let dead = error.isPermanent || attempts >= settings.maxAttempts
         _ = try await database.query(
-            "UPDATE email_outbox SET attempts = $2, last_error = left($3, 2000), state = $4 WHERE id = $1",
+            "UPDATE email_outbox SET attempts = $2, last_error = left($3, 2000), state = $4 WHERE id = $1 AND state = 'pending'",
             [id, attempts, error.description, dead ? "dead" : "pending"])
         metrics?.recordMail(outcome: dead ? "dead" : "failed")
         logger.log(
