@@ -91,7 +91,8 @@ struct OutboxTests {
                 try await server.sql("SELECT count(*)::int FROM scheduled_jobs WHERE kind = 'mail.send'")[0].decode(Int.self, at: 0) == 0)
             let tokens = try await server.sql(
                 "SELECT u.username, count(t.*)::int FROM users u LEFT JOIN account_tokens t ON t.user_id = u.id GROUP BY u.username")
-            let counts = Dictionary(uniqueKeysWithValues: try tokens.map { (try $0.decode(String.self, at: 0), try $0.decode(Int.self, at: 1)) })
+            let counts = Dictionary(
+                uniqueKeysWithValues: try tokens.map { (try $0.decode(String.self, at: 0), try $0.decode(Int.self, at: 1)) })
             #expect(counts == ["nobody": 0, "later": 3, "fine": 1], "\(counts)")
             let metrics = try await server.get("/metrics")
             #expect(metrics.contains("huddle_mail_messages_total{outcome=\"sent\"} 1\n"), "\(metrics)")
