@@ -86,7 +86,8 @@ let package = Package(
         ),
         .target(
             name: "HuddleRuntime",
-            dependencies: ["CLibUV", "COpenSSL", "Formats"]
+            dependencies: ["CLibUV", "COpenSSL", "Formats"],
+            plugins: ["StampBuild"]
         ),
         .target(
             name: "HuddlePostgres",
@@ -130,6 +131,9 @@ let package = Package(
         // the plugin runs it.
         .executableTarget(name: "embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
+        // The commit built from, read from .git, into HuddleRuntime's `BuildStamp`.
+        .executableTarget(name: "stamp-build"),
+        .plugin(name: "StampBuild", capability: .buildTool(), dependencies: ["stamp-build"]),
         .target(
             name: "Playmate",
             dependencies: ["HuddleCore", "HuddleRuntime", "HuddlePostgres", "GraphQL"],

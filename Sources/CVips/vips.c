@@ -16,6 +16,8 @@ int huddle_vips_start(void) {
     return 0;
 }
 
+const char *huddle_vips_version(void) { return vips_version_string(); }
+
 const char *huddle_vips_loader(const void *bytes, size_t length) {
     const char *loader = vips_foreign_find_load_buffer(bytes, length);
     if (loader == NULL) vips_error_clear();

@@ -131,3 +131,12 @@ public struct SMTPTransport: MailTransport {
         return .failure(MailError(permanent: permanent, reply > 0 ? "\(detail) (reply \(reply))" : detail))
     }
 }
+
+extension SMTPTransport {
+    /// The libcurl this process runs on (its version, as it reports it).
+    public static var libcurlVersion: String {
+        // "libcurl/7.88.1 OpenSSL/3.0.19 zlib/…": its first word's version.
+        let words = String(cString: curl_version()).split(separator: " ")
+        return words.first.map { String($0.drop { $0 != "/" }.dropFirst()) } ?? "unknown"
+    }
+}

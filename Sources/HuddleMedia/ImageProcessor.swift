@@ -160,3 +160,8 @@ public struct ImageProcessor: Sendable {
         return text.split(separator: "\n").first.map(String.init) ?? "unknown error"
     }
 }
+
+extension ImageProcessor {
+    /// The libvips this process runs on (its version, as it reports it).
+    public static var libraryVersion: String { String(cString: huddle_vips_version()) }
+}

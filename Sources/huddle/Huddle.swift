@@ -6,6 +6,7 @@ struct Huddle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "huddle",
         abstract: "Huddle: one GraphQL back end for four social apps.",
+        version: Version.line,
         subcommands: [
             Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self,
             PersistCommand.self, OutboxCommand.self, PushCommand.self,

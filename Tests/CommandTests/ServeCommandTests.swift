@@ -51,6 +51,16 @@ import Testing
         #expect(log.contains("the Playground is at http://127.0.0.1:\(port)/playground"))
         #expect(log.contains("using the private PostgreSQL in "))
         #expect(log.contains("migrations: "))
+        // Off a terminal every line is JSON, with its time and level, the
+        // start-up's and the shutdown's (draining, stopped) among them.
+        let lines = log.split(separator: "\n").map(String.init)
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == lines.count, "\(lines.filter { !$0.hasPrefix("{") })")
+        #expect(objects.allSatisfy { $0["time"] is String && $0["level"] is String })
+        #expect(objects.contains { $0["msg"] as? String == "draining" })
+        #expect(objects.contains { $0["msg"] as? String == "stopped" && $0["connections_cut"] as? Int == 0 })
+        let listening = objects.first { ($0["msg"] as? String)?.hasPrefix("listening on") == true }
+        #expect(listening?["version"] as? String == HuddleVersion.version)
         // It started the private server, so it stopped it on the way out.
         #expect(try !Self.privateClusterRuns())
     }

@@ -49,7 +49,22 @@ import Testing
         let contentType = lines.removeLast()
         let status = Int(lines.removeLast()) ?? 0
         let headers = (try? String(contentsOf: headerFile, encoding: .utf8)) ?? ""
-        return Answer(status: status, contentType: contentType, body: lines.joined(separator: "\n"), headers: headers)
+        return Answer(
+            status: status, contentType: contentType, body: Self.withoutRequestIDs(lines.joined(separator: "\n"), headers: headers),
+            headers: headers)
+    }
+
+    /// `body` with the request's id taken out of its errors' `extensions`,
+    /// for comparing with what the errors say; every error must carry the
+    /// id the response's `X-Request-Id` names.
+    static func withoutRequestIDs(_ body: String, headers: String) -> String {
+        let echoed = headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("x-request-id: ") }.map { String($0.dropFirst(14)) }
+        #expect(echoed != nil, "\(headers)")
+        let errors = body.matches(of: /"message":/).count
+        let ids = body.matches(of: /"requestId":"([^"]*)"/).map { String($0.1) }
+        #expect(ids.count == errors && ids.allSatisfy { $0 == echoed }, "\(body)")
+        guard let echoed else { return body }
+        return body.replacing(#","extensions":{"requestId":"\#(echoed)"}"#, with: "").replacing(#","requestId":"\#(echoed)""#, with: "")
     }
 
     /// A POST that asks for graphql-response+json unless told otherwise

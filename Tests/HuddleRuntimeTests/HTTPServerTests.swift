@@ -188,28 +188,85 @@ import Testing
             let lines = Log()
             let running = try await RunningServer(configure: { $0.logger = Logger(level: level) { lines.append($0) } }) { request in
                 var response = HTTPResponse(status: request.head.target.hasPrefix("/fail") ? 500 : 200, body: Array("abc".utf8))
-                response.loggedOperation = "Op"
+                var operation = LoggedOperation(type: "query", name: "Op")
+                operation.errorCodes = ["BAD_USER_INPUT", "FORBIDDEN"]
+                operation.cost = 7
+                operation.userID = "42"
+                response.operation = operation
                 return response
             }
             let client = try RawClient(port: running.port)
             client.send(
-                "GET /ok?secret=1 HTTP/1.1\r\nHost: a\r\n\r\nGET /fail HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"
+                "GET /ok?secret=1 HTTP/1.1\r\nHost: a\r\nX-Request-Id: abc-123\r\n\r\nGET /fail HTTP/1.1\r\nHost: a\r\n\r\n"
+                    + "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"
             )
             _ = client.receive()
             await running.stop()
-            let logged = lines.all
+            let all = lines.all
+            let parsed = all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(parsed.count == all.count, "every line is a JSON object: \(all)")
+            // The shutdown's own lines aside.
+            let objects = parsed.filter { $0["msg"] as? String == "request" }
+            let logged = all.filter { $0.contains(#""msg":"request""#) }
             if level == .info {
                 #expect(logged.count == 3)
-                #expect(
-                    logged[0].hasPrefix(
-                        #"{"level":"info","msg":"request","method":"GET","path":"/ok","operation":"Op","status":200,"duration_ms":"#))
-                #expect(logged[0].hasSuffix(#","bytes":3}"#))
+                let first = objects[0]
+                #expect(first["level"] as? String == "info" && first["msg"] as? String == "request")
+                #expect((first["time"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(first)")
+                #expect(first["request_id"] as? String == "abc-123")
+                #expect(first["method"] as? String == "GET" && first["path"] as? String == "/ok")
+                #expect(first["operation_type"] as? String == "query" && first["operation"] as? String == "Op")
+                #expect(first["status"] as? Int == 200 && first["bytes"] as? Int == 3 && first["duration_ms"] is Double)
+                #expect(first["cost"] as? Int == 7 && first["error_codes"] as? String == "BAD_USER_INPUT,FORBIDDEN")
+                #expect(first["user_id"] as? String == "42" && first["client"] as? String == "127.0.0.1")
                 #expect(!logged[0].contains("secret"))
-                #expect(logged[2].contains(#""status":400"#))
+                // A request with no id of its own gets one: 32 hex digits, each its own.
+                let made = objects.dropFirst().compactMap { $0["request_id"] as? String }
+                #expect(made.count == 2 && Set(made).count == 2 && made.allSatisfy { $0.wholeMatch(of: /[0-9a-f]{32}/) != nil })
+                #expect(objects[2]["status"] as? Int == 400)
             }
-            #expect(logged.filter { $0.hasPrefix(#"{"level":"error","msg":"request","method":"GET","path":"/fail""#) }.count == 1)
+            #expect(objects.filter { $0["level"] as? String == "error" && $0["path"] as? String == "/fail" }.count == 1)
             if level == .warning { #expect(logged.count == 1) }
         }
+    }
+
+    /// The request's id comes back in `X-Request-Id`: the client's when it
+    /// is one a log can carry (1 to 128 of letters, digits and `-_.:/+=@`),
+    /// else one made here; the handler sees it as `RequestID.current`.
+    @Test func echoesTheRequestIdOrMakesOne() async throws {
+        let running = try await RunningServer(handler: { request in
+            HTTPResponse(status: 200, contentType: "text/plain", body: (RequestID.current ?? "none") + "|" + request.id)
+        })
+        let long = String(repeating: "a", count: 128)
+        for (sent, kept) in [("Root=1-67a2/b:c+d@e_f.g", true), (long, true), (long + "a", false), ("two words", false), ("", false)] {
+            let client = try RawClient(port: running.port)
+            client.send("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\nX-Request-Id: \(sent)\r\n\r\n")
+            let response = client.receive().text
+            let echoed = response.split(separator: "\r\n").first { $0.lowercased().hasPrefix("x-request-id: ") }.map {
+                String($0.dropFirst(14))
+            }
+            let body = response.components(separatedBy: "\r\n\r\n").last ?? ""
+            if kept {
+                #expect(echoed == sent, "\(response)")
+            } else {
+                #expect(echoed?.wholeMatch(of: /[0-9a-f]{32}/) != nil, "\(response)")
+            }
+            #expect(body == "\(echoed ?? "?")|\(echoed ?? "?")", "\(response)")
+        }
+        await running.stop()
+    }
+
+    /// On a terminal the same fields read as text, a value quoted only
+    /// when it holds a space, an `=` or a quote.
+    @Test func logsTextForAPersonAtATerminal() {
+        let lines = Log()
+        Logger(level: .info, format: .text) { lines.append($0) }.log(
+            .warning, "slow request", ["request_id": .string("abc"), "operation": .string("My Op"), "duration_ms": .double(1234.5)])
+        let line = lines.all.first ?? ""
+        #expect(
+            line.wholeMatch(
+                of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z WARNING slow request request_id=abc operation="My Op" duration_ms=1234.500/)
+                != nil, "\(line)")
     }
 
     @Test func shutdownFinishesRequestsInFlightAndStopsAccepting() async throws {

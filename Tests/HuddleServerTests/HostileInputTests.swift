@@ -22,7 +22,7 @@ struct HostileInputTests {
             ]).output
             #expect(
                 stream.contains(#"{"message":"initialCount must be a positive integer","#)
-                    && stream.contains(#""extensions":{"code":"BAD_USER_INPUT"}"#), "\(stream)")
+                    && stream.contains(#""extensions":{"code":"BAD_USER_INPUT","requestId":"#), "\(stream)")
         }
     }
 

@@ -15,12 +15,16 @@ import Testing
     static let subsequent =
         #"{"hasNext":false,"incremental":[{"data":{"checkInTemplate":["What did you get done since we last spoke?","What got in the way?","Which day went best, and why?","What will you do differently this week?","How can I help you stay on track?"]},"id":"0"},{"items":[{"type":"CAT"},{"type":"RABBIT"},{"type":"SMALL_AND_FURRY"},{"type":"HORSE"},{"type":"BIRD"},{"type":"SCALES_FINS_AND_OTHER"},{"type":"BARNYARD"}],"id":"1"}],"completed":[{"id":"0"},{"id":"1"}]}"#
 
+    /// The id the curl requests name themselves by, which their responses echo.
+    static let requestID = "incremental-1"
+
     func curl(_ server: TestServer, accept: String, _ query: String) async throws -> String {
         let body = String(decoding: try JSONSerialization.data(withJSONObject: ["query": query]), as: UTF8.self)
         let outcome = try await ClientProcess.run(
             "curl",
             [
-                "-s", "-N", "-D", "-", "-H", "Accept: \(accept)", "-H", "Content-Type: application/json", "--data-binary", body,
+                "-s", "-N", "-D", "-", "-H", "Accept: \(accept)", "-H", "Content-Type: application/json",
+                "-H", "X-Request-Id: \(Self.requestID)", "--data-binary", body,
                 "http://127.0.0.1:\(server.port)/graphql",
             ])
         return outcome.output
@@ -35,6 +39,7 @@ import Testing
                 multipart == """
                     HTTP/1.1 200 OK\r
                     Content-Type: multipart/mixed; boundary="-"\r
+                    X-Request-Id: \(Self.requestID)\r
                     Transfer-Encoding: chunked\r
                     \r
                     \r
@@ -93,8 +98,10 @@ import Testing
                     """, "\(get.output)")
             // Errors before execution are events too, with their codes.
             let invalid = try await ClientProcess.python("incremental_clients.py", ["sse", port, "{ nope }"]).finished()
+            // Each error names the request it answers (a made id: the client sends none).
+            #expect(invalid.output.contains(/"requestId":"[0-9a-f]{32}"/), "\(invalid.output)")
             #expect(
-                invalid.output == """
+                invalid.output.replacing(/,"requestId":"[0-9a-f]{32}"/, with: "") == """
                     200 text/event-stream; charset=utf-8
                     next {"errors":[{"message":"Cannot query field \\"nope\\" on type \\"Query\\". Did you mean \\"node\\"?","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}
                     complete 

@@ -25,6 +25,17 @@ package struct HuddleCommand {
     package static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:], in folder: URL? = nil
     ) throws -> Outcome {
+        try run(executable, arguments, input: input, environment: environment, in: folder)
+    }
+
+    /// Runs another program of the machine's (`git`, say), found on the PATH, the same way.
+    package static func runTool(_ name: String, _ arguments: [String]) throws -> Outcome {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
+    }
+
+    private static func run(
+        _ executable: URL, _ arguments: [String], input: String? = nil, environment: [String: String] = [:], in folder: URL? = nil
+    ) throws -> Outcome {
         let process = Subprocess()
         process.executableURL = executable
         if let folder { process.currentDirectoryURL = folder }

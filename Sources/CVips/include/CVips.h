@@ -34,5 +34,8 @@ int huddle_vips_jpeg(VipsImage *image, int quality, void **bytes, size_t *length
 void huddle_vips_release(VipsImage *image);
 void huddle_vips_free(void *bytes);
 
+// The version of the libvips linked ("8.14.1").
+const char *huddle_vips_version(void);
+
 // libvips's last error message, then cleared; the caller frees it.
 char *huddle_vips_take_error(void);

@@ -111,12 +111,14 @@ public final class GraphQLOverHTTP: Sendable {
             response = HTTPResponse(status: 200, headers: [("Content-Type", EventStreamResults.contentType)] + failure.headers)
             response.stream = EventStreamResults.single(
                 Self.errorBody(failure.message, code: failure.code, extensions: failure.extensions))
+            response.operation = LoggedOperation(failure)
         case .failure(let failure):
             response = HTTPResponse(
                 status: failure.status,
                 headers: [("Content-Type", mediaType.contentType)] + failure.headers,
                 body: Self.errorBody(failure.message, code: failure.code, extensions: failure.extensions)
             )
+            response.operation = LoggedOperation(failure)
         }
         response.headers += cors
         return response
@@ -145,11 +147,7 @@ public final class GraphQLOverHTTP: Sendable {
                 case .success(let answered): answer = answered
                 case .failure(let refusal): return .failure(refusal)
                 }
-                return answer.status.map {
-                    var response = answer.response(status: $0, mediaType: mediaType, delivery: delivery)
-                    response.loggedOperation = parameters.operationName
-                    return .success(response)
-                }
+                return answer.status.map { .success(answer.response(status: $0, mediaType: mediaType, delivery: delivery)) }
                     ?? .failure(
                         GraphQLOverHTTPFailure(
                             status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
@@ -228,9 +226,7 @@ public final class GraphQLOverHTTP: Sendable {
             case .success(let answered): answer = answered
             case .failure(let refusal): return .failure(refusal)
             }
-            var response = answer.response(status: answer.status ?? 200, mediaType: mediaType, delivery: delivery)
-            response.loggedOperation = parameters.operationName
-            return .success(response)
+            return .success(answer.response(status: answer.status ?? 200, mediaType: mediaType, delivery: delivery))
         }
     }
 
@@ -262,12 +258,19 @@ public final class GraphQLOverHTTP: Sendable {
         var body: [UInt8]
         var operationType: String?
         var stream: HTTPBodyStream?
+        /// What the request log says of it.
+        var logged: LoggedOperation
 
-        init(_ status: Int?, _ body: [UInt8], _ operationType: String?, stream: HTTPBodyStream? = nil) {
+        init(
+            _ status: Int?, _ body: [UInt8], _ operationType: String?, stream: HTTPBodyStream? = nil,
+            logged: LoggedOperation = LoggedOperation()
+        ) {
             self.status = status
             self.body = body
             self.operationType = operationType
             self.stream = stream
+            self.logged = logged
+            self.logged.type = operationType
         }
 
         func response(status: Int, mediaType: ResponseMediaType, delivery: Delivery) -> HTTPResponse {
@@ -282,6 +285,7 @@ public final class GraphQLOverHTTP: Sendable {
                 response = HTTPResponse(status: status, headers: [("Content-Type", mediaType.contentType)], body: body)
             }
             response.countedAs = operationType
+            response.operation = logged
             return response
         }
     }
@@ -296,37 +300,44 @@ public final class GraphQLOverHTTP: Sendable {
         // Under application/json, any well-formed request gets 200.
         let requestErrorStatus = mediaType == .json ? 200 : 400
         var parameters = parameters
+        var logged = LoggedOperation(name: parameters.operationName)
+        func refused(_ status: Int?, _ errors: [GraphQLError], _ operationType: String?) -> Answer {
+            var logged = logged
+            logged.errorCodes = Self.codes(of: errors)
+            return Answer(status, Self.body(ExecutionResult(data: nil, errors: errors)), operationType, logged: logged)
+        }
         if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&parameters) {
-            return .success(Answer(requestErrorStatus, Self.errorBody(refusal.message, code: refusal.code), nil))
+            return .success(refused(requestErrorStatus, [.coded(refusal.message, code: refusal.code)], nil))
         }
         switch resolvePersistedQuery(&parameters) {
         case .failure(let failure):
-            return .success(Answer(failure.status, Self.errorBody(failure.message, code: failure.code), nil))
+            let error = failure.code.map { GraphQLError.coded(failure.message, code: $0) } ?? GraphQLError(message: failure.message)
+            return .success(refused(failure.status, [error], nil))
         case .success: break
         }
         guard let query = parameters.query else {
-            return .success(Answer(requestErrorStatus, Self.errorBody("Must provide query string.", code: "BAD_REQUEST"), nil))
+            return .success(refused(requestErrorStatus, [.coded("Must provide query string.", code: "BAD_REQUEST")], nil))
         }
+        logged.document = query
         let document: Document
         let source: Source
         let memo: OperationMemo
         switch documents.entry(for: query) {
         case .invalid(let errors):
-            return .success(Answer(requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: errors)), nil))
+            return .success(refused(requestErrorStatus, errors, nil))
         case .valid(let validDocument, let validSource, let validMemo):
             (document, source, memo) = (validDocument, validSource, validMemo)
         }
         let operationType: String
         switch selectOperation(document, parameters.operationName) {
         case .failure(let error):
-            let coded = error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")
-            return .success(Answer(requestErrorStatus, Self.body(ExecutionResult(data: nil, errors: [coded])), nil))
+            return .success(refused(requestErrorStatus, [error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")], nil))
         case .success(let operation):
             operationType = operation.operation.rawValue
-            if viaGet && operation.operation != .query { return .success(Answer(nil, [], operationType)) }
+            logged.name = logged.name ?? operation.name?.value
+            if viaGet && operation.operation != .query { return .success(Answer(nil, [], operationType, logged: logged)) }
             if operation.operation == .subscription && delivery != .eventStream {
-                return .success(
-                    Answer(requestErrorStatus, Self.errorBody(Self.subscriptionNeedsAStream, code: "BAD_REQUEST"), operationType))
+                return .success(refused(requestErrorStatus, [.coded(Self.subscriptionNeedsAStream, code: "BAD_REQUEST")], operationType))
             }
         }
         let context: any Sendable
@@ -335,10 +346,12 @@ public final class GraphQLOverHTTP: Sendable {
         } catch {
             return .failure(error)
         }
+        logged.userID = (context as? LoggedViewer)?.loggedUserID
         let workExecutor = LoopLane.current ?? configuration.operations.workExecutor
         if delivery == .eventStream && operationType == "subscription" {
-            return .success(
-                await subscribe(document, source, memo, parameters, context: context, requestErrorStatus: requestErrorStatus))
+            var answer = await subscribe(document, source, memo, parameters, context: context, requestErrorStatus: requestErrorStatus)
+            answer.logged = logged
+            return .success(answer)
         }
         var result: ExecutionResult
         var execution: IncrementalExecution?
@@ -370,17 +383,19 @@ public final class GraphQLOverHTTP: Sendable {
                     ]))
             ]
         }
+        logged.cost = result.cost?.cost
+        logged.errorCodes = Self.codes(of: result.errors)
         if let execution {
             let stream =
                 delivery == .eventStream
                 ? EventStreamResults.stream(initial: result, execution) : MultipartResults.stream(initial: result, execution)
-            return .success(Answer(200, [], operationType, stream: stream))
+            return .success(Answer(200, [], operationType, stream: stream, logged: logged))
         }
         let body = responseBody(result)
         // What a large execution freed goes back to the system, not to the allocator's arenas.
         MemoryTrim.afterResponse(
             bytes: body.count, stoppedByLimit: result.errors.first.map { Self.stopCodes.contains($0.code ?? "") } ?? false)
-        return .success(Answer(result.hasData ? 200 : requestErrorStatus, body, operationType))
+        return .success(Answer(result.hasData ? 200 : requestErrorStatus, body, operationType, logged: logged))
     }
 
     /// A subscription over an event stream: each event's result, run with a
@@ -483,15 +498,37 @@ public final class GraphQLOverHTTP: Sendable {
 
     private func responseBody(_ result: ExecutionResult) -> [UInt8] {
         var writer = JSONWriter(capacity: min(lastResponseSize.load(ordering: .relaxed) + 256, 1 << 20))
-        result.write(to: &writer)
+        Self.namingTheRequest(result).write(to: &writer)
         lastResponseSize.store(writer.count, ordering: .relaxed)
         return writer.bytes
     }
 
     private static func body(_ result: ExecutionResult) -> [UInt8] {
         var writer = JSONWriter()
-        result.write(to: &writer)
+        namingTheRequest(result).write(to: &writer)
         return writer.bytes
+    }
+
+    /// `result` with the request's id in each error's `extensions`
+    /// (`requestId`), so that an error a user reports leads to its log line.
+    static func namingTheRequest(_ result: ExecutionResult) -> ExecutionResult {
+        guard !result.errors.isEmpty, let id = RequestID.current else { return result }
+        var named = result
+        named.errors = result.errors.map { error in
+            var error = error
+            if !error.extensions.contains(where: { $0.name == "requestId" }) { error.extensions.append(.init("requestId", .string(id))) }
+            return error
+        }
+        return named
+    }
+
+    /// The `extensions.code` of `errors`, each once, in order.
+    static func codes(of errors: [GraphQLError]) -> [String] {
+        var codes: [String] = []
+        for error in errors {
+            if let code = error.code, !codes.contains(code) { codes.append(code) }
+        }
+        return codes
     }
 
     static func errorBody(_ message: String, code: String?, extensions: [GraphQLValue.Member] = []) -> [UInt8] {
@@ -499,4 +536,18 @@ public final class GraphQLOverHTTP: Sendable {
         if let code { error.extensions = [.init("code", .string(code))] + extensions }
         return body(ExecutionResult(data: nil, errors: [error]))
     }
+}
+
+extension LoggedOperation {
+    /// A request refused before any operation ran: its error's code.
+    init(_ failure: GraphQLOverHTTPFailure) {
+        self.init()
+        if let code = failure.code { errorCodes = [code] }
+    }
+}
+
+/// A request's context that can say who is signed in, for the request log.
+public protocol LoggedViewer: Sendable {
+    /// The signed-in user's id, nil for an anonymous request.
+    var loggedUserID: String? { get }
 }

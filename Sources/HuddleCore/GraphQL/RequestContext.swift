@@ -116,3 +116,7 @@ extension RequestContext: ConnectionAuthority {
             == viewer.userID
     }
 }
+
+extension RequestContext: LoggedViewer {
+    public var loggedUserID: String? { viewer.map { String($0.userID) } }
+}

@@ -295,9 +295,11 @@ final class HTTPConnection: @unchecked Sendable {
         }
         guard !pending.isEmpty else {
             if let failure = state.failure {
-                let response = HTTPResponse.error(failure)
+                var response = HTTPResponse.error(failure)
+                let id = server.requestIDs.make()
+                response.headers.append(("X-Request-Id", id))
                 write(response.serialized(forHead: false, closing: true))
-                logExchange(nil, response, started: nil)
+                logExchange(nil, id: id, response, started: nil)
                 finishWriting()
             } else if state.lifecycle == .finishing {
                 close()
@@ -305,7 +307,8 @@ final class HTTPConnection: @unchecked Sendable {
             return
         }
         state.processing = true
-        let request = pending.removeFirst()
+        var request = pending.removeFirst()
+        request.id = RequestID.accepting(request.head.header("x-request-id")) ?? server.requestIDs.make()
         let started = ContinuousClock.now
         if let service = server.webSocketService, WebSocketHandshake.isUpgrade(request.head) {
             upgrade(request, service: service, started: started)
@@ -335,7 +338,8 @@ final class HTTPConnection: @unchecked Sendable {
     private func respond(first: (request: HTTPRequest, started: ContinuousClock.Instant)) async {
         var next: (request: HTTPRequest, started: ContinuousClock.Instant)? = first
         while let (request, started) = next {
-            let response = await server.respond(to: request)
+            var response = await RequestID.$current.withValue(request.id) { await server.respond(to: request) }
+            response.headers.append(("X-Request-Id", request.id))
             guard !state.isClosed else {
                 state.processing = false
                 break
@@ -354,14 +358,16 @@ final class HTTPConnection: @unchecked Sendable {
             write(response.serialized(forHead: isHead, closing: closesAfter, chunked: chunked))
             if streams, let stream = response.stream {
                 // Still processing: a client that leaves cancels the producer.
-                await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked))
+                await RequestID.$current.withValue(request.id) {
+                    await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked))
+                }
                 // A producer that stopped early (its client stalled, or went)
                 // leaves a closed connection, never a body that looks whole.
                 if chunked && !state.isClosed { write(Array("0\r\n\r\n".utf8)) }
             }
             state.processing = false
             guard !state.isClosed else { break }
-            logExchange(request.head, response, started: started)
+            logExchange(request.head, id: request.id, response, started: started)
             if closesAfter {
                 pending.removeAll()
                 finishWriting()
@@ -397,15 +403,17 @@ final class HTTPConnection: @unchecked Sendable {
             to: request.head, supportedSubprotocols: service.supportedSubprotocols,
             requireSubprotocol: service.requireSubprotocol, allowedOrigins: service.allowedOrigins
         ) {
-        case .refuse(let response):
+        case .refuse(var response):
             state.processing = false
+            response.headers.append(("X-Request-Id", request.id))
             write(response.serialized(forHead: false, closing: true))
-            logExchange(request.head, response, started: started)
+            logExchange(request.head, id: request.id, response, started: started)
             pending.removeAll()
             finishWriting()
-        case .accept(let response, let subprotocol):
+        case .accept(var response, let subprotocol):
+            response.headers.append(("X-Request-Id", request.id))
             write(response.serialized(forHead: false, closing: false))
-            logExchange(request.head, response, started: started)
+            logExchange(request.head, id: request.id, response, started: started)
             let leftover = parser.takeBytesAfterUpgrade()
             let connection = WebSocketConnection(transport: self, limits: service.limits, maxUnsentBytes: service.maxUnsentBytes)
             webSocket = connection
@@ -431,8 +439,9 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// The request log's line. The path goes without its query string,
-    /// which may carry variables a client would not want logged.
-    private func logExchange(_ head: HTTPRequestHead?, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
+    /// which may carry variables a client would not want logged; variables'
+    /// values are never logged, nor tokens.
+    private func logExchange(_ head: HTTPRequestHead?, id: String, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
         let duration = started.map { ContinuousClock.now - $0 }
         let milliseconds = duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
         server.requestCounters.record(
@@ -441,17 +450,40 @@ final class HTTPConnection: @unchecked Sendable {
         let logger = server.configuration.logger
         // A refused request (no head) is the client's doing, whatever its status.
         let level: LogLevel = response.status >= 500 && head != nil ? .error : .info
-        guard level >= logger.level else { return }
-        logger.log(
-            level, "request",
-            [
-                "method": head.map { .string($0.method) },
-                "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
-                "operation": response.loggedOperation.map { .string($0) },
-                "status": .int(response.status),
-                "duration_ms": milliseconds.map { .double($0) },
-                "bytes": .int(response.body.count),
-            ])
+        let operation = response.operation
+        let codes = operation.map { $0.errorCodes.isEmpty ? nil : $0.errorCodes.joined(separator: ",") } ?? nil
+        if logger.logs(level) {
+            logger.log(
+                level, "request",
+                [
+                    "request_id": .string(id),
+                    "method": head.map { .string($0.method) },
+                    "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
+                    "operation_type": operation?.type.map { .string($0) },
+                    "operation": operation?.name.map { .string($0) },
+                    "status": .int(response.status),
+                    "duration_ms": milliseconds.map { .double($0) },
+                    "bytes": .int(response.body.count),
+                    "cost": operation?.cost.map { .int($0) },
+                    "error_codes": codes.map { .string($0) },
+                    "client": peerAddress.map { .string($0) },
+                    "user_id": operation?.userID.map { .string($0) },
+                ])
+        }
+        if let threshold = server.configuration.slowRequestThreshold, let duration, duration > threshold, logger.logs(.warning) {
+            logger.log(
+                .warning, "slow request",
+                [
+                    "request_id": .string(id),
+                    "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
+                    "operation_type": operation?.type.map { .string($0) },
+                    "operation": operation?.name.map { .string($0) },
+                    "duration_ms": milliseconds.map { .double($0) },
+                    "threshold_ms": .int(Int(threshold.milliseconds)),
+                    "cost": operation?.cost.map { .int($0) },
+                    "document_sha256": operation?.document.map { .string(Digest.sha256Hex(Array($0.utf8))) },
+                ])
+        }
     }
 
     // MARK: Backpressure

@@ -426,6 +426,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public var bodyStream: HTTPRequestBodyStream?
     /// The IP address of the connection it came on (a proxy's, behind one).
     public var peerAddress: String?
+    /// Its id (`RequestID`), given by the connection as it is answered.
+    public var id = ""
 
     public init(head: HTTPRequestHead, body: [UInt8] = [], bodyStream: HTTPRequestBodyStream? = nil, peerAddress: String? = nil) {
         self.head = head

@@ -6,9 +6,8 @@ public struct HTTPResponse: Sendable {
     /// saves formatting a date per response).
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    /// The request log's `operation` field: what the request named (GraphQL
-    /// over HTTP gives the operation's name).
-    public var loggedOperation: String?
+    /// What the request ran, for its log line (GraphQL over HTTP's operation).
+    public var operation: LoggedOperation?
     /// The request counter's `operation_type` label: what kind of work the
     /// request ran (GraphQL over HTTP gives `query`, `mutation` or
     /// `subscription`); `none` when nil.

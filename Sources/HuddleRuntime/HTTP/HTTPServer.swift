@@ -49,6 +49,9 @@ public final class HTTPServer: @unchecked Sendable {
         public var shutdownGracePeriod = Duration.seconds(10)
         /// One line per request at `info` (`error` for a 5xx status).
         public var logger = Logger()
+        /// A request slower than this gets a `warning` line of its own,
+        /// naming its operation's document by hash; nil for none.
+        public var slowRequestThreshold: Duration? = .seconds(1)
         /// Where requests and connections are counted; shared by the loops.
         public var metrics = Metrics()
 
@@ -75,6 +78,8 @@ public final class HTTPServer: @unchecked Sendable {
     let webSocketService: WebSocketService?
     /// This server's own request counts, summed into its metrics.
     let requestCounters: Metrics.RequestCounters
+    /// Ids for requests that bring none; touched on the loop thread only.
+    let requestIDs = RequestIDMaker()
     /// WebSocket sessions open now.
     public private(set) var openWebSockets = 0
 
@@ -203,6 +208,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting, lets requests in flight finish within the grace
     /// period, then closes whatever is left.
+    /// Says so in the log: how many connections it drains, and how many
+    /// were still open at the grace period's end, closed mid-way.
     public func shutdown() async {
         loop.checkIsolated()
         guard !isShuttingDown else { return }
@@ -211,11 +218,14 @@ public final class HTTPServer: @unchecked Sendable {
             listening = false
             uv_close(UnsafeMutableRawPointer(listener).assumingMemoryBound(to: uv_handle_t.self), nil)
         }
+        let logger = configuration.logger
+        logger.announce("draining", ["port": .int(port), "connections": .int(connections.count)])
         for connection in connections.values { connection.finish() }
         let deadline = ContinuousClock.now + configuration.shutdownGracePeriod
         while !connections.isEmpty && ContinuousClock.now < deadline {
             await loop.sleep(for: .milliseconds(20))
         }
+        logger.announce("stopped", ["port": .int(port), "connections_cut": .int(connections.count)])
         for connection in connections.values { connection.close() }
         while !connections.isEmpty {
             await loop.sleep(for: .milliseconds(1))

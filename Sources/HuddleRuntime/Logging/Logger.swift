@@ -13,15 +13,26 @@ public enum LogLevel: String, Sendable, CaseIterable, Comparable {
     }
 }
 
-/// Writes one JSON object per line, so log collectors need no parsing
-/// rules of their own.
+/// Writes one line per event, each beginning with its time (RFC 3339, UTC,
+/// milliseconds) and level: a JSON object per line, so log collectors need
+/// no parsing rules of their own, or, for a person at a terminal, the
+/// same fields as text (`time level message key=value …`).
 public struct Logger: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case json, text
+
+        /// Text when standard error is a terminal, JSON otherwise.
+        public static var forStandardError: Format { isatty(2) != 0 ? .text : .json }
+    }
+
     public var level: LogLevel
+    public var format: Format
     private let sink: @Sendable (String) -> Void
 
     /// `sink` gets each line without its newline; by default standard error.
-    public init(level: LogLevel = .info, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+    public init(level: LogLevel = .info, format: Format = .json, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
         self.level = level
+        self.format = format
         self.sink = sink
     }
 
@@ -38,25 +49,101 @@ public struct Logger: Sendable {
         case double(Double)
     }
 
+    /// Whether a line at `level` would be written (to skip preparing one that would not).
+    public func logs(_ level: LogLevel) -> Bool { level >= self.level && level != .off }
+
     public func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?> = [:]) {
-        guard level >= self.level, level != .off else { return }
-        var line = "{\"level\":\"\(level.rawValue)\",\"msg\":"
-        Self.appendString(message, to: &line)
+        guard logs(level) else { return }
+        switch format {
+        case .json: sink(Self.json(level, message, fields))
+        case .text: sink(Self.text(level, message, fields))
+        }
+    }
+
+    /// A line about the server itself (starting, listening, its settings,
+    /// stopping), written at `info` whatever the level, unless logging is
+    /// off: an operator who keeps only warnings still sees what runs.
+    public func announce(_ message: String, _ fields: KeyValuePairs<String, Value?> = [:]) {
+        guard level != .off else { return }
+        switch format {
+        case .json: sink(Self.json(.info, message, fields))
+        case .text: sink(Self.text(.info, message, fields))
+        }
+    }
+
+    static func json(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?>) -> String {
+        var line = "{\"time\":\""
+        line += LogTime.now()
+        line += "\",\"level\":\"\(level.rawValue)\",\"msg\":"
+        line += JSONText.quoted(message)
         for (key, value) in fields {
             guard let value else { continue }
             line += ",\"\(key)\":"
             switch value {
-            case .string(let text): Self.appendString(text, to: &line)
+            case .string(let text): line += JSONText.quoted(text)
             case .int(let number): line += String(number)
-            case .double(let number): line += String(format3(number))
+            case .double(let number): line += format3(number)
             }
         }
         line += "}"
-        sink(line)
+        return line
     }
 
-    private static func appendString(_ text: String, to line: inout String) {
-        line += JSONText.quoted(text)
+    static func text(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?>) -> String {
+        var line = LogTime.now()
+        line += " "
+        line += level.rawValue.uppercased()
+        line += " "
+        line += message
+        for (key, value) in fields {
+            guard let value else { continue }
+            line += " \(key)="
+            switch value {
+            case .string(let text):
+                // Quoted only when it would otherwise read as more than one value.
+                line +=
+                    text.isEmpty || text.contains(where: { $0 == " " || $0 == "=" || $0 == "\"" || $0.isNewline })
+                    ? JSONText.quoted(text) : text
+            case .int(let number): line += String(number)
+            case .double(let number): line += format3(number)
+            }
+        }
+        return line
+    }
+}
+
+/// The time of a log line, `2026-11-26T16:50:03.123Z`, from the system
+/// clock (not a monotonic one: these are read beside other systems' logs).
+enum LogTime {
+    static func now() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        var seconds = spec.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let milliseconds = Int(spec.tv_nsec / 1_000_000)
+        var text = ""
+        text.reserveCapacity(24)
+        func append(_ value: Int, width: Int) {
+            let digits = String(value)
+            if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+            text += digits
+        }
+        append(Int(parts.tm_year) + 1900, width: 4)
+        text += "-"
+        append(Int(parts.tm_mon) + 1, width: 2)
+        text += "-"
+        append(Int(parts.tm_mday), width: 2)
+        text += "T"
+        append(Int(parts.tm_hour), width: 2)
+        text += ":"
+        append(Int(parts.tm_min), width: 2)
+        text += ":"
+        append(Int(parts.tm_sec), width: 2)
+        text += "."
+        append(milliseconds, width: 3)
+        text += "Z"
+        return text
     }
 }
 

@@ -34,6 +34,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "debug, info (a line per request), warning, error or off (HUDDLE_LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_LEVEL"] ?? "info"
 
+    @Option(help: "json, text, or auto: text on a terminal, json otherwise (HUDDLE_LOG_FORMAT).")
+    var logFormat: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_FORMAT"] ?? "auto"
+
+    @Option(
+        help:
+            "A request slower than this many seconds gets a warning line with its document's hash; 0 for none (HUDDLE_SLOW_REQUEST_SECONDS)."
+    )
+    var slowRequestSeconds: Double = ProcessInfo.processInfo.environment["HUDDLE_SLOW_REQUEST_SECONDS"].flatMap(Double.init) ?? 1
+
     @Flag(name: .customLong("no-migrate"), help: "Do not apply the migrations on start.")
     var noMigrate = false
 
@@ -221,6 +230,12 @@ struct Serve: AsyncParsableCommand {
         guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
         guard sendTimeout > 0, sendTimeout <= 3600 else { throw ValidationError("--send-timeout must be between 0 and 3600 seconds") }
         guard databaseWait > 0, databaseWait <= 600 else { throw ValidationError("--database-wait must be between 0 and 600 seconds") }
+        guard logFormat == "auto" || Logger.Format(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be json, text or auto")
+        }
+        guard slowRequestSeconds >= 0, slowRequestSeconds <= 3600 else {
+            throw ValidationError("--slow-request-seconds must be between 0 and 3600")
+        }
         guard LogLevel(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -262,7 +277,9 @@ struct Serve: AsyncParsableCommand {
         configuration.http.host = host
         configuration.http.port = port
         configuration.http.sendTimeout = .milliseconds(Int64(sendTimeout * 1000))
-        configuration.http.logger = Logger(level: LogLevel(rawValue: logLevel)!)
+        let logger = Logger(level: LogLevel(rawValue: logLevel)!, format: Logger.Format(rawValue: logFormat) ?? .forStandardError)
+        configuration.http.logger = logger
+        configuration.http.slowRequestThreshold = slowRequestSeconds > 0 ? .milliseconds(Int64(slowRequestSeconds * 1000)) : nil
         configuration.workers = workers
         configuration.databaseConnections = connectionCount
         configuration.tokenCacheLifetime = .seconds(tokenCacheSeconds)
@@ -295,7 +312,7 @@ struct Serve: AsyncParsableCommand {
         do {
             portClaim = port == 0 ? nil : try PortClaim(host: host, port: port)
         } catch {
-            FileHandle.standardError.write(Data("huddle: cannot serve: \(error)\n".utf8))
+            logger.log(.error, "cannot serve: \(error)")
             throw ExitCode.failure
         }
         defer { withExtendedLifetime(portClaim) {} }
@@ -304,18 +321,15 @@ struct Serve: AsyncParsableCommand {
         configuration.playgroundAssets =
             noPlayground || noIntrospection ? nil : PlaygroundAssets.load(codeMirrorDirectory: codemirrorDir)
         if let missing = configuration.playgroundAssets?.missing {
-            FileHandle.standardError.write(Data("huddle: warning: \(missing)\n".utf8))
+            logger.log(.warning, "\(missing)")
         }
         if let trustedDocuments {
             do {
                 let manifest = try TrustedDocuments(manifest: trustedDocuments, onlyTrusted: onlyTrusted)
                 configuration.operations.trustedDocuments = manifest
-                FileHandle.standardError.write(
-                    Data(
-                        "huddle: \(manifest.count) trusted documents\(onlyTrusted ? ", and only those" : "") from \(trustedDocuments)\n"
-                            .utf8))
+                logger.announce("\(manifest.count) trusted documents\(onlyTrusted ? ", and only those" : "") from \(trustedDocuments)")
             } catch {
-                FileHandle.standardError.write(Data("huddle: --trusted-documents: \(error)\n".utf8))
+                logger.log(.error, "--trusted-documents: \(error)")
                 throw ExitCode(2)
             }
         }
@@ -325,26 +339,26 @@ struct Serve: AsyncParsableCommand {
             directory = try SchemaDirectory.resolve(schemaDir, mounting: mountedApps)
             server = try HuddleServer(apps: mountedApps, schema: directory, configuration: configuration)
         } catch {
-            FileHandle.standardError.write(Data("huddle: the schema cannot be served:\n\(error)\n".utf8))
+            logger.log(.error, "the schema cannot be served:\n\(error)")
             throw ExitCode.failure
         }
         let location = try DatabaseLocation.resolveForCommand()
         clusterGuard.guardCluster(of: location)
         defer { location.stopPrivateCluster() }
         if let cluster = location.privateCluster {
-            FileHandle.standardError.write(Data("huddle: no DATABASE_URL; using the private PostgreSQL in \(cluster.directory)\n".utf8))
+            logger.announce("no DATABASE_URL; using the private PostgreSQL in \(cluster.directory)")
         }
         if !noMigrate {
             do {
                 let report = try await location.migrate(schema: directory, registering: mountedApps)
                 if report.carriedOver {
-                    FileHandle.standardError.write(
-                        Data("huddle: migrations: carried over from one numbering to each app's own; nothing ran again\n".utf8))
+                    logger.announce("migrations: carried over from one numbering to each app's own; nothing ran again")
                 }
-                FileHandle.standardError.write(
-                    Data("huddle: migrations: \(report.applied.count) applied, \(report.unchanged) already applied\n".utf8))
+                logger.announce(
+                    "migrations: \(report.applied.count) applied, \(report.unchanged) already applied",
+                    ["applied": .int(report.applied.count), "unchanged": .int(report.unchanged)])
             } catch {
-                FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
+                logger.log(.error, "\(error)")
                 throw ExitCode.failure
             }
         }
@@ -365,11 +379,10 @@ struct Serve: AsyncParsableCommand {
                     }
                 }
                 if let seeded {
-                    FileHandle.standardError.write(
-                        Data("huddle: seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)\n".utf8))
+                    logger.announce("seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)")
                 }
             } catch {
-                FileHandle.standardError.write(Data("huddle: cannot seed the demo data: \(error)\n".utf8))
+                logger.log(.error, "cannot seed the demo data: \(error)")
                 throw ExitCode.failure
             }
         }
@@ -380,7 +393,7 @@ struct Serve: AsyncParsableCommand {
         do {
             listening = try await server.start(on: database)
         } catch {
-            FileHandle.standardError.write(Data("huddle: \(error)\n".utf8))
+            logger.log(.error, "\(error)")
             throw ExitCode.failure
         }
         // Each loop watches SIGTERM and SIGINT itself from here on.
@@ -392,25 +405,29 @@ struct Serve: AsyncParsableCommand {
             clusterGuard.shutdownBegan(deadline: shutdownDeadline)
             server.stop()
         }
-        FileHandle.standardError.write(Data("huddle: listening on http://\(host):\(listening) with \(workers) workers\n".utf8))
+        logger.announce(
+            "listening on http://\(host):\(listening) with \(workers) workers",
+            [
+                "port": .int(listening), "workers": .int(workers), "version": .string(HuddleVersion.version),
+                "commit": .string(HuddleVersion.commit),
+            ])
         if let transport = configuration.mail?.transport {
             let sent = transport is MailFolder ? "written to \(transport.destination) (no --smtp-url)" : "sent to \(transport.destination)"
-            FileHandle.standardError.write(Data("huddle: mail is \(sent)\n".utf8))
+            logger.announce("mail is \(sent)")
         }
         let platforms = server.pushRegistration?.platforms.sorted() ?? []
         let pushes = platforms.isEmpty ? "to no device" : "through \(platforms.joined(separator: ", "))"
         let posted = configuration.push?.webhookURL.map { ", and every notice is posted to \($0)" } ?? ""
         let hint = platforms.contains("WEB_PUSH") ? "" : " (Web Push needs --vapid-key FILE outside a checkout)"
-        FileHandle.standardError.write(Data("huddle: notices are pushed \(pushes)\(posted)\(hint)\n".utf8))
+        logger.announce("notices are pushed \(pushes)\(posted)\(hint)")
         if platforms.contains("WEB_PUSH"), let subject = configuration.push?.vapid?.subject, subject.contains("localhost") {
             // Apple's push service answers 403 BadJwtToken to such a contact.
-            FileHandle.standardError.write(
-                Data(
-                    "huddle: Safari and iOS refuse Web Push from \(subject): set --vapid-subject (or --mail-from) to a real address\n".utf8)
+            logger.log(
+                .warning, "Safari and iOS refuse Web Push from \(subject): set --vapid-subject (or --mail-from) to a real address"
             )
         }
         if let assets = configuration.playgroundAssets, assets.missing == nil {
-            FileHandle.standardError.write(Data("huddle: the Playground is at http://\(host):\(listening)/playground\n".utf8))
+            logger.announce("the Playground is at http://\(host):\(listening)/playground")
         }
         await server.finished()
     }
