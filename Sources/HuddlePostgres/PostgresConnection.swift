@@ -47,7 +47,8 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
     /// What the connection expects from the server next, in order.
     private enum Expected {
         case prepare(sql: String)
-        case query(CheckedContinuation<PostgresRows, any Error>, simple: Bool)
+        /// `sent`: when it was handed to libpq, for its duration.
+        case query(CheckedContinuation<PostgresRows, any Error>, simple: Bool, sent: ContinuousClock.Instant)
         case sync
     }
     private var expected = RingBuffer<Expected>()
@@ -71,7 +72,9 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
     /// Set by a listener: called for each notification.
     var onNotification: ((PostgresNotification) -> Void)?
     /// Set by the owner: called each time a statement finishes.
-    var onStatementFinished: (() -> Void)?
+    /// Called as each statement finishes (or fails), with how long it took
+    /// from its sending.
+    var onStatementFinished: ((Duration) -> Void)?
 
     /// The server process serving this connection.
     public private(set) var backendProcessID: Int32 = 0
@@ -328,7 +331,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
                 continuation.resume(throwing: PostgresError(connection: connection, "could not send the statement"))
                 return fail(PostgresError(connection: connection, "could not send to PostgreSQL"))
             }
-            expected.push(.query(continuation, simple: false))
+            expected.push(.query(continuation, simple: false, sent: .now))
             expected.push(.sync)
             statementsInFlight += 1
             flush()
@@ -350,7 +353,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
                 guard PQexitPipelineMode(connection) == 1, PQsendQuery(connection, sql) == 1 else {
                     return continuation.resume(throwing: PostgresError(connection: connection, "could not send the script"))
                 }
-                self.expected.push(.query(continuation, simple: true))
+                self.expected.push(.query(continuation, simple: true, sent: .now))
                 self.statementsInFlight += 1
                 self.flush()
             }
@@ -381,7 +384,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
                     if PQresultStatus(result) == PGRES_FATAL_ERROR { abortError = PostgresError(result: result) }
                 }
                 PQclear(result)
-            case .query(let continuation, let simple):
+            case .query(let continuation, let simple, let sent):
                 guard let result else {
                     expected.removeFirst()
                     statementsInFlight -= 1
@@ -400,7 +403,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
                     } else {
                         continuation.resume(throwing: PostgresError(.server, "the statement returned no result"))
                     }
-                    onStatementFinished?()
+                    onStatementFinished?(.now - sent)
                     if expected.isEmpty, !idleWaiters.isEmpty {
                         let waiters = idleWaiters
                         idleWaiters = []
@@ -466,7 +469,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
         guard state != .closed else { return }
         tearDown()
         while let next = expected.popFirst() {
-            if case .query(let continuation, _) = next { continuation.resume(throwing: error) }
+            if case .query(let continuation, _, _) = next { continuation.resume(throwing: error) }
         }
         statementsInFlight = 0
         let waiters = idleWaiters

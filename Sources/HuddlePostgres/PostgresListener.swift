@@ -25,6 +25,9 @@ public final class PostgresListener: @unchecked Sendable {
     public let configuration: PostgresConfiguration
     private var connection: PostgresConnection?
     private var subscribers: [String: [UInt64: AsyncStream<Event>.Continuation]] = [:]
+    /// Notifications a subscriber's stream had no room for (it keeps the
+    /// newest 10,000 while its reader falls behind), since the start.
+    public let droppedEvents = Atomic<Int>(0)
     private var nextSubscriber: UInt64 = 0
     private var closed = false
     private var backoff: Duration
@@ -98,7 +101,9 @@ public final class PostgresListener: @unchecked Sendable {
         connection.onNotification = { [weak self] notification in
             guard let self else { return }
             for continuation in subscribers[notification.channel]?.values ?? [:].values {
-                continuation.yield(.notification(notification))
+                if case .dropped = continuation.yield(.notification(notification)) {
+                    droppedEvents.add(1, ordering: .relaxed)
+                }
             }
         }
         connection.onClose = { [weak self] _ in self?.connectionLost() }

@@ -63,6 +63,10 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
 
     private var healthChecks = 0
     private var statements = 0
+    /// Since the pool started: each acquisition's wait for a connection
+    /// (0 when one was free), and each statement's duration.
+    private(set) var acquireWait = Histogram(bounds: Metrics.databaseBuckets)
+    private(set) var statementDuration = Histogram(bounds: Metrics.databaseBuckets)
 
     /// Read on the loop's thread.
     public var statistics: Statistics {
@@ -154,8 +158,11 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             if let ready = wantsExclusive ? idleConnection() : sharedConnection() {
                 connection = ready
                 if wantsExclusive { exclusive.insert(ObjectIdentifier(connection)) }
+                acquireWait.record(0)
             } else {
+                let started = ContinuousClock.now
                 connection = try await wait(exclusive: wantsExclusive)
+                acquireWait.record((ContinuousClock.now - started).seconds)
             }
             let idle = uv_now(loop.uv) - connection.lastUsed
             if idle < UInt64(configuration.healthCheckAfterIdle.milliseconds) || connection.statementsInFlight > 0 {
@@ -304,9 +311,10 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             guard let self, let connection else { return }
             self.connectionClosed(connection)
         }
-        connection.onStatementFinished = { [weak self] in
+        connection.onStatementFinished = { [weak self] duration in
             guard let self else { return }
             self.statements += 1
+            self.statementDuration.record(duration.seconds)
             if self.waiting > 0 { self.serveWaiters() }
         }
         connections.append(connection)

@@ -207,6 +207,14 @@ package final class HuddleServer: Sendable {
         // One for the process: a client's hash may reach any worker.
         let persistedQueries = PersistedQueries(capacity: bytes == 0 ? 0 : 10_000, maxBytes: bytes)
         metrics.registerGauge("huddle_persisted_queries", help: "Automatic persisted queries kept now.") { persistedQueries.usage.count }
+        metrics.registerGauge(
+            "huddle_database_up",
+            help: "1 while this process's listening connection to PostgreSQL is up (it reconnects with backoff while it cannot), else 0."
+        ) { listener.connectionNumber == nil ? 0 : 1 }
+        metrics.registerCounter(
+            "huddle_subscription_events_dropped_total",
+            help: "Database notifications a subscriber fell too far behind to receive (each keeps the newest 10,000)."
+        ) { listener.droppedEvents.load(ordering: .relaxed) }
         metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
             persistedQueries.usage.bytes
         }

@@ -107,8 +107,11 @@ import Testing
         client.send(#"{"type":"ping"}"#)
         #expect(client.next()?.text == #"{"type":"pong"}"#)
         client.send(#"{"id":"3","type":"subscribe","payload":{"query":"{ nope }"}}"#)
+        // The error names its operation: the socket's request id, then the operation's.
+        let failed = client.next()?.text ?? ""
+        #expect(failed.contains(/"requestId":"[0-9a-f]{32}:3"/), "\(failed)")
         #expect(
-            client.next()?.text
+            failed.replacing(/,"requestId":"[0-9a-f]{32}:3"/, with: "")
                 == #"{"id":"3","type":"error","payload":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}"#
         )
         await running.stop()

@@ -27,8 +27,11 @@ import Testing
         #expect(client.next()?.text == #"{"id":"2","type":"data","payload":{"data":{"ticks":2}}}"#)
         #expect(client.next()?.text == #"{"id":"2","type":"complete"}"#)
         client.send(#"{"id":"3","type":"start","payload":{"query":"{ nope }"}}"#)
+        // The error names its operation: the socket's request id, then the operation's.
+        let failed = client.next()?.text ?? ""
+        #expect(failed.contains(/"requestId":"[0-9a-f]{32}:3"/), "\(failed)")
         #expect(
-            client.next()?.text
+            failed.replacing(/,"requestId":"[0-9a-f]{32}:3"/, with: "")
                 == #"{"id":"3","type":"data","payload":{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}}"#
         )
         #expect(client.next()?.text == #"{"id":"3","type":"complete"}"#)

@@ -41,4 +41,36 @@ struct RequestLogTests {
             #expect(!lines.all.contains { $0.contains(secret) || $0.contains(me.token) })
         }
     }
+
+    /// An operation on a WebSocket has a line of its own when it ends,
+    /// named by the socket's request id and its own, and its errors carry
+    /// that name.
+    @Test func webSocketOperationsHaveLinesOfTheirOwn() async throws {
+        let lines = Log()
+        try await TestServer.with({ configuration in
+            configuration.http.logger = Logger(level: .info) { lines.append($0) }
+        }) { server in
+            let client = try WebSocketClient(port: server.port)
+            client.initialise()
+            client.send(#"{"id":"op1","type":"subscribe","payload":{"query":"query Ws { __typename }"}}"#)
+            #expect(client.next()?.text.contains(#""__typename":"Query""#) == true)
+            #expect(client.next()?.text == #"{"id":"op1","type":"complete"}"#)
+            client.send(#"{"id":"op2","type":"subscribe","payload":{"query":"{ nope }"}}"#)
+            let failed = client.next()?.text ?? ""
+            let named = try #require(failed.firstMatch(of: /"requestId":"([0-9a-f]{32}):op2"/), "\(failed)")
+            func operation(_ id: String) -> [String: Any]? {
+                lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    .first { $0["msg"] as? String == "operation" && ($0["request_id"] as? String)?.hasSuffix(":" + id) == true }
+            }
+            for _ in 0..<200 where operation("op2") == nil { try await Task.sleep(for: .milliseconds(25)) }
+            let first = try #require(operation("op1"), "\(lines.all)")
+            #expect(first["protocol"] as? String == "graphql-transport-ws" && first["operation_type"] as? String == "query")
+            #expect(first["operation"] as? String == "Ws" && first["outcome"] as? String == "completed" && first["duration_ms"] is Double)
+            let second = try #require(operation("op2"))
+            #expect(second["request_id"] as? String == "\(named.1):op2")
+            #expect(second["error_codes"] as? String == "GRAPHQL_VALIDATION_FAILED")
+            // The upgrade's own request line has the socket's id.
+            #expect(lines.all.contains { $0.contains(#""msg":"request""#) && $0.contains(#""request_id":"\#(named.1)""#) })
+        }
+    }
 }

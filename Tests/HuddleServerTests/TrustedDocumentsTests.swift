@@ -86,7 +86,8 @@ import Testing
             #expect(try await post(server, registering).errorCode == "TRUSTED_DOCUMENT_REQUIRED")
             let ws = try await ClientProcess.python("trusted_document_ws.py", ["\(server.port)", #"{"query":"{ __typename }"}"#]).finished()
             #expect(
-                ws.output.contains(#"graphql-transport-ws error [{"extensions": {"code": "TRUSTED_DOCUMENT_REQUIRED"}"#), "\(ws.output)")
+                ws.output.contains(#"graphql-transport-ws error [{"extensions": {"code": "TRUSTED_DOCUMENT_REQUIRED", "requestId": ""#),
+                "\(ws.output)")
 
             // A deploy adds a document; SIGHUP reads the manifest again.
             #expect(try await post(server, #"{"documentId":"\#(Self.id(Self.second))"}"#).errorCode == "PERSISTED_QUERY_NOT_FOUND")

@@ -151,6 +151,13 @@ package final class TestServer: Sendable {
         var configuration = HuddleServer.Configuration()
         configuration.http.port = 0
         configuration.http.logger = Logger(level: .warning)
+        // On a busy machine many requests pass a second; the lines of slow
+        // requests are tested where they are asked for (RequestLogTests).
+        configuration.http.slowRequestThreshold = nil
+        // A token learned once stays for the test (60 s by default): a suite
+        // slowed by the rest would otherwise ask again midway, and a test
+        // counting statements count one more. Tests of the cache set their own.
+        configuration.tokenCacheLifetime = .seconds(3600)
         configuration.workers = workers
         configuration.appSettings = try AppSettings(AppSettings.declared(mounting: apps), environment: [:], assignments: settings)
         // A minute's budget rather than the default 5 s: with every suite at

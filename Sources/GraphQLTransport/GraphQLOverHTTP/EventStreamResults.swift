@@ -73,6 +73,7 @@ enum EventStreamResults {
                     var json = JSONWriter(capacity: 512)
                     item?.write(to: &json)
                     guard await writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
+                    if item != nil { metrics?.subscriptionEventDelivered() }
                 }
                 // The source ended, rather than the client or the writer.
                 let ended = !Task.isCancelled && writer.isOpen

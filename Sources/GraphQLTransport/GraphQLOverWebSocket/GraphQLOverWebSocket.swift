@@ -72,16 +72,24 @@ public final class GraphQLOverWebSocket: Sendable {
         case stream(AsyncStream<ExecutionResult>)
     }
 
-    func start(_ request: GraphQLRequest, context: any Sendable) async -> Start {
-        await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
-            await startOperation(request, context: context)
+    /// Starts `request`; what it selects (its type and name) goes into `record`, for its log line.
+    func start(_ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord) async -> Start {
+        let start = await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
+            await startOperation(request, context: context, record: record)
         }
+        switch start {
+        case .failed(let errors): record.count(errors)
+        case .single(let result), .incremental(let result, _): record.count(result.errors)
+        case .stream: break
+        }
+        return start
     }
 
     /// Request errors carry codes as GraphQL over HTTP's do (parse and
     /// validation codes come from the document cache).
-    private func startOperation(_ request: GraphQLRequest, context: any Sendable) async -> Start {
+    private func startOperation(_ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord) async -> Start {
         var request = request
+        record.name = request.operationName
         if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&request) {
             return .failed([.coded(refusal.message, code: refusal.code)])
         }
@@ -99,6 +107,8 @@ public final class GraphQLOverWebSocket: Sendable {
         case .failure(let error): return .failed([error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")])
         case .success(let selected): operation = selected
         }
+        record.type = operation.operation.rawValue
+        record.name = record.name ?? operation.name?.value
         if operation.operation == .subscription {
             // Each event runs as its own response, with a context of its own
             // when the connection's context makes them (fresh loaders).
@@ -162,7 +172,7 @@ public final class GraphQLOverWebSocket: Sendable {
 
     static func json(_ result: ExecutionResult) -> [UInt8] {
         var writer = JSONWriter()
-        result.write(to: &writer)
+        GraphQLOverHTTP.namingTheRequest(result).write(to: &writer)
         return writer.bytes
     }
 
@@ -174,7 +184,7 @@ public final class GraphQLOverWebSocket: Sendable {
 
     static func json(_ errors: [GraphQLError]) -> [UInt8] {
         var writer = JSONWriter()
-        writer.errors(errors)
+        writer.errors(GraphQLOverHTTP.namingTheRequest(ExecutionResult(data: nil, errors: errors)).errors)
         return writer.bytes
     }
 }

@@ -19,7 +19,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
         self.service = service
         self.request = request
         self.socket = socket
-        tasks = SessionTasks(loop: socket.loop, metrics: service.metrics)
+        tasks = SessionTasks(socket: socket, protocolName: "graphql-transport-ws", metrics: service.metrics)
         if socket.subprotocol != "graphql-transport-ws" {
             close(4406, "Subprotocol not acceptable")
             return
@@ -107,7 +107,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                     )
                 ]))
         }
-        tasks.run(id) { [self] in
+        tasks.run(id) { [self] record in
             switch await GraphQLOverWebSocket.check(context) {
             case .valid: break
             case .ended: return close(4403, GraphQLOverWebSocket.signInEnded)
@@ -117,7 +117,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                     id: id, type: "error",
                     payload: GraphQLOverWebSocket.json([.coded(error.message, code: "SERVICE_UNAVAILABLE")]))
             }
-            switch await service.start(parameters, context: context) {
+            switch await service.start(parameters, context: context, record: record) {
             case .failed(let errors):
                 guard !Task.isCancelled else { return }
                 await deliver(id: id, type: "error", payload: GraphQLOverWebSocket.json(errors))
@@ -139,6 +139,9 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                 for await result in stream {
                     guard !Task.isCancelled else { return }
                     await deliver(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
+                    tasks.metrics?.subscriptionEventDelivered()
+                    record.events += 1
+                    record.count(result.errors)
                 }
                 guard !Task.isCancelled else { return }
                 await deliver(id: id, type: "complete", payload: nil)

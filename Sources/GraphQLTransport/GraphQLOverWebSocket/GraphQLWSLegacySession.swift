@@ -19,7 +19,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
         self.service = service
         self.request = request
         self.socket = socket
-        tasks = SessionTasks(loop: socket.loop, metrics: service.metrics)
+        tasks = SessionTasks(socket: socket, protocolName: "graphql-ws", metrics: service.metrics)
         tasks.after(service.configuration.connectionInitTimeout) { [weak self] in
             guard let self, !self.initReceived else { return }
             self.close(4408, "Connection initialisation timeout")
@@ -108,7 +108,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
                     "Too many active operations on this connection (at most \(service.configuration.maxSubscriptions))."
                 ))
         }
-        tasks.run(id) { [self] in
+        tasks.run(id) { [self] record in
             switch await GraphQLOverWebSocket.check(context) {
             case .valid: break
             case .ended: return signInEnded()
@@ -117,7 +117,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
                 let result = ExecutionResult(data: nil, errors: [.coded(error.message, code: "SERVICE_UNAVAILABLE")])
                 return await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
             }
-            switch await service.start(parameters, context: context) {
+            switch await service.start(parameters, context: context, record: record) {
             case .failed(let errors):
                 // subscriptions-transport-ws sends request errors as a data message.
                 guard !Task.isCancelled else { return }
@@ -137,6 +137,9 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
                 for await result in stream {
                     guard !Task.isCancelled else { return }
                     await deliver(id: id, type: "data", payload: GraphQLOverWebSocket.json(result))
+                    tasks.metrics?.subscriptionEventDelivered()
+                    record.events += 1
+                    record.count(result.errors)
                 }
                 guard !Task.isCancelled else { return }
             }

@@ -1,3 +1,4 @@
+import GraphQL
 import HuddleRuntime
 
 /// The tasks a GraphQL WebSocket session runs on its loop, whichever
@@ -6,14 +7,32 @@ import HuddleRuntime
 /// entry), which is what makes it Sendable.
 final class SessionTasks: @unchecked Sendable {
     private let loop: EventLoop
-    private let metrics: Metrics?
+    let metrics: Metrics?
     private var operations: [String: Task<Void, Never>] = [:]
     private var timers: [Task<Void, Never>] = []
     private(set) var isStopped = false
 
-    init(loop: EventLoop, metrics: Metrics?) {
-        self.loop = loop
+    private let socket: WebSocket
+    private let protocolName: String
+
+    init(socket: WebSocket, protocolName: String, metrics: Metrics?) {
+        self.loop = socket.loop
+        self.socket = socket
+        self.protocolName = protocolName
         self.metrics = metrics
+    }
+
+    /// What an operation's log line says of its run, filled as it runs.
+    final class OperationRecord: @unchecked Sendable {
+        var type: String?
+        /// The request's operationName, or the document's own.
+        var name: String?
+        var events = 0
+        var errorCodes: [String] = []
+
+        func count(_ errors: [GraphQLError]) {
+            for code in errors.compactMap(\.code) where !errorCodes.contains(code) { errorCodes.append(code) }
+        }
     }
 
     var operationCount: Int {
@@ -24,16 +43,37 @@ final class SessionTasks: @unchecked Sendable {
     func isRunning(_ id: String) -> Bool { operations[id] != nil }
 
     /// Runs an operation; `body` should stop when its task is cancelled
-    /// (by `cancel(id)` or the session's end).
-    func run(_ id: String, _ body: @escaping @Sendable () async -> Void) {
+    /// (by `cancel(id)` or the session's end). Its errors name it by
+    /// `<the socket's request id>:<id>` (`RequestID.current`), and its end
+    /// is logged under that id, with what `body` recorded.
+    func run(_ id: String, _ body: @escaping @Sendable (OperationRecord) async -> Void) {
         loop.assertInLoopThread()
         let metrics = metrics
+        let requestID = "\(socket.requestID):\(id)"
         operations[id] = Task(executorPreference: loop) { [self] in
             metrics?.subscriptionStarted()
             defer { metrics?.subscriptionEnded() }
-            await body()
+            let started = ContinuousClock.now
+            let record = OperationRecord()
+            await RequestID.$current.withValue(requestID) { await body(record) }
+            let cancelled = Task.isCancelled
+            let logger = socket.logger
+            if logger.logs(.info) {
+                logger.log(
+                    .info, "operation",
+                    [
+                        "request_id": .string(requestID),
+                        "protocol": .string(protocolName),
+                        "operation_type": record.type.map { .string($0) },
+                        "operation": record.name.map { .string($0) },
+                        "duration_ms": .double((ContinuousClock.now - started).seconds * 1000),
+                        "events": record.type == "subscription" ? .int(record.events) : nil,
+                        "error_codes": record.errorCodes.isEmpty ? nil : .string(record.errorCodes.joined(separator: ",")),
+                        "outcome": .string(cancelled ? "cancelled" : "completed"),
+                    ])
+            }
             // Only if it was not cancelled: a cancelled id may already be running anew.
-            if !Task.isCancelled { operations[id] = nil }
+            if !cancelled { operations[id] = nil }
         }
     }
 

@@ -125,6 +125,11 @@ extension Duration {
     package var milliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
+
+    /// In seconds, as metrics report durations.
+    package var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }
 
 extension EventLoop {

@@ -423,7 +423,10 @@ final class HTTPConnection: @unchecked Sendable {
             timerPhase = nil
             deadline = nil
             timerDue = nil
-            connection.open(service.makeSession(request, WebSocket(subprotocol: subprotocol, loop: server.loop, connection: connection)))
+            let socket = WebSocket(
+                subprotocol: subprotocol, loop: server.loop, connection: connection, logger: server.configuration.logger,
+                requestID: request.id)
+            connection.open(service.makeSession(request, socket))
             server.webSocketOpened()
             updateReading()
             if !leftover.isEmpty {
@@ -445,7 +448,7 @@ final class HTTPConnection: @unchecked Sendable {
         let duration = started.map { ContinuousClock.now - $0 }
         let milliseconds = duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
         server.requestCounters.record(
-            operationType: response.countedAs, status: response.status, seconds: (milliseconds ?? 0) / 1000
+            operationType: response.countedAs, status: response.status, seconds: (milliseconds ?? 0) / 1000, operation: response.operation
         )
         let logger = server.configuration.logger
         // A refused request (no head) is the client's doing, whatever its status.

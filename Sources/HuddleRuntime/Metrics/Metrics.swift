@@ -5,32 +5,38 @@ import Synchronization
 public final class Metrics: Sendable {
     /// Upper bounds of the latency histogram's buckets, in seconds.
     public static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// The database's: a statement or a wait for a connection is mostly
+    /// well under a millisecond, so the buckets start lower.
+    public static let databaseBuckets: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
 
     struct RequestKey: Hashable {
         var operationType: String
         var status: Int
     }
 
+    struct OperationKey: Hashable {
+        var type: String
+        var name: String
+    }
+
     struct State {
         var requests: [RequestKey: Int] = [:]
-        var bucketCounts = [Int](repeating: 0, count: Metrics.latencyBuckets.count)
-        var latencyCount = 0
-        var latencySum = 0.0
+        var latency = Histogram(bounds: Metrics.latencyBuckets)
+        var operations: [OperationKey: Histogram] = [:]
+        var errors: [String: Int] = [:]
 
         mutating func record(operationType: String?, status: Int, seconds: Double) {
             requests[RequestKey(operationType: operationType ?? "none", status: status), default: 0] += 1
-            if let bucket = Metrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) {
-                bucketCounts[bucket] += 1
-            }
-            latencyCount += 1
-            latencySum += seconds
+            latency.record(seconds)
         }
 
         mutating func add(_ other: State) {
             requests.merge(other.requests, uniquingKeysWith: +)
-            for index in bucketCounts.indices { bucketCounts[index] += other.bucketCounts[index] }
-            latencyCount += other.latencyCount
-            latencySum += other.latencySum
+            latency.add(other.latency)
+            for (key, histogram) in other.operations { operations[key, default: Histogram(bounds: Metrics.latencyBuckets)].add(histogram) }
+            errors.merge(other.errors, uniquingKeysWith: +)
         }
     }
 
@@ -39,18 +45,73 @@ public final class Metrics: Sendable {
     /// at one lock; /metrics adds them up.
     public final class RequestCounters: Sendable {
         let state = Mutex(State())
+        let names: OperationNames
+        /// The names this loop has been told are counted under their own
+        /// label (true) or under `other` (false), so it asks the process once each.
+        private let admitted = Mutex<[String: Bool]>([:])
+
+        init(names: OperationNames) {
+            self.names = names
+        }
 
         /// Counts a request answered: by GraphQL operation type (`none` for
-        /// other paths) and status, and its latency.
-        public func record(operationType: String?, status: Int, seconds: Double) {
-            state.withLock { $0.record(operationType: operationType, status: status, seconds: seconds) }
+        /// other paths) and status, and its latency; a GraphQL operation also
+        /// by its name (bounded, `Metrics.maxOperationNames`) and its errors by code.
+        public func record(operationType: String?, status: Int, seconds: Double, operation: LoggedOperation? = nil) {
+            var label: String?
+            if operation?.type != nil {
+                let name = operation?.name ?? "anonymous"
+                let own = admitted.withLock { known in
+                    if let decided = known[name] { return decided }
+                    let decided = names.admit(name)
+                    known[name] = decided
+                    return decided
+                }
+                label = own ? name : "other"
+            }
+            state.withLock { state in
+                state.record(operationType: operationType, status: status, seconds: seconds)
+                if let label, let type = operation?.type {
+                    state.operations[OperationKey(type: type, name: label), default: Histogram(bounds: Metrics.latencyBuckets)]
+                        .record(seconds)
+                }
+                for code in operation?.errorCodes ?? [] { state.errors[code, default: 0] += 1 }
+            }
         }
+    }
+
+    /// The operation names counted under a label of their own, process-wide:
+    /// the first `cap` seen; later ones are counted as `other`, so a client
+    /// naming each operation anew cannot grow /metrics without bound.
+    final class OperationNames: Sendable {
+        let cap: Int
+        private let names = Mutex<Set<String>>([])
+
+        init(cap: Int) {
+            self.cap = cap
+        }
+
+        func admit(_ name: String) -> Bool {
+            names.withLock { names in
+                if names.contains(name) { return true }
+                guard names.count < cap else { return false }
+                names.insert(name)
+                return true
+            }
+        }
+    }
+
+    /// The codes of refusals by a limit (of cost, depth, size, time, rate).
+    static func isLimitRejection(_ code: String) -> Bool {
+        code.hasSuffix("_LIMIT_EXCEEDED") || code == "RESPONSE_TOO_LARGE" || code == "OPERATION_TIMEOUT" || code == "RATE_LIMITED"
+            || code == "PAYLOAD_TOO_LARGE"
     }
 
     private let shards = Mutex<[RequestCounters]>([])
     private let connections = Atomic<Int>(0)
     private let webSockets = Atomic<Int>(0)
     private let subscriptions = Atomic<Int>(0)
+    private let subscriptionEvents = Atomic<Int>(0)
     /// The database pools of the workers, read when metrics are rendered.
     private let pools = Mutex<[any ConnectionPoolGauges]>([])
     private let jobs = Mutex(Jobs())
@@ -60,6 +121,8 @@ public final class Metrics: Sendable {
         var outcomes: [String: Int] = [:]
         /// The most a job started after its due time, in seconds.
         var latenessMax = 0.0
+        /// How late each job started.
+        var lateness = Histogram(bounds: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300])
         /// Times it looked at the table for due jobs.
         var looks = 0
         /// Messages of the outbox, by outcome.
@@ -68,11 +131,18 @@ public final class Metrics: Sendable {
         var pushes: [String: [String: Int]] = [:]
     }
 
-    public init() {}
+    /// The most operation names counted under a label of their own.
+    public let maxOperationNames: Int
+    private let operationNames: OperationNames
+
+    public init(maxOperationNames: Int = 100) {
+        self.maxOperationNames = maxOperationNames
+        operationNames = OperationNames(cap: maxOperationNames)
+    }
 
     /// Counters of its own for one event loop, added into the totals.
     public func makeRequestCounters() -> RequestCounters {
-        let counters = RequestCounters()
+        let counters = RequestCounters(names: operationNames)
         shards.withLock { $0.append(counters) }
         return counters
     }
@@ -83,6 +153,8 @@ public final class Metrics: Sendable {
     public func webSocketClosed() { webSockets.subtract(1, ordering: .relaxed) }
     public func subscriptionStarted() { subscriptions.add(1, ordering: .relaxed) }
     public func subscriptionEnded() { subscriptions.subtract(1, ordering: .relaxed) }
+    /// A subscription's event was written to its client (WebSocket or event stream).
+    public func subscriptionEventDelivered() { subscriptionEvents.add(1, ordering: .relaxed) }
 
     /// A scheduled job ran: `outcome` is `done`, `again` (due again later) or
     /// `failed`; it started `lateness` seconds after its due time.
@@ -90,6 +162,8 @@ public final class Metrics: Sendable {
         jobs.withLock { jobs in
             jobs.outcomes[outcome, default: 0] += 1
             jobs.latenessMax = max(jobs.latenessMax, lateness)
+            // A failure is counted without the time it started at.
+            if outcome != "failed" { jobs.lateness.record(lateness) }
         }
     }
 
@@ -121,6 +195,14 @@ public final class Metrics: Sendable {
         extraGauges.withLock { $0.append((name, help, read)) }
     }
 
+    /// Counters the layers above keep themselves: name, help and how to read it.
+    private let extraCounters = Mutex<[(name: String, help: String, read: @Sendable () -> Int)]>([])
+
+    /// Reports the count `read` gives under `name` (a counter: it only grows).
+    public func registerCounter(_ name: String, help: String, _ read: @escaping @Sendable () -> Int) {
+        extraCounters.withLock { $0.append((name, help, read)) }
+    }
+
     /// Reports `pool`'s connections with the rest.
     public func register(_ pool: any ConnectionPoolGauges) {
         pools.withLock { $0.append(pool) }
@@ -130,14 +212,31 @@ public final class Metrics: Sendable {
     /// (each read on its own loop).
     public func render() async -> String {
         var open = 0, busy = 0, waiting = 0, statements = 0
+        var acquireWait = Histogram(bounds: Self.databaseBuckets)
+        var statementDuration = Histogram(bounds: Self.databaseBuckets)
         for pool in pools.withLock({ $0 }) {
             let statistics = await pool.gauges()
             open += statistics.open
             busy += statistics.busy
             waiting += statistics.waiting
             statements += statistics.statements
+            acquireWait.add(statistics.acquireWait)
+            statementDuration.add(statistics.statementDuration)
         }
-        var text = renderHTTP()
+        var text = "# HELP huddle_build_info Huddle's version and the commit it was built from.\n"
+        text += "# TYPE huddle_build_info gauge\n"
+        text += "huddle_build_info{version=\"\(HuddleVersion.version)\",commit=\"\(HuddleVersion.commit)\"} 1\n"
+        text += ProcessMetrics.render()
+        text += renderHTTP()
+        text += "# HELP huddle_subscription_events_total Subscription events written to their clients (WebSocket and event streams).\n"
+        text += "# TYPE huddle_subscription_events_total counter\n"
+        text += "huddle_subscription_events_total \(subscriptionEvents.load(ordering: .relaxed))\n"
+        text += "# HELP huddle_database_acquire_wait_seconds How long a statement or transaction waited for a PostgreSQL connection.\n"
+        text += "# TYPE huddle_database_acquire_wait_seconds histogram\n"
+        text += acquireWait.lines("huddle_database_acquire_wait_seconds")
+        text += "# HELP huddle_database_statement_duration_seconds From a statement's sending to its result, pipelining included.\n"
+        text += "# TYPE huddle_database_statement_duration_seconds histogram\n"
+        text += statementDuration.lines("huddle_database_statement_duration_seconds")
         text += gauge("huddle_database_connections", "PostgreSQL connections open now, over all workers.", open)
         text += gauge("huddle_database_connections_busy", "PostgreSQL connections running statements or holding a transaction now.", busy)
         text += gauge("huddle_database_waiting", "Statements and transactions waiting for a PostgreSQL connection now.", waiting)
@@ -152,6 +251,9 @@ public final class Metrics: Sendable {
         text +=
             "# HELP huddle_scheduled_job_lateness_seconds_max The most a scheduled job started after it was due, since the process started.\n"
         text += "# TYPE huddle_scheduled_job_lateness_seconds_max gauge\nhuddle_scheduled_job_lateness_seconds_max \(jobs.latenessMax)\n"
+        text += "# HELP huddle_scheduled_job_lateness_seconds How long after its due time each scheduled job started.\n"
+        text += "# TYPE huddle_scheduled_job_lateness_seconds histogram\n"
+        text += jobs.lateness.lines("huddle_scheduled_job_lateness_seconds")
         text += "# HELP huddle_scheduler_looks_total Times the scheduler looked for due jobs (it sleeps between looks).\n"
         text += "# TYPE huddle_scheduler_looks_total counter\nhuddle_scheduler_looks_total \(jobs.looks)\n"
         text += "# HELP huddle_mail_messages_total Outbox messages this process tried to send, by outcome (sent, failed, dead).\n"
@@ -168,6 +270,9 @@ public final class Metrics: Sendable {
             }
         }
         for extra in extraGauges.withLock({ $0 }) { text += gauge(extra.name, extra.help, extra.read()) }
+        for extra in extraCounters.withLock({ $0 }) {
+            text += "# HELP \(extra.name) \(extra.help)\n# TYPE \(extra.name) counter\n\(extra.name) \(extra.read())\n"
+        }
         return text
     }
 
@@ -184,24 +289,46 @@ public final class Metrics: Sendable {
         {
             text += "huddle_http_requests_total{operation_type=\"\(key.operationType)\",status=\"\(key.status)\"} \(count)\n"
         }
-        text += """
-            # HELP huddle_http_request_duration_seconds Time from a request's arrival to its response.
-            # TYPE huddle_http_request_duration_seconds histogram
-
-            """
-        var cumulative = 0
-        for (bound, count) in zip(Self.latencyBuckets, snapshot.bucketCounts) {
-            cumulative += count
-            text += "huddle_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        text += "# HELP huddle_http_request_duration_seconds Time from a request's arrival to its response.\n"
+        text += "# TYPE huddle_http_request_duration_seconds histogram\n"
+        text += snapshot.latency.lines("huddle_http_request_duration_seconds")
+        text += "# HELP huddle_graphql_operation_duration_seconds GraphQL operations over HTTP by type and name "
+        text += "(the first \(maxOperationNames) names; later ones as other).\n"
+        text += "# TYPE huddle_graphql_operation_duration_seconds histogram\n"
+        for (key, histogram) in snapshot.operations.sorted(by: { ($0.key.type, $0.key.name) < ($1.key.type, $1.key.name) }) {
+            text += histogram.lines(
+                "huddle_graphql_operation_duration_seconds",
+                labels: "operation_type=\"\(key.type)\",operation_name=\"\(Self.escaped(key.name))\"")
         }
-        text += "huddle_http_request_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
-        text += "huddle_http_request_duration_seconds_sum \(snapshot.latencySum)\n"
-        text += "huddle_http_request_duration_seconds_count \(snapshot.latencyCount)\n"
+        text += "# HELP huddle_graphql_errors_total GraphQL errors in responses over HTTP, by extensions.code.\n"
+        text += "# TYPE huddle_graphql_errors_total counter\n"
+        for (code, count) in snapshot.errors.sorted(by: { $0.key < $1.key }) {
+            text += "huddle_graphql_errors_total{code=\"\(Self.escaped(code))\"} \(count)\n"
+        }
+        text += "# HELP huddle_limit_rejections_total Operations refused or stopped by a limit, by the error's code.\n"
+        text += "# TYPE huddle_limit_rejections_total counter\n"
+        for (code, count) in snapshot.errors.sorted(by: { $0.key < $1.key }) where Self.isLimitRejection(code) {
+            text += "huddle_limit_rejections_total{code=\"\(Self.escaped(code))\"} \(count)\n"
+        }
         text += gauge("huddle_open_connections", "TCP connections open now.", connections.load(ordering: .relaxed))
         text += gauge("huddle_open_websockets", "WebSocket connections open now.", webSockets.load(ordering: .relaxed))
         text += gauge(
             "huddle_active_subscriptions", "GraphQL operations running over WebSocket, and subscriptions over event streams, now.",
             subscriptions.load(ordering: .relaxed))
+        return text
+    }
+
+    /// A label value as the exposition format writes it.
+    static func escaped(_ value: String) -> String {
+        var text = ""
+        for character in value {
+            switch character {
+            case "\\": text += "\\\\"
+            case "\"": text += "\\\""
+            case "\n": text += "\\n"
+            default: text.append(character)
+            }
+        }
         return text
     }
 
@@ -223,11 +350,19 @@ public struct ConnectionPoolStatistics: Sendable {
     public var waiting: Int
     /// Statements run since the pool opened.
     public var statements: Int
+    /// Waits for a connection, and statements' durations, since it opened.
+    public var acquireWait: Histogram
+    public var statementDuration: Histogram
 
-    public init(open: Int, busy: Int, waiting: Int, statements: Int) {
+    public init(
+        open: Int, busy: Int, waiting: Int, statements: Int, acquireWait: Histogram = Histogram(bounds: Metrics.databaseBuckets),
+        statementDuration: Histogram = Histogram(bounds: Metrics.databaseBuckets)
+    ) {
         self.open = open
         self.busy = busy
         self.waiting = waiting
         self.statements = statements
+        self.acquireWait = acquireWait
+        self.statementDuration = statementDuration
     }
 }

@@ -40,12 +40,18 @@ public final class WebSocket: @unchecked Sendable {
     /// The subprotocol agreed in the handshake.
     public let subprotocol: String?
     public let loop: EventLoop
+    /// The server's logger, and the id of the request that opened the
+    /// socket: an operation on it is logged as `<that id>:<its own id>`.
+    public let logger: Logger
+    public let requestID: String
     weak var connection: WebSocketConnection?
 
-    init(subprotocol: String?, loop: EventLoop, connection: WebSocketConnection) {
+    init(subprotocol: String?, loop: EventLoop, connection: WebSocketConnection, logger: Logger, requestID: String) {
         self.subprotocol = subprotocol
         self.loop = loop
         self.connection = connection
+        self.logger = logger
+        self.requestID = requestID
     }
 
     /// Sends a protocol message now (an ack, a pong, a keep-alive).

@@ -34,6 +34,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "debug, info (a line per request), warning, error or off (HUDDLE_LOG_LEVEL).")
     var logLevel: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_LEVEL"] ?? "info"
 
+    @Option(
+        help:
+            "GraphQL operation names /metrics counts under a label of their own; later ones count as other (HUDDLE_METRICS_OPERATION_NAMES)."
+    )
+    var metricsOperationNames: Int = ProcessInfo.processInfo.environment["HUDDLE_METRICS_OPERATION_NAMES"].flatMap(Int.init) ?? 100
+
     @Option(help: "json, text, or auto: text on a terminal, json otherwise (HUDDLE_LOG_FORMAT).")
     var logFormat: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_FORMAT"] ?? "auto"
 
@@ -233,6 +239,9 @@ struct Serve: AsyncParsableCommand {
         guard logFormat == "auto" || Logger.Format(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be json, text or auto")
         }
+        guard (0...10_000).contains(metricsOperationNames) else {
+            throw ValidationError("--metrics-operation-names must be between 0 and 10000")
+        }
         guard slowRequestSeconds >= 0, slowRequestSeconds <= 3600 else {
             throw ValidationError("--slow-request-seconds must be between 0 and 3600")
         }
@@ -279,6 +288,7 @@ struct Serve: AsyncParsableCommand {
         configuration.http.sendTimeout = .milliseconds(Int64(sendTimeout * 1000))
         let logger = Logger(level: LogLevel(rawValue: logLevel)!, format: Logger.Format(rawValue: logFormat) ?? .forStandardError)
         configuration.http.logger = logger
+        configuration.http.metrics = Metrics(maxOperationNames: metricsOperationNames)
         configuration.http.slowRequestThreshold = slowRequestSeconds > 0 ? .milliseconds(Int64(slowRequestSeconds * 1000)) : nil
         configuration.workers = workers
         configuration.databaseConnections = connectionCount
