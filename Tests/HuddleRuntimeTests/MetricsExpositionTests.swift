@@ -1,0 +1,77 @@
+import Foundation
+import HuddleRuntime
+import Testing
+
+/// What /metrics says of requests, checked in its text: operation names
+/// get a label of their own up to the cap and no further, label values are
+/// escaped, histograms are cumulative, and the process's own families are there.
+@Suite struct MetricsExpositionTests {
+    static func operation(_ name: String?, codes: [String] = []) -> LoggedOperation {
+        var operation = LoggedOperation(type: "query", name: name)
+        operation.errorCodes = codes
+        return operation
+    }
+
+    static func count(_ text: String, _ labels: String) -> Int? {
+        let prefix = "huddle_graphql_operation_duration_seconds_count{\(labels)} "
+        return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
+    @Test func operationNamesAreLabelledUpToTheCapThenCountedAsOther() async {
+        let metrics = Metrics(maxOperationNames: 2)
+        let counters = metrics.makeRequestCounters()
+        // Another loop's counters share the process's cap.
+        let other = metrics.makeRequestCounters()
+        counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("First"))
+        other.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("Second"))
+        counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("Third"))
+        other.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("Fourth"))
+        counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("First"))
+        let text = await metrics.render()
+        #expect(Self.count(text, #"operation_type="query",operation_name="First""#) == 2)
+        #expect(Self.count(text, #"operation_type="query",operation_name="Second""#) == 1)
+        #expect(Self.count(text, #"operation_type="query",operation_name="other""#) == 2, "\(text)")
+        #expect(!text.contains("Third") && !text.contains("Fourth"))
+
+        // With no room at all, every name is other; a request without one is anonymous.
+        let none = Metrics(maxOperationNames: 0)
+        let shard = none.makeRequestCounters()
+        shard.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("Named"))
+        shard.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation(nil))
+        #expect(Self.count(await none.render(), #"operation_type="query",operation_name="other""#) == 2)
+        let roomy = Metrics(maxOperationNames: 1)
+        roomy.makeRequestCounters().record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation(nil))
+        #expect(Self.count(await roomy.render(), #"operation_type="query",operation_name="anonymous""#) == 1)
+    }
+
+    @Test func errorsAreCountedByCodeAndLimitsApart() async {
+        let metrics = Metrics()
+        let counters = metrics.makeRequestCounters()
+        counters.record(
+            operationType: "query", status: 200, seconds: 0.5, operation: Self.operation("A", codes: ["COST_LIMIT_EXCEEDED"]))
+        counters.record(operationType: "query", status: 200, seconds: 2, operation: Self.operation("A", codes: ["FORBIDDEN", "NOT_FOUND"]))
+        let text = await metrics.render()
+        #expect(text.contains("huddle_graphql_errors_total{code=\"COST_LIMIT_EXCEEDED\"} 1\n"))
+        #expect(text.contains("huddle_graphql_errors_total{code=\"FORBIDDEN\"} 1\n"))
+        #expect(text.contains("huddle_limit_rejections_total{code=\"COST_LIMIT_EXCEEDED\"} 1\n"))
+        #expect(!text.contains("huddle_limit_rejections_total{code=\"FORBIDDEN\"}"))
+        // Cumulative buckets: 0.5 s is within le="0.5", 2 s only from le="2.5".
+        #expect(text.contains(#"huddle_http_request_duration_seconds_bucket{le="0.5"} 1"#))
+        #expect(text.contains(#"huddle_http_request_duration_seconds_bucket{le="2.5"} 2"#))
+        #expect(text.contains(#"huddle_http_request_duration_seconds_bucket{le="+Inf"} 2"#))
+        #expect(text.contains("huddle_http_request_duration_seconds_sum 2.5\n"))
+        for family in ["process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds", "process_max_fds"] {
+            let value = text.split(separator: "\n").first { $0.hasPrefix(family + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            #expect((value ?? -1) >= 0, "\(family)")
+        }
+        #expect(text.contains("huddle_build_info{version=\"\(HuddleVersion.version)\",commit=\"\(HuddleVersion.commit)\"} 1\n"))
+    }
+
+    /// A name a handler passes as it is reaches the text escaped, as the
+    /// exposition format writes a label value.
+    @Test func labelValuesAreEscaped() async {
+        let metrics = Metrics()
+        metrics.makeRequestCounters().record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("a\"b\\c\nd"))
+        #expect(Self.count(await metrics.render(), #"operation_type="query",operation_name="a\"b\\c\nd""#) == 1)
+    }
+}
