@@ -13,14 +13,29 @@ struct StampBuild: BuildToolPlugin {
         let git = package.appendingPathComponent(".git")
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("BuildStamp.swift")
         var inputs: [URL] = []
-        let head = git.appendingPathComponent("HEAD")
-        if FileManager.default.fileExists(atPath: head.path) {
+        // The files the tool reads (stamp-build's gitFolders, for a clone or a worktree).
+        var folders: (head: URL, refs: URL)?
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: git.path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                folders = (git, git)
+            } else if let text = try? String(contentsOf: git, encoding: .utf8), text.hasPrefix("gitdir: ") {
+                inputs.append(git)
+                let path = text.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines)
+                let head = path.hasPrefix("/") ? URL(fileURLWithPath: path) : package.appendingPathComponent(path)
+                let common = (try? String(contentsOf: head.appendingPathComponent("commondir"), encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                folders = (head, common.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : head.appendingPathComponent($0) } ?? head)
+            }
+        }
+        if let folders {
+            let head = folders.head.appendingPathComponent("HEAD")
             inputs.append(head)
             if let text = try? String(contentsOf: head, encoding: .utf8), text.hasPrefix("ref: ") {
-                let ref = git.appendingPathComponent(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
+                let ref = folders.refs.appendingPathComponent(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
                 if FileManager.default.fileExists(atPath: ref.path) { inputs.append(ref) }
             }
-            let packed = git.appendingPathComponent("packed-refs")
+            let packed = folders.refs.appendingPathComponent("packed-refs")
             if FileManager.default.fileExists(atPath: packed.path) { inputs.append(packed) }
         }
         return [

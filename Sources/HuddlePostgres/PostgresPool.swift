@@ -161,7 +161,13 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
                 acquireWait.record(0)
             } else {
                 let started = ContinuousClock.now
-                connection = try await wait(exclusive: wantsExclusive)
+                do {
+                    connection = try await wait(exclusive: wantsExclusive)
+                } catch {
+                    // A wait that ended without a connection counts too: the worst ones.
+                    acquireWait.record((ContinuousClock.now - started).seconds)
+                    throw error
+                }
                 acquireWait.record((ContinuousClock.now - started).seconds)
             }
             let idle = uv_now(loop.uv) - connection.lastUsed

@@ -11,10 +11,26 @@ guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: stamp-build <package directory> <output file>\n".utf8))
     exit(2)
 }
-let git = URL(fileURLWithPath: arguments[1]).appendingPathComponent(".git")
+let package = URL(fileURLWithPath: arguments[1])
 
-func read(_ path: String) -> String? {
-    (try? String(contentsOf: git.appendingPathComponent(path), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+/// The Git folder HEAD is in, and the one the refs are in: the same for a
+/// clone; for a worktree, `.git` is a file naming its own folder, whose
+/// `commondir` names the repository's.
+func gitFolders() -> (head: URL, refs: URL)? {
+    let dotGit = package.appendingPathComponent(".git")
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: dotGit.path, isDirectory: &isFolder) else { return nil }
+    if isFolder.boolValue { return (dotGit, dotGit) }
+    guard let text = try? String(contentsOf: dotGit, encoding: .utf8), text.hasPrefix("gitdir: ") else { return nil }
+    let path = text.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let head = path.hasPrefix("/") ? URL(fileURLWithPath: path) : package.appendingPathComponent(path)
+    guard let common = try? String(contentsOf: head.appendingPathComponent("commondir"), encoding: .utf8) else { return (head, head) }
+    let commonPath = common.trimmingCharacters(in: .whitespacesAndNewlines)
+    return (head, commonPath.hasPrefix("/") ? URL(fileURLWithPath: commonPath) : head.appendingPathComponent(commonPath))
+}
+
+func read(_ folder: URL, _ path: String) -> String? {
+    (try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 func isCommit(_ text: String) -> Bool {
@@ -22,14 +38,14 @@ func isCommit(_ text: String) -> Bool {
 }
 
 var commit = "unknown"
-if let head = read("HEAD") {
+if let folders = gitFolders(), let head = read(folders.head, "HEAD") {
     if isCommit(head) {
         commit = head
     } else if head.hasPrefix("ref: ") {
         let ref = String(head.dropFirst(5))
-        if let loose = read(ref), isCommit(loose) {
+        if let loose = read(folders.refs, ref), isCommit(loose) {
             commit = loose
-        } else if let packed = read("packed-refs") {
+        } else if let packed = read(folders.refs, "packed-refs") {
             for line in packed.split(separator: "\n") where line.hasSuffix(" " + ref) {
                 let hash = String(line.prefix(40))
                 if isCommit(hash) { commit = hash }

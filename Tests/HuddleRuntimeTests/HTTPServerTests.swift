@@ -154,6 +154,7 @@ import Testing
         let second = try RawClient(port: running.port)
         let refused = second.receive()
         #expect(refused.text.hasPrefix("HTTP/1.1 503 "))
+        #expect(refused.text.contains(/\r\nX-Request-Id: [0-9a-f]{32}\r\n/), "\(refused.text)")
         #expect(refused.closed)
         // The first connection still works.
         first.send("GET /2 HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -262,6 +263,8 @@ import Testing
         let lines = Log()
         Logger(level: .info, format: .text) { lines.append($0) }.log(
             .warning, "slow request", ["request_id": .string("abc"), "operation": .string("My Op"), "duration_ms": .double(1234.5)])
+        Logger(level: .info, format: .text) { lines.append($0) }.log(.info, "request", ["operation": .string("evil\u{1B}[2J")])
+        #expect(lines.all.last?.hasSuffix(#" INFO request operation="evil\u001b[2J""#) == true, "\(lines.all)")
         let line = lines.all.first ?? ""
         #expect(
             line.wholeMatch(

@@ -55,6 +55,9 @@ import Testing
         #expect(text.contains("huddle_graphql_errors_total{code=\"FORBIDDEN\"} 1\n"))
         #expect(text.contains("huddle_limit_rejections_total{code=\"COST_LIMIT_EXCEEDED\"} 1\n"))
         #expect(!text.contains("huddle_limit_rejections_total{code=\"FORBIDDEN\"}"))
+        // A request refused before any operation was selected counts its code too.
+        counters.record(operationType: nil, status: 200, seconds: 0.01, operation: LoggedOperation(failure: "GRAPHQL_PARSE_FAILED"))
+        #expect(await metrics.render().contains("huddle_graphql_errors_total{code=\"GRAPHQL_PARSE_FAILED\"} 1\n"))
         // Cumulative buckets: 0.5 s is within le="0.5", 2 s only from le="2.5".
         #expect(text.contains(#"huddle_http_request_duration_seconds_bucket{le="0.5"} 1"#))
         #expect(text.contains(#"huddle_http_request_duration_seconds_bucket{le="2.5"} 2"#))
@@ -67,11 +70,31 @@ import Testing
         #expect(text.contains("huddle_build_info{version=\"\(HuddleVersion.version)\",commit=\"\(HuddleVersion.commit)\"} 1\n"))
     }
 
+    /// A name of 64 bytes gets its label, one of 65 counts as other.
+    @Test func longNamesCountAsOther() async {
+        let metrics = Metrics(maxOperationNames: 10)
+        let counters = metrics.makeRequestCounters()
+        let fits = String(repeating: "a", count: 64), over = String(repeating: "b", count: 65)
+        counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation(fits))
+        counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation(over))
+        let text = await metrics.render()
+        #expect(Self.count(text, "operation_type=\"query\",operation_name=\"\(fits)\"") == 1)
+        #expect(Self.count(text, #"operation_type="query",operation_name="other""#) == 1)
+        #expect(!text.contains(over))
+    }
+
     /// A name a handler passes as it is reaches the text escaped, as the
     /// exposition format writes a label value.
     @Test func labelValuesAreEscaped() async {
         let metrics = Metrics()
         metrics.makeRequestCounters().record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("a\"b\\c\nd"))
         #expect(Self.count(await metrics.render(), #"operation_type="query",operation_name="a\"b\\c\nd""#) == 1)
+    }
+}
+
+extension LoggedOperation {
+    init(failure code: String) {
+        self.init()
+        errorCodes = [code]
     }
 }

@@ -35,7 +35,7 @@ enum EventStreamResults {
     static func stream(initial: ExecutionResult, _ execution: IncrementalExecution) -> HTTPBodyStream {
         HTTPBodyStream { writer in
             var json = JSONWriter(capacity: 1_024)
-            initial.write(to: &json)
+            GraphQLOverHTTP.namingTheRequest(initial).write(to: &json)
             guard await writer.write(event("next", json.bytes)) else { return }
             while let next = await execution.next() {
                 var json = JSONWriter(capacity: 1_024)
@@ -71,7 +71,7 @@ enum EventStreamResults {
                 }
                 for await item in merged {
                     var json = JSONWriter(capacity: 512)
-                    item?.write(to: &json)
+                    item.map(GraphQLOverHTTP.namingTheRequest)?.write(to: &json)
                     guard await writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
                     if item != nil { metrics?.subscriptionEventDelivered() }
                 }

@@ -334,7 +334,7 @@ public final class GraphQLOverHTTP: Sendable {
             return .success(refused(requestErrorStatus, [error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")], nil))
         case .success(let operation):
             operationType = operation.operation.rawValue
-            logged.name = logged.name ?? operation.name?.value
+            logged.name = logged.name ?? operation.name.map { LoggedOperation.clamped($0.value) }
             if viaGet && operation.operation != .query { return .success(Answer(nil, [], operationType, logged: logged)) }
             if operation.operation == .subscription && delivery != .eventStream {
                 return .success(refused(requestErrorStatus, [.coded(Self.subscriptionNeedsAStream, code: "BAD_REQUEST")], operationType))

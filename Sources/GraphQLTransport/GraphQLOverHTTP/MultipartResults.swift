@@ -16,7 +16,7 @@ enum MultipartResults {
         HTTPBodyStream { writer in
             var part = JSONWriter(capacity: 1_024)
             part.append(partHead)
-            initial.write(to: &part)
+            GraphQLOverHTTP.namingTheRequest(initial).write(to: &part)
             guard await writer.write(part.bytes) else { return }
             while let next = await execution.next() {
                 var part = JSONWriter(capacity: 1_024)

@@ -89,7 +89,7 @@ public final class GraphQLOverWebSocket: Sendable {
     /// validation codes come from the document cache).
     private func startOperation(_ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord) async -> Start {
         var request = request
-        record.name = request.operationName
+        record.name = request.operationName.map(LoggedOperation.clamped)
         if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&request) {
             return .failed([.coded(refusal.message, code: refusal.code)])
         }
@@ -108,7 +108,7 @@ public final class GraphQLOverWebSocket: Sendable {
         case .success(let selected): operation = selected
         }
         record.type = operation.operation.rawValue
-        record.name = record.name ?? operation.name?.value
+        record.name = record.name ?? operation.name.map { LoggedOperation.clamped($0.value) }
         if operation.operation == .subscription {
             // Each event runs as its own response, with a context of its own
             // when the connection's context makes them (fresh loaders).

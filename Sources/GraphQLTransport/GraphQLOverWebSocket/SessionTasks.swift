@@ -49,7 +49,7 @@ final class SessionTasks: @unchecked Sendable {
     func run(_ id: String, _ body: @escaping @Sendable (OperationRecord) async -> Void) {
         loop.assertInLoopThread()
         let metrics = metrics
-        let requestID = "\(socket.requestID):\(id)"
+        let requestID = "\(socket.requestID):\(LoggedOperation.clamped(id))"
         operations[id] = Task(executorPreference: loop) { [self] in
             metrics?.subscriptionStarted()
             defer { metrics?.subscriptionEnded() }

@@ -117,7 +117,11 @@ final class HTTPConnection: @unchecked Sendable {
     /// Answers 503 and closes: the server has all the connections it takes.
     func refuse() {
         server.loop.assertInLoopThread()
-        write(HTTPResponse.error(HTTPError(503, "too many connections")).serialized(forHead: false, closing: true))
+        var response = HTTPResponse.error(HTTPError(503, "too many connections"))
+        let id = server.requestIDs.make()
+        response.headers.append(("X-Request-Id", id))
+        write(response.serialized(forHead: false, closing: true))
+        logExchange(nil, id: id, response, started: nil)
         finishWriting()
     }
 
@@ -356,6 +360,8 @@ final class HTTPConnection: @unchecked Sendable {
                 !request.head.keepAlive || state.lifecycle >= .finishing || server.isShuttingDown || request.head.asksToUpgrade
                 || (streams && !chunked) || request.bodyStream?.arrivedWhole == false
             write(response.serialized(forHead: isHead, closing: closesAfter, chunked: chunked))
+            // A stream's latency is its head's: it then lasts as long as its events do.
+            let answered = ContinuousClock.now
             if streams, let stream = response.stream {
                 // Still processing: a client that leaves cancels the producer.
                 await RequestID.$current.withValue(request.id) {
@@ -366,8 +372,8 @@ final class HTTPConnection: @unchecked Sendable {
                 if chunked && !state.isClosed { write(Array("0\r\n\r\n".utf8)) }
             }
             state.processing = false
+            logExchange(request.head, id: request.id, response, started: started, answered: streams ? answered : nil)
             guard !state.isClosed else { break }
-            logExchange(request.head, id: request.id, response, started: started)
             if closesAfter {
                 pending.removeAll()
                 finishWriting()
@@ -444,12 +450,18 @@ final class HTTPConnection: @unchecked Sendable {
     /// The request log's line. The path goes without its query string,
     /// which may carry variables a client would not want logged; variables'
     /// values are never logged, nor tokens.
-    private func logExchange(_ head: HTTPRequestHead?, id: String, _ response: HTTPResponse, started: ContinuousClock.Instant?) {
+    /// `answered`, for a streamed response, is when its head went out: its
+    /// latency for the metrics and the slow-request line, where the line's
+    /// duration is the whole stream's.
+    private func logExchange(
+        _ head: HTTPRequestHead?, id: String, _ response: HTTPResponse, started: ContinuousClock.Instant?,
+        answered: ContinuousClock.Instant? = nil
+    ) {
         let duration = started.map { ContinuousClock.now - $0 }
-        let milliseconds = duration.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }
+        let milliseconds = duration.map { $0.seconds * 1000 }
+        let latency = started.map { (answered ?? ContinuousClock.now) - $0 }
         server.requestCounters.record(
-            operationType: response.countedAs, status: response.status, seconds: (milliseconds ?? 0) / 1000, operation: response.operation
-        )
+            operationType: response.countedAs, status: response.status, seconds: latency?.seconds ?? 0, operation: response.operation)
         let logger = server.configuration.logger
         // A refused request (no head) is the client's doing, whatever its status.
         let level: LogLevel = response.status >= 500 && head != nil ? .error : .info
@@ -473,7 +485,7 @@ final class HTTPConnection: @unchecked Sendable {
                     "user_id": operation?.userID.map { .string($0) },
                 ])
         }
-        if let threshold = server.configuration.slowRequestThreshold, let duration, duration > threshold, logger.logs(.warning) {
+        if let threshold = server.configuration.slowRequestThreshold, let latency, latency > threshold, logger.logs(.warning) {
             logger.log(
                 .warning, "slow request",
                 [
@@ -481,8 +493,8 @@ final class HTTPConnection: @unchecked Sendable {
                     "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
                     "operation_type": operation?.type.map { .string($0) },
                     "operation": operation?.name.map { .string($0) },
-                    "duration_ms": milliseconds.map { .double($0) },
-                    "threshold_ms": .int(Int(threshold.milliseconds)),
+                    "duration_ms": .double(latency.seconds * 1000),
+                    "threshold_ms": .double(threshold.seconds * 1000),
                     "cost": operation?.cost.map { .int($0) },
                     "document_sha256": operation?.document.map { .string(Digest.sha256Hex(Array($0.utf8))) },
                 ])

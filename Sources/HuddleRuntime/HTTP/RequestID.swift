@@ -45,15 +45,18 @@ final class RequestIDMaker {
     }
 
     func make() -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var bytes = [UInt8](repeating: 0, count: 32)
-        for half in 0..<2 {
-            var value = next64()
-            for index in (0..<16).reversed() {
-                bytes[half * 16 + index] = digits[Int(value & 0xF)]
-                value >>= 4
+        let first = next64(), second = next64()
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            for index in 0..<16 {
+                buffer[index] = Self.hexDigit(first >> (60 - 4 * UInt64(index)))
+                buffer[16 + index] = Self.hexDigit(second >> (60 - 4 * UInt64(index)))
             }
+            return 32
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ value: UInt64) -> UInt8 {
+        let nibble = UInt8(truncatingIfNeeded: value & 0xF)
+        return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

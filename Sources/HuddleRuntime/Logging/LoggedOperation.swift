@@ -19,6 +19,15 @@ public struct LoggedOperation: Sendable {
 
     public init(type: String? = nil, name: String? = nil) {
         self.type = type
-        self.name = name
+        self.name = name.map(Self.clamped)
+    }
+
+    /// The most characters of a client's text (an operation's name as sent,
+    /// an operation id) a log line or a metric carries.
+    public static let maxLoggedLength = 128
+
+    /// `text` cut to `maxLoggedLength` characters, an ellipsis marking the cut.
+    public static func clamped(_ text: String) -> String {
+        text.count <= maxLoggedLength ? text : String(text.prefix(maxLoggedLength)) + "…"
     }
 }

@@ -71,6 +71,15 @@ public struct Logger: Sendable {
         }
     }
 
+    /// A reason the server cannot start or go on, written whatever the
+    /// level, `off` included: the one line an operator must see.
+    public func fatal(_ message: String, _ fields: KeyValuePairs<String, Value?> = [:]) {
+        switch format {
+        case .json: sink(Self.json(.error, message, fields))
+        case .text: sink(Self.text(.error, message, fields))
+        }
+    }
+
     static func json(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?>) -> String {
         var line = "{\"time\":\""
         line += LogTime.now()
@@ -100,10 +109,11 @@ public struct Logger: Sendable {
             line += " \(key)="
             switch value {
             case .string(let text):
-                // Quoted only when it would otherwise read as more than one value.
-                line +=
-                    text.isEmpty || text.contains(where: { $0 == " " || $0 == "=" || $0 == "\"" || $0.isNewline })
-                    ? JSONText.quoted(text) : text
+                // Quoted (and so escaped) when it would otherwise read as more
+                // than one value, or holds a control character a terminal obeys.
+                let plain =
+                    !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "=" && $0 != "\"" }
+                line += plain ? text : JSONText.quoted(text)
             case .int(let number): line += String(number)
             case .double(let number): line += format3(number)
             }

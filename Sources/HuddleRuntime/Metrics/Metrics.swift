@@ -26,6 +26,8 @@ public final class Metrics: Sendable {
         var latency = Histogram(bounds: Metrics.latencyBuckets)
         var operations: [OperationKey: Histogram] = [:]
         var errors: [String: Int] = [:]
+        /// Names this loop has seen given a label of their own.
+        var admitted: Set<String> = []
 
         mutating func record(operationType: String?, status: Int, seconds: Double) {
             requests[RequestKey(operationType: operationType ?? "none", status: status), default: 0] += 1
@@ -46,9 +48,6 @@ public final class Metrics: Sendable {
     public final class RequestCounters: Sendable {
         let state = Mutex(State())
         let names: OperationNames
-        /// The names this loop has been told are counted under their own
-        /// label (true) or under `other` (false), so it asks the process once each.
-        private let admitted = Mutex<[String: Bool]>([:])
 
         init(names: OperationNames) {
             self.names = names
@@ -56,34 +55,30 @@ public final class Metrics: Sendable {
 
         /// Counts a request answered: by GraphQL operation type (`none` for
         /// other paths) and status, and its latency; a GraphQL operation also
-        /// by its name (bounded, `Metrics.maxOperationNames`) and its errors by code.
+        /// by its name (bounded, `Metrics.maxOperationNames`) and each
+        /// error code of its response.
         public func record(operationType: String?, status: Int, seconds: Double, operation: LoggedOperation? = nil) {
-            var label: String?
-            if operation?.type != nil {
-                let name = operation?.name ?? "anonymous"
-                let own = admitted.withLock { known in
-                    if let decided = known[name] { return decided }
-                    let decided = names.admit(name)
-                    known[name] = decided
-                    return decided
-                }
-                label = own ? name : "other"
-            }
             state.withLock { state in
                 state.record(operationType: operationType, status: status, seconds: seconds)
-                if let label, let type = operation?.type {
-                    state.operations[OperationKey(type: type, name: label), default: Histogram(bounds: Metrics.latencyBuckets)]
-                        .record(seconds)
-                }
-                for code in operation?.errorCodes ?? [] { state.errors[code, default: 0] += 1 }
+                guard let operation else { return }
+                for code in operation.errorCodes { state.errors[code, default: 0] += 1 }
+                guard let type = operation.type else { return }
+                let name = operation.name ?? "anonymous"
+                // Only names given a label are remembered here (at most the
+                // cap): a client sending ever new names adds nothing.
+                let label = state.admitted.contains(name) || names.admit(name) ? name : "other"
+                if label == name { state.admitted.insert(name) }
+                state.operations[OperationKey(type: type, name: label), default: Histogram(bounds: Metrics.latencyBuckets)].record(seconds)
             }
         }
     }
 
     /// The operation names counted under a label of their own, process-wide:
-    /// the first `cap` seen; later ones are counted as `other`, so a client
-    /// naming each operation anew cannot grow /metrics without bound.
+    /// the first `cap` seen of at most `maxLength` bytes; later or longer
+    /// ones are counted as `other`, so clients naming each operation anew
+    /// cannot grow /metrics, nor this set, without bound.
     final class OperationNames: Sendable {
+        static let maxLength = 64
         let cap: Int
         private let names = Mutex<Set<String>>([])
 
@@ -92,7 +87,8 @@ public final class Metrics: Sendable {
         }
 
         func admit(_ name: String) -> Bool {
-            names.withLock { names in
+            guard name.utf8.count <= Self.maxLength else { return false }
+            return names.withLock { names in
                 if names.contains(name) { return true }
                 guard names.count < cap else { return false }
                 names.insert(name)
@@ -104,7 +100,6 @@ public final class Metrics: Sendable {
     /// The codes of refusals by a limit (of cost, depth, size, time, rate).
     static func isLimitRejection(_ code: String) -> Bool {
         code.hasSuffix("_LIMIT_EXCEEDED") || code == "RESPONSE_TOO_LARGE" || code == "OPERATION_TIMEOUT" || code == "RATE_LIMITED"
-            || code == "PAYLOAD_TOO_LARGE"
     }
 
     private let shards = Mutex<[RequestCounters]>([])
@@ -300,7 +295,7 @@ public final class Metrics: Sendable {
                 "huddle_graphql_operation_duration_seconds",
                 labels: "operation_type=\"\(key.type)\",operation_name=\"\(Self.escaped(key.name))\"")
         }
-        text += "# HELP huddle_graphql_errors_total GraphQL errors in responses over HTTP, by extensions.code.\n"
+        text += "# HELP huddle_graphql_errors_total Responses over HTTP with errors, by each extensions.code they carry.\n"
         text += "# TYPE huddle_graphql_errors_total counter\n"
         for (code, count) in snapshot.errors.sorted(by: { $0.key < $1.key }) {
             text += "huddle_graphql_errors_total{code=\"\(Self.escaped(code))\"} \(count)\n"

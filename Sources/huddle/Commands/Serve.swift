@@ -289,7 +289,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(level: LogLevel(rawValue: logLevel)!, format: Logger.Format(rawValue: logFormat) ?? .forStandardError)
         configuration.http.logger = logger
         configuration.http.metrics = Metrics(maxOperationNames: metricsOperationNames)
-        configuration.http.slowRequestThreshold = slowRequestSeconds > 0 ? .milliseconds(Int64(slowRequestSeconds * 1000)) : nil
+        configuration.http.slowRequestThreshold = slowRequestSeconds > 0 ? .nanoseconds(Int64(slowRequestSeconds * 1e9)) : nil
         configuration.workers = workers
         configuration.databaseConnections = connectionCount
         configuration.tokenCacheLifetime = .seconds(tokenCacheSeconds)
@@ -322,7 +322,7 @@ struct Serve: AsyncParsableCommand {
         do {
             portClaim = port == 0 ? nil : try PortClaim(host: host, port: port)
         } catch {
-            logger.log(.error, "cannot serve: \(error)")
+            logger.fatal("cannot serve: \(error)")
             throw ExitCode.failure
         }
         defer { withExtendedLifetime(portClaim) {} }
@@ -339,7 +339,7 @@ struct Serve: AsyncParsableCommand {
                 configuration.operations.trustedDocuments = manifest
                 logger.announce("\(manifest.count) trusted documents\(onlyTrusted ? ", and only those" : "") from \(trustedDocuments)")
             } catch {
-                logger.log(.error, "--trusted-documents: \(error)")
+                logger.fatal("--trusted-documents: \(error)")
                 throw ExitCode(2)
             }
         }
@@ -349,7 +349,7 @@ struct Serve: AsyncParsableCommand {
             directory = try SchemaDirectory.resolve(schemaDir, mounting: mountedApps)
             server = try HuddleServer(apps: mountedApps, schema: directory, configuration: configuration)
         } catch {
-            logger.log(.error, "the schema cannot be served:\n\(error)")
+            logger.fatal("the schema cannot be served:\n\(error)")
             throw ExitCode.failure
         }
         let location = try DatabaseLocation.resolveForCommand()
@@ -368,7 +368,7 @@ struct Serve: AsyncParsableCommand {
                     "migrations: \(report.applied.count) applied, \(report.unchanged) already applied",
                     ["applied": .int(report.applied.count), "unchanged": .int(report.unchanged)])
             } catch {
-                logger.log(.error, "\(error)")
+                logger.fatal("\(error)")
                 throw ExitCode.failure
             }
         }
@@ -392,7 +392,7 @@ struct Serve: AsyncParsableCommand {
                     logger.announce("seeded demo data (\(seeded)); sign in as demo / \(DemoData.password)")
                 }
             } catch {
-                logger.log(.error, "cannot seed the demo data: \(error)")
+                logger.fatal("cannot seed the demo data: \(error)")
                 throw ExitCode.failure
             }
         }
@@ -403,7 +403,7 @@ struct Serve: AsyncParsableCommand {
         do {
             listening = try await server.start(on: database)
         } catch {
-            logger.log(.error, "\(error)")
+            logger.fatal("\(error)")
             throw ExitCode.failure
         }
         // Each loop watches SIGTERM and SIGINT itself from here on.
