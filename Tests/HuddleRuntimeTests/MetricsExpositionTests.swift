@@ -2,6 +2,10 @@ import Foundation
 import HuddleRuntime
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What /metrics says of requests, checked in its text: operation names
 /// get a label of their own up to the cap and no further, label values are
 /// escaped, histograms are cumulative, and the process's own families are there.
@@ -68,6 +72,29 @@ import Testing
             #expect((value ?? -1) >= 0, "\(family)")
         }
         #expect(text.contains("huddle_build_info{version=\"\(HuddleVersion.version)\",commit=\"\(HuddleVersion.commit)\"} 1\n"))
+    }
+
+    /// Open descriptors are counted as the kernel lists them: fifty more
+    /// opened, fifty more counted (other tests' may come and go meanwhile,
+    /// so it asks until two looks agree).
+    @Test func openDescriptorsAreCounted() async throws {
+        func open() async -> Int {
+            let text = await Metrics().render()
+            let line = text.split(separator: "\n").first { $0.hasPrefix("process_open_fds ") }
+            return line.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
+        }
+        var descriptors: [Int32] = []
+        defer { for descriptor in descriptors { close(descriptor) } }
+        var matched = false
+        for _ in 0..<20 where !matched {
+            let before = await open()
+            for _ in 0..<50 { descriptors.append(Glibc.open("/dev/null", O_RDONLY)) }
+            let after = await open()
+            matched = after - before == 50
+            for descriptor in descriptors { close(descriptor) }
+            descriptors.removeAll()
+        }
+        #expect(matched)
     }
 
     /// A name of 64 bytes gets its label, one of 65 counts as other.

@@ -31,7 +31,7 @@ final class SessionTasks: @unchecked Sendable {
         var errorCodes: [String] = []
 
         func count(_ errors: [GraphQLError]) {
-            for code in errors.compactMap(\.code) where !errorCodes.contains(code) { errorCodes.append(code) }
+            for code in GraphQLOverHTTP.codes(of: errors) where !errorCodes.contains(code) { errorCodes.append(code) }
         }
     }
 

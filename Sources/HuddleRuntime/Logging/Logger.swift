@@ -54,6 +54,10 @@ public struct Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?> = [:]) {
         guard logs(level) else { return }
+        emit(level, message, fields)
+    }
+
+    private func emit(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?>) {
         switch format {
         case .json: sink(Self.json(level, message, fields))
         case .text: sink(Self.text(level, message, fields))
@@ -65,19 +69,13 @@ public struct Logger: Sendable {
     /// off: an operator who keeps only warnings still sees what runs.
     public func announce(_ message: String, _ fields: KeyValuePairs<String, Value?> = [:]) {
         guard level != .off else { return }
-        switch format {
-        case .json: sink(Self.json(.info, message, fields))
-        case .text: sink(Self.text(.info, message, fields))
-        }
+        emit(.info, message, fields)
     }
 
     /// A reason the server cannot start or go on, written whatever the
     /// level, `off` included: the one line an operator must see.
     public func fatal(_ message: String, _ fields: KeyValuePairs<String, Value?> = [:]) {
-        switch format {
-        case .json: sink(Self.json(.error, message, fields))
-        case .text: sink(Self.text(.error, message, fields))
-        }
+        emit(.error, message, fields)
     }
 
     static func json(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, Value?>) -> String {

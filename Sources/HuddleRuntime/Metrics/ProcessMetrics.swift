@@ -42,9 +42,13 @@ enum ProcessMetrics {
         guard let directory = opendir("/proc/self/fd") else { return 0 }
         defer { closedir(directory) }
         var count = 0
+        // The name is read in place, up to its NUL: a record is only as
+        // long as its name, so copying the whole 256-byte field could read
+        // past the end of libc's buffer.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { count += 1 }
+            let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            if strcmp(name, ".") != 0 && strcmp(name, "..") != 0 { count += 1 }
         }
         // The descriptor opendir itself holds.
         return max(0, count - 1)
