@@ -55,7 +55,7 @@ import Testing
     func proxy(_ arguments: [String]) throws -> (Int, Subprocess) {
         let (process, line) = try startPythonService("introspection_proxy.py", arguments)
         guard let port = Int(line) else {
-            kill(process.processIdentifier, SIGKILL)
+            process.killAndWait()
             throw CocoaError(.fileReadCorruptFile)
         }
         return (port, process)
@@ -71,12 +71,7 @@ import Testing
             for legacy in [false, true] {
                 let log = scratch.path("requests-\(legacy).log")
                 let (port, process) = try proxy([cert, key, upstream, log] + (legacy ? ["--legacy"] : []))
-                defer {
-                    // SIGKILL: a child of the test runner may start with
-                    // SIGTERM blocked, and Python then never sees it.
-                    kill(process.processIdentifier, SIGKILL)
-                    process.waitUntilExit()
-                }
+                defer { process.killAndWait() }
                 let url = "https://localhost:\(port)/graphql?team=web"
                 let trusted = try await offThePool {
                     try HuddleCommand.run(

@@ -58,10 +58,7 @@ struct LoadBalancerTests {
         /// SIGKILL: without a master process, nginx holding proxied
         /// websockets does not always end on SIGTERM, and nothing of it matters after.
         func stop() {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
+            process.killAndWait()
         }
     }
 

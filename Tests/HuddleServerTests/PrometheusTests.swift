@@ -53,10 +53,7 @@ struct PrometheusTests {
         }
 
         func stop() {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
+            process.killAndWait()
         }
 
         /// An API call's `data`, or nil while Prometheus is not answering yet.

@@ -281,10 +281,7 @@ package final class TestServer: Sendable {
 
     /// Kills the process with SIGKILL: no draining, no rollback it could do itself.
     package func kill() {
-        if process.isRunning {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.killAndWait()
     }
 
     private static let session: URLSession = {

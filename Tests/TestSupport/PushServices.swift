@@ -26,8 +26,7 @@ package final class PushServices: Sendable {
             let certificate = object["cert"] as? String, let apnsKey = object["apnsKey"] as? String,
             let fcmServiceAccount = object["fcmAccount"] as? String
         else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndWait()
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
@@ -37,8 +36,7 @@ package final class PushServices: Sendable {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndWait()
     }
 
     package var url: String { "https://127.0.0.1:\(port)" }

@@ -26,8 +26,7 @@ package func startPythonService(_ script: String, _ arguments: [String], input: 
     }
     let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !text.isEmpty else {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndWait()
         throw CocoaError(.fileReadCorruptFile)
     }
     return (process, text)

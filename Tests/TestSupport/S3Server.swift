@@ -17,8 +17,7 @@ package final class S3Server: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(started.firstLine.utf8)) as? [String: String],
             let endpoint = object["endpoint"], let key = object["key"], let secret = object["secret"]
         else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndWait()
             throw CocoaError(.fileReadCorruptFile)
         }
         self.endpoint = endpoint
@@ -27,8 +26,7 @@ package final class S3Server: Sendable {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndWait()
     }
 
     /// The bucket's object names, as boto3 lists them.

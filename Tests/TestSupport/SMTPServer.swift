@@ -55,17 +55,14 @@ package final class SMTPServer: Sendable {
         let started = try startPythonService("smtp_server.py", arguments, input: input)
         process = started.process
         guard let port = Int(started.firstLine) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killAndWait()
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
     }
 
     deinit {
-        // SIGKILL: a child of the test runner may start with SIGTERM blocked.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndWait()
     }
 
     /// `smtp://127.0.0.1:PORT` (`smtps://localhost:PORT` for TLS from the start, whose certificate names localhost).

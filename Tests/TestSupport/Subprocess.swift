@@ -125,4 +125,13 @@ package final class Subprocess: @unchecked Sendable {
     package func terminate() {
         if isRunning { kill(processIdentifier, SIGTERM) }
     }
+
+    /// SIGKILL, then waits for it: a child of the test runner may start
+    /// with SIGTERM blocked (and Python then never sees it), and nothing of
+    /// a stand-in server matters once a test is done with it.
+    package func killAndWait() {
+        guard isRunning else { return }
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+    }
 }
