@@ -28,6 +28,11 @@ public struct Histogram: Sendable {
         sum += other.sum
     }
 
+    /// `name` as a family of its own, one series: HELP, TYPE and its lines.
+    public func family(_ name: String, help: String) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) histogram\n" + lines(name)
+    }
+
     /// The `_bucket`, `_sum` and `_count` lines of `name`, each with
     /// `labels` (`key="value",…`, or empty) before `le`.
     public func lines(_ name: String, labels: String = "") -> String {

@@ -223,20 +223,17 @@ public final class Metrics: Sendable {
         text += "huddle_build_info{version=\"\(HuddleVersion.version)\",commit=\"\(HuddleVersion.commit)\"} 1\n"
         text += ProcessMetrics.render()
         text += renderHTTP()
-        text += "# HELP huddle_subscription_events_total Subscription events written to their clients (WebSocket and event streams).\n"
-        text += "# TYPE huddle_subscription_events_total counter\n"
-        text += "huddle_subscription_events_total \(subscriptionEvents.load(ordering: .relaxed))\n"
-        text += "# HELP huddle_database_acquire_wait_seconds How long a statement or transaction waited for a PostgreSQL connection.\n"
-        text += "# TYPE huddle_database_acquire_wait_seconds histogram\n"
-        text += acquireWait.lines("huddle_database_acquire_wait_seconds")
-        text += "# HELP huddle_database_statement_duration_seconds From a statement's sending to its result, pipelining included.\n"
-        text += "# TYPE huddle_database_statement_duration_seconds histogram\n"
-        text += statementDuration.lines("huddle_database_statement_duration_seconds")
+        text += counter(
+            "huddle_subscription_events_total", "Subscription events written to their clients (WebSocket and event streams).",
+            subscriptionEvents.load(ordering: .relaxed))
+        text += acquireWait.family(
+            "huddle_database_acquire_wait_seconds", help: "How long a statement or transaction waited for a PostgreSQL connection.")
+        text += statementDuration.family(
+            "huddle_database_statement_duration_seconds", help: "From a statement's sending to its result, pipelining included.")
         text += gauge("huddle_database_connections", "PostgreSQL connections open now, over all workers.", open)
         text += gauge("huddle_database_connections_busy", "PostgreSQL connections running statements or holding a transaction now.", busy)
         text += gauge("huddle_database_waiting", "Statements and transactions waiting for a PostgreSQL connection now.", waiting)
-        text += "# HELP huddle_database_statements_total Statements run on PostgreSQL, over all workers.\n"
-        text += "# TYPE huddle_database_statements_total counter\nhuddle_database_statements_total \(statements)\n"
+        text += counter("huddle_database_statements_total", "Statements run on PostgreSQL, over all workers.", statements)
         let jobs = jobs.withLock { $0 }
         text += "# HELP huddle_scheduled_jobs_total Scheduled jobs this process ran, by outcome (done, again, failed).\n"
         text += "# TYPE huddle_scheduled_jobs_total counter\n"
@@ -246,11 +243,9 @@ public final class Metrics: Sendable {
         text +=
             "# HELP huddle_scheduled_job_lateness_seconds_max The most a scheduled job started after it was due, since the process started.\n"
         text += "# TYPE huddle_scheduled_job_lateness_seconds_max gauge\nhuddle_scheduled_job_lateness_seconds_max \(jobs.latenessMax)\n"
-        text += "# HELP huddle_scheduled_job_lateness_seconds How long after its due time each scheduled job started.\n"
-        text += "# TYPE huddle_scheduled_job_lateness_seconds histogram\n"
-        text += jobs.lateness.lines("huddle_scheduled_job_lateness_seconds")
-        text += "# HELP huddle_scheduler_looks_total Times the scheduler looked for due jobs (it sleeps between looks).\n"
-        text += "# TYPE huddle_scheduler_looks_total counter\nhuddle_scheduler_looks_total \(jobs.looks)\n"
+        text += jobs.lateness.family(
+            "huddle_scheduled_job_lateness_seconds", help: "How long after its due time each scheduled job started.")
+        text += counter("huddle_scheduler_looks_total", "Times the scheduler looked for due jobs (it sleeps between looks).", jobs.looks)
         text += "# HELP huddle_mail_messages_total Outbox messages this process tried to send, by outcome (sent, failed, dead).\n"
         text += "# TYPE huddle_mail_messages_total counter\n"
         for outcome in ["sent", "failed", "dead"] {
@@ -265,9 +260,7 @@ public final class Metrics: Sendable {
             }
         }
         for extra in extraGauges.withLock({ $0 }) { text += gauge(extra.name, extra.help, extra.read()) }
-        for extra in extraCounters.withLock({ $0 }) {
-            text += "# HELP \(extra.name) \(extra.help)\n# TYPE \(extra.name) counter\n\(extra.name) \(extra.read())\n"
-        }
+        for extra in extraCounters.withLock({ $0 }) { text += counter(extra.name, extra.help, extra.read()) }
         return text
     }
 
@@ -284,9 +277,7 @@ public final class Metrics: Sendable {
         {
             text += "huddle_http_requests_total{operation_type=\"\(key.operationType)\",status=\"\(key.status)\"} \(count)\n"
         }
-        text += "# HELP huddle_http_request_duration_seconds Time from a request's arrival to its response.\n"
-        text += "# TYPE huddle_http_request_duration_seconds histogram\n"
-        text += snapshot.latency.lines("huddle_http_request_duration_seconds")
+        text += snapshot.latency.family("huddle_http_request_duration_seconds", help: "Time from a request's arrival to its response.")
         text += "# HELP huddle_graphql_operation_duration_seconds GraphQL operations over HTTP by type and name "
         text += "(the first \(maxOperationNames) names; later ones as other).\n"
         text += "# TYPE huddle_graphql_operation_duration_seconds histogram\n"
@@ -329,6 +320,10 @@ public final class Metrics: Sendable {
 
     private func gauge(_ name: String, _ help: String, _ value: Int) -> String {
         "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+    }
+
+    private func counter(_ name: String, _ help: String, _ value: Int) -> String {
+        "# HELP \(name) \(help)\n# TYPE \(name) counter\n\(name) \(value)\n"
     }
 }
 
