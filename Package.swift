@@ -27,7 +27,10 @@ let package = Package(
         .executable(name: "huddle-bench", targets: ["huddle-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Swift's tracing API: where spans open, in any module; the tracer
+        // and its exporter are Huddle's own (HuddleRuntime, HuddleTelemetry).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         .systemLibrary(
@@ -74,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "GraphQL",
-            dependencies: ["Formats"],
+            dependencies: ["Formats", .product(name: "Tracing", package: "swift-distributed-tracing")],
             // The engine's classes are only mutated while a schema is built or
             // within one validation or execution, which owns them, so the
             // run-time exclusivity checks go (the static ones stay), and
@@ -86,16 +89,16 @@ let package = Package(
         ),
         .target(
             name: "HuddleRuntime",
-            dependencies: ["CLibUV", "COpenSSL", "Formats"],
+            dependencies: ["CLibUV", "COpenSSL", "Formats", .product(name: "Tracing", package: "swift-distributed-tracing")],
             plugins: ["StampBuild"]
         ),
         .target(
             name: "HuddlePostgres",
-            dependencies: ["CLibPQ", "CLibUV", "HuddleRuntime", "Formats"]
+            dependencies: ["CLibPQ", "CLibUV", "HuddleRuntime", "Formats", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         .target(
             name: "GraphQLTransport",
-            dependencies: ["GraphQL", "HuddleRuntime", "Formats"]
+            dependencies: ["GraphQL", "HuddleRuntime", "Formats", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         // Email: MIME messages, and the transports that carry them (SMTP, a folder).
         .target(
@@ -108,12 +111,22 @@ let package = Package(
         // HTTP client that is libcurl's multi interface on the event loop.
         .target(
             name: "HuddlePush",
-            dependencies: ["CLibCurl", "CLibUV", "HuddleRuntime", "GraphQL", "Formats"]
+            dependencies: [
+                "CLibCurl", "CLibUV", "HuddleRuntime", "GraphQL", "Formats",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // Traces out: spans exported over OTLP/HTTP (protobuf) by libcurl,
+        // in batches, from a thread of their own.
+        .target(
+            name: "HuddleTelemetry",
+            dependencies: ["CLibCurl", "HuddleRuntime", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         .target(
             name: "HuddleCore",
             dependencies: [
                 "HuddleRuntime", "HuddlePostgres", "HuddleMail", "HuddlePush", "HuddleMedia", "GraphQLTransport", "GraphQL", "Formats",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             plugins: ["EmbedFiles"]
         ),
@@ -161,8 +174,7 @@ let package = Package(
             name: "HuddleServer",
             dependencies: [
                 "HuddleCore", "HuddleMail", "HuddlePush", "HuddleMedia", "HuddlePlayground", "HuddleRuntime", "HuddlePostgres",
-                "GraphQLTransport",
-                "GraphQL",
+                "HuddleTelemetry", "GraphQLTransport", "GraphQL",
             ]
         ),
         .executableTarget(
@@ -170,6 +182,7 @@ let package = Package(
             dependencies: [
                 "HuddleServer",
                 "HuddleCore",
+                "HuddleTelemetry",
                 "HuddleMail",
                 "HuddlePush",
                 "HuddlePlayground",
@@ -237,7 +250,7 @@ let package = Package(
             dependencies: [
                 "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQLTransport", "GraphQL",
                 "Playmate", "Prolific", "PetMatch", "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport",
-                "TestSupport", "HuddlePush", "HuddleMedia",
+                "TestSupport", "HuddlePush", "HuddleMedia", "HuddleTelemetry",
             ],
             resources: [.copy("Fixtures")]),
         .testTarget(

@@ -283,7 +283,7 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
 
     /// Runs one statement with its parameters bound.
     public func query(_ sql: String, _ parameters: [any PostgresEncodable]) async throws -> PostgresRows {
-        try await loop.onLoop { try await self.send(sql, parameters) }
+        try await loop.onLoop { try await self.spanning(sql) { try await self.send(sql, parameters) } }
     }
 
     private func send(_ sql: String, _ parameters: [any PostgresEncodable]) async throws -> PostgresRows {

@@ -2,6 +2,7 @@ import CLibCurl
 import CLibUV
 import Foundation
 import HuddleRuntime
+import Tracing
 
 /// An HTTP client on an event loop: libcurl's multi interface driven by
 /// libuv (a poll handle per socket, one timer), so thousands of requests
@@ -78,8 +79,34 @@ public final class HTTPClient: @unchecked Sendable {
         self.settings = settings
     }
 
-    /// Sends `request` and waits for the whole response; from any task.
+    /// Sends `request` and waits for the whole response; from any task. In
+    /// a traced task, in an HTTP client span (its host, never its URL's
+    /// path, which for Web Push is the device's capability).
     public func send(_ request: Request) async -> Result<Response, Failure> {
+        guard InstrumentationContext.current != nil else { return await transfer(request) }
+        return await withSpan(request.method, ofKind: .client) { span in
+            let result = await transfer(request)
+            guard span.isRecording else { return result }
+            var attributes: SpanAttributes = ["http.request.method": .string(request.method)]
+            if let url = URL(string: request.url), let host = url.host {
+                attributes.set("server.address", value: .string(host))
+                if let port = url.port { attributes.set("server.port", value: .int64(Int64(port))) }
+            }
+            switch result {
+            case .success(let response):
+                attributes.set("http.response.status_code", value: .int64(Int64(response.status)))
+                attributes.set("network.protocol.version", value: .string(response.httpVersion))
+                if response.status >= 400 { span.setStatus(SpanStatus(code: .error)) }
+            case .failure(let failure):
+                attributes.set("error.type", value: .string(failure.refusedAddress ? "refused_address" : "transport"))
+                span.setStatus(SpanStatus(code: .error, message: failure.description))
+            }
+            span.attributes = attributes
+            return result
+        }
+    }
+
+    private func transfer(_ request: Request) async -> Result<Response, Failure> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, Failure>, Never>) in
             let transfer = Transfer(request: request, continuation: continuation, limit: settings.maxResponseBytes)
             if loop.inLoopThread {

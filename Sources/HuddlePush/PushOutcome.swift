@@ -30,3 +30,15 @@ public enum PushOutcome: Sendable, Equatable {
         failure.refusedAddress ? .failed(failure.description) : .retry(failure.description, after: nil)
     }
 }
+
+extension PushOutcome {
+    /// The outcome's kind, as a delivery's span names it.
+    public var spanName: String {
+        switch self {
+        case .delivered: "delivered"
+        case .gone: "gone"
+        case .retry: "retry"
+        case .failed: "failed"
+        }
+    }
+}

@@ -6,6 +6,7 @@ import HuddlePlayground
 import HuddlePostgres
 import HuddlePush
 import HuddleRuntime
+import HuddleTelemetry
 import Synchronization
 
 /// The server the `huddle serve` command runs, and that tests start in
@@ -47,6 +48,8 @@ package final class HuddleServer: Sendable {
         /// Whether this process runs due scheduled jobs (round ends, reminders, mail).
         package var runsScheduler = true
         package var scheduler = JobRunner.Settings()
+        /// Where traces go (OTLP over HTTP); nil when tracing is off.
+        package var tracing: OTLPSettings?
         /// Limits, introspection, suggestions, incremental delivery and
         /// trusted documents, for every transport.
         package var operations = GraphQLOperationSettings()
@@ -122,6 +125,9 @@ package final class HuddleServer: Sendable {
         let pushClient: HTTPClient?
         /// The trash job's client of the media store, when there is one.
         let storeClient: HTTPClient?
+        /// The spans' exporter, when tracing is on: stopped last, so that
+        /// the spans of the last requests go out.
+        let traceExporter: OTLPExporter?
     }
 
     /// Builds the schema of `apps` from `directory` for each worker; an
@@ -218,6 +224,24 @@ package final class HuddleServer: Sendable {
         metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
             persistedQueries.usage.bytes
         }
+        let traceExporter = configuration.tracing.map { OTLPExporter(settings: $0, logger: configuration.http.logger) }
+        if let traceExporter {
+            traceExporter.start()
+            let settings = traceExporter.settings
+            configuration.http.tracer = HuddleTracer(sampler: settings.sampler, limits: settings.limits, processor: traceExporter)
+            metrics.registerCounter("huddle_trace_spans_exported_total", help: "Spans the OTLP collector accepted.") {
+                traceExporter.exportedSpans.load(ordering: .relaxed)
+            }
+            metrics.registerCounter(
+                "huddle_trace_spans_dropped_total",
+                help: "Spans dropped: the export queue was full (a slow or absent collector), or their export failed."
+            ) { traceExporter.droppedSpans.load(ordering: .relaxed) }
+            metrics.registerCounter(
+                "huddle_trace_exports_failed_total", help: "Batches of spans the collector did not take, retries spent."
+            ) {
+                traceExporter.failedExports.load(ordering: .relaxed)
+            }
+        }
         let appSettings = configuration.appSettings ?? AppSettings.defaults(of: apps)
         let mediaCache =
             configuration.mediaCacheBytes > 0
@@ -308,10 +332,10 @@ package final class HuddleServer: Sendable {
         }
         let scheduler = JobRunner(
             work: work, database: schedulerPool, listener: listener,
-            logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler)
+            logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler, tracer: configuration.http.tracer)
         let made = Running(
             workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool,
-            deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient)
+            deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient, traceExporter: traceExporter)
         running.set(made)
         if let failure = failures.first {
             stop()
@@ -358,6 +382,15 @@ package final class HuddleServer: Sendable {
                 running.pushClient?.close()
                 running.storeClient?.close()
                 await running.deliveryPool?.close()
+                if let exporter = running.traceExporter {
+                    // Its last export may wait on the collector: not on a loop.
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        Thread {
+                            exporter.shutdown()
+                            done.resume()
+                        }.start()
+                    }
+                }
                 await running.listener.close()
                 running.listenerLoop.stop()
             }

@@ -1,4 +1,5 @@
 import Synchronization
+import Tracing
 
 /// Batches and caches loads by key for one request (DataLoader semantics).
 ///
@@ -205,7 +206,7 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
             state.withLock { $0.batchCount += 1 }
             var results: [Result<Value, any Error>]
             do {
-                results = try await batch(chunk)
+                results = try await runBatch(chunk)
                 if results.count != chunk.count {
                     let error = DataLoaderError.wrongResultCount(keys: chunk.count, results: results.count)
                     results = Array(repeating: .failure(error), count: chunk.count)
@@ -225,6 +226,24 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
             }
             for (continuation, result) in waiters { continuation.resume(returning: result) }
         }
+    }
+}
+
+extension DataLoader {
+    /// The batch function over `keys`; in a span of its own when the task
+    /// is traced (`DataLoader UserRecord`, with the number of keys).
+    @inlinable func runBatch(_ keys: [Key]) async throws -> [Result<Value, any Error>] {
+        guard InstrumentationContext.current != nil else { return try await batch(keys) }
+        return try await withSpan("DataLoader \(Self.valueName)") { span in
+            span.attributes = ["huddle.dataloader.keys": .int64(Int64(keys.count))]
+            return try await batch(keys)
+        }
+    }
+
+    /// The loaded type's name, without `Optional`.
+    @usableFromInline static var valueName: String {
+        let name = String(describing: Value.self)
+        return name.hasPrefix("Optional<") && name.hasSuffix(">") ? String(name.dropFirst(9).dropLast()) : name
     }
 }
 

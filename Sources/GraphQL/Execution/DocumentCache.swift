@@ -52,9 +52,13 @@ public final class DocumentCache: Sendable {
         let source = Source(body: text)
         let entry: Entry
         do throws(GraphQLError) {
-            let document = try parse(source, options: parseOptions)
-            let errors = Suggestions.$areHidden.withValue(hidesSuggestions) {
-                validate(schema: schema, document: document, source: source, rules: rules)
+            let document = try ExecutionSpans.spanning("graphql.parse") { () throws(GraphQLError) in
+                try parse(source, options: parseOptions)
+            }
+            let errors = ExecutionSpans.spanning("graphql.validate") {
+                Suggestions.$areHidden.withValue(hidesSuggestions) {
+                    validate(schema: schema, document: document, source: source, rules: rules)
+                }
             }
             entry =
                 errors.isEmpty

@@ -9,7 +9,15 @@ extension Executor {
         // A value that must wait is completed later, against the whole type.
         if resolved.waits {
             switch consume resolved {
-            case .async(let work): leaveHole(.work(work), depth: depth, field)
+            case .async(let work):
+                if isTraced {
+                    let (parentPath, key) = currentPosition()
+                    let traced = ExecutionSpans.resolving(
+                        work, parentType: field.parentType.name, field: field.name, path: PathNode.components(parentPath, then: key))
+                    leaveHole(.work(traced), depth: depth, field)
+                } else {
+                    leaveHole(.work(work), depth: depth, field)
+                }
             case .deferred(let value): leaveHole(.deferred(value), depth: depth, field)
             default: break
             }

@@ -150,6 +150,8 @@ final class Executor {
     let context: any Sendable
     let collector: FieldCollector
     var errors: [GraphQLError] = []
+    /// Whether the operation runs in a traced task: its waiting resolvers then get spans.
+    let isTraced = ExecutionSpans.areOn
     /// `limits.maxResponseBytes`, or `Int.max`.
     let maxResponseBytes: Int
     /// The bytes written into writers other than the one in use: the root's

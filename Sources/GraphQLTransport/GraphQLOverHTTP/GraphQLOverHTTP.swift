@@ -121,6 +121,8 @@ public final class GraphQLOverHTTP: Sendable {
             response.operation = LoggedOperation(failure)
         }
         response.headers += cors
+        // The endpoint's paths are few and fixed: a trace may group by them.
+        response.route = String(path)
         return response
     }
 
@@ -353,23 +355,26 @@ public final class GraphQLOverHTTP: Sendable {
             answer.logged = logged
             return .success(answer)
         }
-        var result: ExecutionResult
-        var execution: IncrementalExecution?
-        if delivery != .whole && configuration.operations.incrementalDelivery {
-            switch await executeIncrementally(
-                schema: schema, document: document, source: source,
-                operationName: parameters.operationName, variables: parameters.variables, context: context,
-                limits: configuration.operations.executionLimits, workExecutor: workExecutor, memo: memo)
-            {
-            case .complete(let complete): result = complete
-            case .incremental(let initial, let incremental): (result, execution) = (initial, incremental)
+        var (result, execution) = await OperationSpans.executing(operationType, logged.name) {
+            () async -> (ExecutionResult, IncrementalExecution?) in
+            if delivery != .whole && configuration.operations.incrementalDelivery {
+                switch await executeIncrementally(
+                    schema: schema, document: document, source: source,
+                    operationName: parameters.operationName, variables: parameters.variables, context: context,
+                    limits: configuration.operations.executionLimits, workExecutor: workExecutor, memo: memo)
+                {
+                case .complete(let complete): return (complete, nil)
+                case .incremental(let initial, let incremental): return (initial, incremental)
+                }
             }
-        } else {
-            result = await execute(
+            let result = await execute(
                 schema: schema, document: document, source: source,
                 operationName: parameters.operationName, variables: parameters.variables, context: context,
                 limits: configuration.operations.executionLimits, workExecutor: workExecutor, memo: memo
             )
+            return (result, nil)
+        } result: {
+            $0.0
         }
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
         if let cost = result.cost, Self.asksForCost(parameters) {

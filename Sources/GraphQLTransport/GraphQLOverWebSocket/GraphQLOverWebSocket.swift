@@ -128,24 +128,31 @@ public final class GraphQLOverWebSocket: Sendable {
             }
         }
         let operationContext = (context as? OperationContextMaking)?.makeOperationContext() ?? context
-        let result: ExecutionResult
-        if configuration.operations.incrementalDelivery {
-            switch await executeIncrementally(
-                schema: schema, document: document, source: source, operationName: request.operationName,
-                variables: request.variables, context: operationContext, limits: configuration.operations.executionLimits,
-                workExecutor: configuration.operations.workExecutor, memo: memo)
-            {
-            case .complete(let complete): result = complete
-            case .incremental(let initial, let execution): return .incremental(initial, execution)
+        return await OperationSpans.executing(operation.operation.rawValue, record.name) { () async -> Start in
+            let result: ExecutionResult
+            if configuration.operations.incrementalDelivery {
+                switch await executeIncrementally(
+                    schema: schema, document: document, source: source, operationName: request.operationName,
+                    variables: request.variables, context: operationContext, limits: configuration.operations.executionLimits,
+                    workExecutor: configuration.operations.workExecutor, memo: memo)
+                {
+                case .complete(let complete): result = complete
+                case .incremental(let initial, let execution): return .incremental(initial, execution)
+                }
+            } else {
+                result = await execute(
+                    schema: schema, document: document, source: source, operationName: request.operationName,
+                    variables: request.variables, context: operationContext,
+                    limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor, memo: memo
+                )
             }
-        } else {
-            result = await execute(
-                schema: schema, document: document, source: source, operationName: request.operationName,
-                variables: request.variables, context: operationContext,
-                limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor, memo: memo
-            )
+            return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
+        } result: { start in
+            switch start {
+            case .single(let result), .incremental(let result, _): result
+            case .failed, .stream: nil
+            }
         }
-        return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
     }
 
     // MARK: Messages

@@ -80,6 +80,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
         case .object(let object)?: members = object
         default: return close(4400, "Invalid message received")
         }
+        tasks.adoptTrace(from: members)
         Task(executorPreference: socket.loop) { [self] in
             let authorized: (any Sendable)?
             do {

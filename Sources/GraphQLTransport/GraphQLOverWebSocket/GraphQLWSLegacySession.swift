@@ -71,6 +71,7 @@ final class GraphQLWSLegacySession: WebSocketSession, @unchecked Sendable {
         initReceived = true
         let members: [GraphQLValue.Member]
         if case .object(let object)? = payload { members = object } else { members = [] }
+        tasks.adoptTrace(from: members)
         Task(executorPreference: socket.loop) { [self] in
             let authorized: (any Sendable)?
             do {

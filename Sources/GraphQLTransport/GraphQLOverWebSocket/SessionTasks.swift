@@ -55,7 +55,20 @@ final class SessionTasks: @unchecked Sendable {
             defer { metrics?.subscriptionEnded() }
             let started = ContinuousClock.now
             let record = OperationRecord()
-            await RequestID.$current.withValue(requestID) { await body(record) }
+            await RequestID.$current.withValue(requestID) {
+                guard let tracer = socket.tracer else { return await body(record) }
+                await tracer.run(
+                    "GraphQL over WebSocket", kind: .server, under: socket.traceContext,
+                    attributes: ["huddle.websocket.protocol": .string(protocolName), "huddle.request_id": .string(requestID)]
+                ) { span in
+                    await body(record)
+                    guard span.isRecording else { return }
+                    var attributes = span.attributes
+                    if let type = record.type { attributes.set("graphql.operation.type", value: .string(type)) }
+                    if let name = record.name { attributes.set("graphql.operation.name", value: .string(name)) }
+                    span.attributes = attributes
+                }
+            }
             let cancelled = Task.isCancelled
             let logger = socket.logger
             if logger.logs(.info) {
@@ -75,6 +88,17 @@ final class SessionTasks: @unchecked Sendable {
             // Only if it was not cancelled: a cancelled id may already be running anew.
             if !cancelled { operations[id] = nil }
         }
+    }
+
+    /// Takes the trace a client names in its connection_init payload
+    /// (`traceparent`, and `tracestate` with it) for the session's operations.
+    func adoptTrace(from payload: [GraphQLValue.Member]) {
+        guard let parent = payload.first(where: { $0.name == "traceparent" }), case .string(let traceparent) = parent.value else { return }
+        let state = payload.first { $0.name == "tracestate" }.flatMap { member -> String? in
+            if case .string(let text) = member.value { return text }
+            return nil
+        }
+        socket.adoptTrace(traceparent: traceparent, tracestate: state)
     }
 
     func cancel(_ id: String) {

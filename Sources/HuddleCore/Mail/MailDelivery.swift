@@ -96,9 +96,17 @@ package struct MailDelivery: Sendable {
         let message = MailMessage(
             from: settings.from, to: to, subject: content.subject, text: content.text, html: content.html,
             messageID: MailMessage.messageID(for: id, from: settings.from, random: String(stamp)), date: Date())
-        do {
-            try await settings.transport.send(OutgoingMail(message))
-        } catch {
+        let sent = await JobSpans.delivering("EMAIL") { () async -> Result<Void, MailError> in
+            do throws(MailError) {
+                try await settings.transport.send(OutgoingMail(message))
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        } outcome: {
+            (try? $0.get()) == nil ? "failed" : "sent"
+        }
+        if case .failure(let error) = sent {
             // Refused for good, the link went nowhere: its token goes too.
             // Any other failure (a timeout after the data, say) may have
             // delivered it; the token stays, to expire unused if not.

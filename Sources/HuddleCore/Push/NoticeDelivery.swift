@@ -238,7 +238,14 @@ package struct NoticeDelivery: Sendable {
                         return nil
                     }
                 } else {
-                    group.addTask { try await record(await send(content, style: style, to: delivery), of: delivery) }
+                    group.addTask {
+                        let outcome = await JobSpans.delivering(delivery.channel) {
+                            await send(content, style: style, to: delivery)
+                        } outcome: {
+                            $0.spanName
+                        }
+                        return try await record(outcome, of: delivery)
+                    }
                 }
             }
             var retries: [Date] = []

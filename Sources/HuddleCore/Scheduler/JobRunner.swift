@@ -32,16 +32,18 @@ package final class JobRunner: Sendable {
     private let logger: Logger
     private let metrics: Metrics?
     private let settings: Settings
+    private let tracer: HuddleTracer?
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     /// A runner of `work` on `database`'s loop, woken by NOTIFY through
     /// `listener` (without one it looks every `longestSleep`), counting
-    /// what it does in `metrics`.
+    /// what it does in `metrics`, each job a trace's root when `tracer` is given.
     package init(
         work: [ScheduledWork], database: PostgresPool, listener: PostgresListener?, logger: Logger, metrics: Metrics? = nil,
-        settings: Settings = Settings()
+        settings: Settings = Settings(), tracer: HuddleTracer? = nil
     ) {
         self.metrics = metrics
+        self.tracer = tracer
         self.work = Dictionary(work.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
         self.database = database
         self.listener = listener
@@ -173,7 +175,9 @@ package final class JobRunner: Sendable {
                 }
                 let outcome: ScheduledWork.Outcome
                 do {
-                    outcome = try await work.perform(subject, connection)
+                    outcome = try await JobSpans.performing(tracer, kind: kind, subject: subject, lateness: lateness) {
+                        try await work.perform(subject, connection)
+                    }
                 } catch let error as PostgresError where error.isTransient {
                     throw error
                 } catch {

@@ -342,7 +342,12 @@ final class HTTPConnection: @unchecked Sendable {
     private func respond(first: (request: HTTPRequest, started: ContinuousClock.Instant)) async {
         var next: (request: HTTPRequest, started: ContinuousClock.Instant)? = first
         while let (request, started) = next {
-            var response = await RequestID.$current.withValue(request.id) { await server.respond(to: request) }
+            let tracer = server.configuration.tracer
+            let span = tracer?.startServerSpan(request.head, id: request.id, client: peerAddress)
+            var response = await RequestID.$current.withValue(request.id) {
+                guard let tracer, let span else { return await server.respond(to: request) }
+                return await tracer.run(in: span) { await server.respond(to: request) }
+            }
             response.headers.append(("X-Request-Id", request.id))
             guard !state.isClosed else {
                 state.processing = false
@@ -365,14 +370,18 @@ final class HTTPConnection: @unchecked Sendable {
             if streams, let stream = response.stream {
                 // Still processing: a client that leaves cancels the producer.
                 await RequestID.$current.withValue(request.id) {
-                    await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked))
+                    guard let tracer, let span else { return await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked)) }
+                    await tracer.run(in: span) { await stream.produce(HTTPBodyWriter(connection: self, chunked: chunked)) }
                 }
                 // A producer that stopped early (its client stalled, or went)
                 // leaves a closed connection, never a body that looks whole.
                 if chunked && !state.isClosed { write(Array("0\r\n\r\n".utf8)) }
             }
             state.processing = false
-            logExchange(request.head, id: request.id, response, started: started, answered: streams ? answered : nil)
+            span?.finish(status: response.status, route: response.route)
+            logExchange(
+                request.head, id: request.id, response, started: started, answered: streams ? answered : nil,
+                trace: span?.context.traceParent)
             guard !state.isClosed else { break }
             if closesAfter {
                 pending.removeAll()
@@ -431,7 +440,7 @@ final class HTTPConnection: @unchecked Sendable {
             timerDue = nil
             let socket = WebSocket(
                 subprotocol: subprotocol, loop: server.loop, connection: connection, logger: server.configuration.logger,
-                requestID: request.id)
+                requestID: request.id, tracer: server.configuration.tracer, upgrade: request.head)
             connection.open(service.makeSession(request, socket))
             server.webSocketOpened()
             updateReading()
@@ -455,8 +464,10 @@ final class HTTPConnection: @unchecked Sendable {
     /// duration is the whole stream's.
     private func logExchange(
         _ head: HTTPRequestHead?, id: String, _ response: HTTPResponse, started: ContinuousClock.Instant?,
-        answered: ContinuousClock.Instant? = nil
+        answered: ContinuousClock.Instant? = nil, trace: TraceParent? = nil
     ) {
+        // Only a recorded trace's ids lead anywhere: an unsampled one was never exported.
+        let trace = trace?.isSampled == true ? trace : nil
         let duration = started.map { ContinuousClock.now - $0 }
         let milliseconds = duration.map { $0.seconds * 1000 }
         let latency = started.map { (answered ?? ContinuousClock.now) - $0 }
@@ -472,6 +483,8 @@ final class HTTPConnection: @unchecked Sendable {
                 level, "request",
                 [
                     "request_id": .string(id),
+                    "trace_id": trace.map { .string($0.traceID.hex) },
+                    "span_id": trace.map { .string($0.spanID.hex) },
                     "method": head.map { .string($0.method) },
                     "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
                     "operation_type": operation?.type.map { .string($0) },
@@ -490,6 +503,7 @@ final class HTTPConnection: @unchecked Sendable {
                 .warning, "slow request",
                 [
                     "request_id": .string(id),
+                    "trace_id": trace.map { .string($0.traceID.hex) },
                     "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
                     "operation_type": operation?.type.map { .string($0) },
                     "operation": operation?.name.map { .string($0) },

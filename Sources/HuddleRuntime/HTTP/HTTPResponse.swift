@@ -14,6 +14,9 @@ public struct HTTPResponse: Sendable {
     public var countedAs: String?
     /// A body written as it is produced, instead of `body`.
     public var stream: HTTPBodyStream?
+    /// The route that answered (`/graphql`), which names the request's
+    /// span; nil where the path itself is not one a trace may group by.
+    public var route: String?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status

@@ -54,6 +54,9 @@ public final class HTTPServer: @unchecked Sendable {
         public var slowRequestThreshold: Duration? = .seconds(1)
         /// Where requests and connections are counted; shared by the loops.
         public var metrics = Metrics()
+        /// Traces requests (a span each, and the spans of what they run);
+        /// nil when tracing is off.
+        public var tracer: HuddleTracer?
 
         public init() {}
     }

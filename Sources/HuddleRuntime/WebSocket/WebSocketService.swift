@@ -1,3 +1,5 @@
+import Tracing
+
 /// What an HTTP server does with requests to upgrade to WebSocket.
 public struct WebSocketService: Sendable {
     /// In the server's order of preference.
@@ -45,13 +47,32 @@ public final class WebSocket: @unchecked Sendable {
     public let logger: Logger
     public let requestID: String
     weak var connection: WebSocketConnection?
+    /// The server's tracer, when tracing is on, and the trace the socket's
+    /// operations are children of: the upgrade request's `traceparent`,
+    /// or the one the client names when its session starts.
+    public let tracer: HuddleTracer?
+    public private(set) var traceContext = InstrumentationContext.topLevel
 
-    init(subprotocol: String?, loop: EventLoop, connection: WebSocketConnection, logger: Logger, requestID: String) {
+    init(
+        subprotocol: String?, loop: EventLoop, connection: WebSocketConnection, logger: Logger, requestID: String,
+        tracer: HuddleTracer? = nil, upgrade: HTTPRequestHead? = nil
+    ) {
         self.subprotocol = subprotocol
         self.loop = loop
         self.connection = connection
         self.logger = logger
         self.requestID = requestID
+        self.tracer = tracer
+        if let tracer, let upgrade { tracer.extract(upgrade, into: &traceContext, using: HTTPHeadExtractor()) }
+    }
+
+    /// Makes the socket's operations children of `traceparent` (with its
+    /// `tracestate`), which a browser, unable to set the upgrade's
+    /// headers, sends in its first message; ignored when not valid.
+    public func adoptTrace(traceparent: String, tracestate: String?) {
+        loop.assertInLoopThread()
+        guard let parent = TraceParent(header: traceparent, state: tracestate) else { return }
+        traceContext.traceParent = parent
     }
 
     /// Sends a protocol message now (an ack, a pong, a keep-alive).

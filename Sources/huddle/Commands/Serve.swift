@@ -8,6 +8,7 @@ import HuddlePlayground
 import HuddlePostgres
 import HuddleRuntime
 import HuddleServer
+import HuddleTelemetry
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,6 +49,30 @@ struct Serve: AsyncParsableCommand {
             "A request slower than this many seconds gets a warning line with its document's hash; 0 for none (HUDDLE_SLOW_REQUEST_SECONDS)."
     )
     var slowRequestSeconds: Double = ProcessInfo.processInfo.environment["HUDDLE_SLOW_REQUEST_SECONDS"].flatMap(Double.init) ?? 1
+
+    @Option(
+        help:
+            "An OpenTelemetry collector's OTLP/HTTP base URL (http://collector:4318): traces are exported to its /v1/traces. Without it, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT; with none, tracing is off."
+    )
+    var otlpEndpoint: String?
+
+    @Option(
+        help:
+            "The share of traces starting here that are recorded, 0 to 1; a request whose traceparent says sampled is always recorded (parentbased_traceidratio). Default: OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, else 1."
+    )
+    var traceSampleRatio: Double?
+
+    /// The tracing settings from the options and OpenTelemetry's variables; nil when tracing is off.
+    var tracing: OTLPSettings? {
+        get throws {
+            do {
+                return try OTLPSettings.from(
+                    environment: ProcessInfo.processInfo.environment, endpoint: otlpEndpoint, sampleRatio: traceSampleRatio)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
 
     @Flag(name: .customLong("no-migrate"), help: "Do not apply the migrations on start.")
     var noMigrate = false
@@ -264,6 +289,7 @@ struct Serve: AsyncParsableCommand {
         }
         guard (0...3600).contains(tokenCacheSeconds) else { throw ValidationError("--token-cache-seconds must be between 0 and 3600") }
         _ = try appSettings
+        _ = try tracing
         if onlyTrusted && trustedDocuments == nil { throw ValidationError("--only-trusted needs --trusted-documents") }
     }
 
@@ -309,6 +335,7 @@ struct Serve: AsyncParsableCommand {
         configuration.appSettings = try appSettings
         configuration.mail = try mail.settings()
         configuration.push = try push.settings(mailFrom: mail.mailFrom)
+        configuration.tracing = try tracing
         configuration.handlesSignals = true
         // Past the grace period and a margin, nothing holds the process (or its cluster) any longer.
         let shutdownDeadline = configuration.http.shutdownGracePeriod + .seconds(10)
@@ -421,6 +448,11 @@ struct Serve: AsyncParsableCommand {
                 "port": .int(listening), "workers": .int(workers), "version": .string(HuddleVersion.version),
                 "commit": .string(HuddleVersion.commit),
             ])
+        if let tracing = configuration.tracing {
+            logger.announce(
+                "traces are exported to \(tracing.endpoint), recording \(tracing.sampler.ratio * 100)% of those that start here",
+                ["otlp_endpoint": .string(tracing.endpoint), "sample_ratio": .double(tracing.sampler.ratio)])
+        }
         if let transport = configuration.mail?.transport {
             let sent = transport is MailFolder ? "written to \(transport.destination) (no --smtp-url)" : "sent to \(transport.destination)"
             logger.announce("mail is \(sent)")

@@ -1,0 +1,69 @@
+import Tracing
+
+extension HuddleTracer {
+    /// The span of a request the server answers (OpenTelemetry's HTTP
+    /// server span): a child of the `traceparent` the client sent, else a
+    /// trace's root. Named by `finish` once the route is known.
+    func startServerSpan(_ head: HTTPRequestHead, id: String, client: String?) -> HuddleSpan {
+        var context = InstrumentationContext.topLevel
+        extract(head, into: &context, using: HTTPHeadExtractor())
+        let span = startSpan(head.method, context: context, ofKind: .server)
+        guard span.isRecording else { return span }
+        var attributes: SpanAttributes = [
+            "http.request.method": .string(head.method),
+            "url.path": .string(String(head.target.prefix { $0 != "?" })),
+            "url.scheme": "http",
+            "network.protocol.version": .string(head.version == .http11 ? "1.1" : "1.0"),
+            "huddle.request_id": .string(id),
+        ]
+        if let client { attributes.set("client.address", value: .string(client)) }
+        if let agent = head.header("user-agent") { attributes.set("user_agent.original", value: .string(agent)) }
+        span.attributes = attributes
+        return span
+    }
+
+    /// Runs `body` in `span`, with this tracer the one the task's spans use.
+    public func run<T>(in span: HuddleSpan, _ body: () async -> T) async -> T {
+        await withTracer(self) {
+            await InstrumentationContext.$current.withValue(span.context) { await body() }
+        }
+    }
+
+    /// Runs `body` in a span of its own, a child of `context` (a trace's
+    /// root when it has none): for work no request started, such as a
+    /// scheduled job, or an operation of a WebSocket.
+    public func run<T>(
+        _ name: String, kind: SpanKind = .internal, under context: InstrumentationContext = .topLevel,
+        attributes: SpanAttributes = [:], _ body: (HuddleSpan) async -> T
+    ) async -> T {
+        let span = startSpan(name, context: context, ofKind: kind)
+        if span.isRecording && !attributes.isEmpty { span.attributes = attributes }
+        defer { span.end() }
+        return await run(in: span) { await body(span) }
+    }
+}
+
+extension HuddleSpan {
+    /// Names the request's span by its route (`GET /graphql`) and sets its
+    /// status; then ends it.
+    func finish(status: Int, route: String?) {
+        guard isRecording else { return }
+        var attributes = self.attributes
+        if let route {
+            operationName = "\(operationName) \(route)"
+            attributes.set("http.route", value: .string(route))
+        }
+        attributes.set("http.response.status_code", value: .int64(Int64(status)))
+        self.attributes = attributes
+        // A server span is an error for the server's errors only, not the client's.
+        if status >= 500 { setStatus(SpanStatus(code: .error)) }
+        end()
+    }
+}
+
+/// `traceparent` and `tracestate` from a request's head.
+struct HTTPHeadExtractor: Extractor {
+    func extract(key: String, from head: HTTPRequestHead) -> String? {
+        head.header(key)
+    }
+}
