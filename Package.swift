@@ -230,6 +230,7 @@ let package = Package(
             path: "Tests/ServerTestSupport"),
         .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
         .testTarget(name: "HuddlePushTests", dependencies: ["HuddlePush", "HuddleRuntime"]),
+        .testTarget(name: "HuddleTelemetryTests", dependencies: ["HuddleTelemetry", "HuddleRuntime"]),
         .testTarget(name: "HuddleMediaTests", dependencies: ["HuddleMedia", "TestSupport"]),
         .testTarget(
             name: "HuddlePostgresTests",

@@ -35,15 +35,22 @@ public final class HTTPClient: @unchecked Sendable {
         /// A destination the operator configured (APNs, FCM, the webhook)
         /// rather than one a user registered: its address is not checked.
         public var isTrusted: Bool
+        /// Whether the request carries the trace it is made in
+        /// (`traceparent`, `tracestate`): for the operator's own services,
+        /// whose spans then join the server's.
+        public var propagatesTrace: Bool
 
         public init(
-            method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], isTrusted: Bool = false
+            method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+            isTrusted: Bool = false,
+            propagatesTrace: Bool = false
         ) {
             self.method = method
             self.url = url
             self.headers = headers
             self.body = body
             self.isTrusted = isTrusted
+            self.propagatesTrace = propagatesTrace
         }
     }
 
@@ -85,6 +92,11 @@ public final class HTTPClient: @unchecked Sendable {
     public func send(_ request: Request) async -> Result<Response, Failure> {
         guard InstrumentationContext.current != nil else { return await transfer(request) }
         return await withSpan(request.method, ofKind: .client) { span in
+            var request = request
+            if request.propagatesTrace, let parent = span.context.traceParent {
+                request.headers.append(("traceparent", parent.header))
+                if let state = parent.traceState { request.headers.append(("tracestate", state)) }
+            }
             let result = await transfer(request)
             guard span.isRecording else { return result }
             var attributes: SpanAttributes = ["http.request.method": .string(request.method)]

@@ -45,7 +45,7 @@ public struct WebhookSender: Sendable {
     /// so the receiver can tell a retry from a new notice.
     public func send(_ body: [UInt8], id: String, now: Date = Date()) async -> PushOutcome {
         let headers = signatureHeaders(id: id, timestamp: now, body: body) + [("Content-Type", "application/json")]
-        switch await client.send(.init(url: url, headers: headers, body: body, isTrusted: true)) {
+        switch await client.send(.init(url: url, headers: headers, body: body, isTrusted: true, propagatesTrace: true)) {
         case .success(let response):
             // A receiver's 4xx other than a rate limit is still worth another
             // try later (it may be mid-deploy); only attempts run out.

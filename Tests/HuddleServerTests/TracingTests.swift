@@ -7,6 +7,10 @@ import ServerTestSupport
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Traces as an operator's collector gets them: a real server exports
 /// over OTLP/HTTP to a receiver that decodes each request with the
 /// official opentelemetry-proto package; a trace the client started
@@ -97,6 +101,137 @@ struct TracingTests {
             let logged = lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             let line = try #require(logged.first { $0["msg"] as? String == "request" && $0["trace_id"] as? String == trace.traceID })
             #expect(line["span_id"] as? String == request.spanID, "\(line)")
+        }
+    }
+
+    /// A caller's decision holds (parent-based); a trace that starts here
+    /// is recorded by the ratio, here none; an unrecorded trace leaves no
+    /// span and no trace id in the log.
+    @Test func samplingFollowsTheCallerAndTheRatioDecidesTheRest() async throws {
+        let receiver = try OTLPReceiver()
+        let lines = Log()
+        try await TestServer.with({ configuration in
+            Self.tracing(to: receiver, ratio: 0)(&configuration)
+            configuration.http.logger = Logger(level: .info) { lines.append($0) }
+        }) { server in
+            let sampled = Self.clientTrace()
+            let unsampled = Self.clientTrace()
+            _ = try await server.graphql("{ __typename }", headers: ["traceparent": unsampled.header.dropLast(2) + "00"])
+            _ = try await server.graphql("{ __typename }")
+            // Not a traceparent (upper case): the trace starts here, and is not recorded.
+            _ = try await server.graphql("{ __typename }", headers: ["traceparent": sampled.header.uppercased()])
+            _ = try await server.graphql("query Last { __typename }", headers: ["traceparent": sampled.header])
+            // Spans leave in the order they ended: once the last request's are in, all are.
+            let spans = try await receiver.waitForSpans(of: sampled.traceID) { $0.contains { $0.kind == 2 } }
+            #expect(spans.contains { $0.name == "query Last" }, "\(spans.map(\.name))")
+            #expect(Set(receiver.spans().map(\.traceID)) == [sampled.traceID], "\(receiver.spans().map(\.name))")
+            let logged = lines.all.filter { $0.contains(#""msg":"request""#) }
+            #expect(logged.count == 4 && logged.filter { $0.contains("trace_id") }.count == 1, "\(logged)")
+        }
+    }
+
+    /// A browser cannot set a WebSocket's headers: it names its trace in
+    /// connection_init, and each operation on the socket is a server span
+    /// under it, with the operation's span inside.
+    @Test func aWebSocketTakesItsTraceFromConnectionInit() async throws {
+        let receiver = try OTLPReceiver()
+        try await TestServer.with(Self.tracing(to: receiver)) { server in
+            let trace = Self.clientTrace()
+            let client = try WebSocketClient(port: server.port)
+            client.send(#"{"type":"connection_init","payload":{"traceparent":"\#(trace.header)","tracestate":"ws=1"}}"#)
+            #expect(client.next()?.text == #"{"type":"connection_ack"}"#)
+            client.send(#"{"id":"op1","type":"subscribe","payload":{"query":"query Ws { __typename }"}}"#)
+            #expect(client.next()?.text.contains(#""__typename":"Query""#) == true)
+            #expect(client.next()?.text == #"{"id":"op1","type":"complete"}"#)
+            let spans = try await receiver.waitForSpans(of: trace.traceID) { spans in
+                spans.contains { $0.kind == 2 } && spans.contains { $0.name == "query Ws" }
+            }
+            let socket = try #require(spans.first { $0.kind == 2 }, "\(spans.map(\.name))")
+            #expect(socket.name == "GraphQL over WebSocket" && socket.parentSpanID == trace.spanID && socket.traceState == "ws=1")
+            #expect(socket.string("graphql.operation.name") == "Ws" && socket.string("huddle.websocket.protocol") == "graphql-transport-ws")
+            let operation = try #require(spans.first { $0.name == "query Ws" })
+            #expect(operation.parentSpanID == socket.spanID)
+        }
+    }
+
+    /// GraphQL over SSE is an HTTP request: its `traceparent` parents the
+    /// request's span, which lasts as long as its events do.
+    @Test func anEventStreamIsTracedAsItsRequest() async throws {
+        let receiver = try OTLPReceiver()
+        try await TestServer.with(Self.tracing(to: receiver)) { server in
+            let trace = Self.clientTrace()
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/graphql/stream")!)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+            request.setValue(trace.header, forHTTPHeaderField: "traceparent")
+            request.httpBody = Data(#"{"query":"query Sse { __typename }"}"#.utf8)
+            let (data, _) = try await URLSession.shared.data(for: request)
+            #expect(String(decoding: data, as: UTF8.self).contains(#""__typename":"Query""#))
+            let spans = try await receiver.waitForSpans(of: trace.traceID) { spans in
+                spans.contains { $0.kind == 2 } && spans.contains { $0.name == "query Sse" }
+            }
+            let stream = try #require(spans.first { $0.kind == 2 })
+            #expect(stream.name == "POST /graphql/stream" && stream.parentSpanID == trace.spanID, "\(stream)")
+            let operation = try #require(spans.first { $0.name == "query Sse" })
+            #expect(operation.parentSpanID == stream.spanID && operation.end <= stream.end)
+        }
+    }
+
+    /// A collector that refuses (or is slow, or away) costs spans, never
+    /// requests: each is answered, and what could not be sent is counted
+    /// as dropped once the export's time is spent.
+    @Test func aCollectorThatRefusesCostsSpansNotRequests() async throws {
+        let receiver = try OTLPReceiver(status: 503)
+        try await TestServer.with({ configuration in
+            Self.tracing(to: receiver)(&configuration)
+            configuration.tracing?.timeout = .milliseconds(300)
+            configuration.tracing?.maxQueueSize = 8
+            configuration.tracing?.maxBatchSize = 4
+        }) { server in
+            for index in 0..<20 {
+                let reply = try await server.graphql("query Many\(index) { __typename }")
+                #expect(reply["data"]["__typename"].string == "Query")
+            }
+            // The queue fills at once; the first batches are dropped when their retries run out.
+            var (dropped, failed) = (0, 0)
+            for _ in 0..<600 where dropped < 20 * 3 || failed == 0 {
+                dropped = try await server.metric("huddle_trace_spans_dropped_total")
+                failed = try await server.metric("huddle_trace_exports_failed_total")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            // Each request has a server span, parse, validate and the operation's.
+            #expect(dropped >= 20 * 3 && failed > 0, "\(dropped) \(failed)")
+            #expect(try await server.metric("huddle_trace_spans_exported_total") == 0)
+        }
+    }
+
+    /// A scheduled job is a trace of its own (a consumer span), each
+    /// delivery it makes a client span under it, and its statements theirs.
+    @Test func aScheduledJobAndItsDeliveryAreATrace() async throws {
+        let receiver = try OTLPReceiver()
+        let smtp = try SMTPServer()
+        try await TestServer.with({ configuration in
+            Self.tracing(to: receiver)(&configuration)
+            mailing(to: smtp)(&configuration)
+        }) { server in
+            // Signing up with an address queues the address's check, sent by a job.
+            _ = try await server.signUp("jobbed")
+            _ = try await smtp.waitForMessages(1)
+            var job: OTLPReceiver.Span?
+            var delivery: OTLPReceiver.Span?
+            for _ in 0..<1200 where job == nil || delivery == nil {
+                let spans = receiver.spans()
+                job = spans.first { $0.name == "job mail.send" }
+                delivery = spans.first { $0.name == "deliver EMAIL" && $0.parentSpanID == job?.spanID }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let found = try #require(job, "\(receiver.spans().map(\.name))")
+            #expect(found.kind == 5 && found.parentSpanID.isEmpty && found.string("huddle.job.kind") == "mail.send")
+            let sent = try #require(delivery)
+            #expect(sent.kind == 3 && sent.string("huddle.delivery.outcome") == "sent" && sent.statusCode == 0)
+            let statements = receiver.spans().filter { $0.traceID == found.traceID && $0.attributes["db.system"] != nil }
+            #expect(!statements.isEmpty)
         }
     }
 }
