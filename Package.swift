@@ -75,9 +75,12 @@ let package = Package(
         .target(
             name: "Formats",
         ),
+        // W3C Trace Context: the ids and flags a trace carries, kept in
+        // Swift's tracing API's context, for every module that opens spans.
+        .target(name: "TraceContext", dependencies: [.product(name: "Tracing", package: "swift-distributed-tracing")]),
         .target(
             name: "GraphQL",
-            dependencies: ["Formats", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: ["Formats", "TraceContext", .product(name: "Tracing", package: "swift-distributed-tracing")],
             // The engine's classes are only mutated while a schema is built or
             // within one validation or execution, which owns them, so the
             // run-time exclusivity checks go (the static ones stay), and
@@ -89,16 +92,23 @@ let package = Package(
         ),
         .target(
             name: "HuddleRuntime",
-            dependencies: ["CLibUV", "COpenSSL", "Formats", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: [
+                "CLibUV", "COpenSSL", "Formats", "TraceContext", .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             plugins: ["StampBuild"]
         ),
         .target(
             name: "HuddlePostgres",
-            dependencies: ["CLibPQ", "CLibUV", "HuddleRuntime", "Formats", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: [
+                "CLibPQ", "CLibUV", "HuddleRuntime", "Formats", "TraceContext",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
         ),
         .target(
             name: "GraphQLTransport",
-            dependencies: ["GraphQL", "HuddleRuntime", "Formats", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: [
+                "GraphQL", "HuddleRuntime", "Formats", "TraceContext", .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
         ),
         // Email: MIME messages, and the transports that carry them (SMTP, a folder).
         .target(
@@ -120,13 +130,13 @@ let package = Package(
         // in batches, from a thread of their own.
         .target(
             name: "HuddleTelemetry",
-            dependencies: ["CLibCurl", "HuddleRuntime", .product(name: "Tracing", package: "swift-distributed-tracing")]
+            dependencies: ["CLibCurl", "HuddleRuntime", "TraceContext", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         .target(
             name: "HuddleCore",
             dependencies: [
                 "HuddleRuntime", "HuddlePostgres", "HuddleMail", "HuddlePush", "HuddleMedia", "GraphQLTransport", "GraphQL", "Formats",
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "TraceContext", .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             plugins: ["EmbedFiles"]
         ),
@@ -228,9 +238,15 @@ let package = Package(
                 "PostgresTestSupport", "RuntimeTestSupport", "TestSupport",
             ],
             path: "Tests/ServerTestSupport"),
-        .testTarget(name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "RuntimeTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "HuddleRuntimeTests", dependencies: ["HuddleRuntime", "GraphQL", "TraceContext", "RuntimeTestSupport", "TestSupport"]),
         .testTarget(name: "HuddlePushTests", dependencies: ["HuddlePush", "HuddleRuntime"]),
-        .testTarget(name: "HuddleTelemetryTests", dependencies: ["HuddleTelemetry", "HuddleRuntime"]),
+        .testTarget(
+            name: "HuddleTelemetryTests",
+            dependencies: [
+                "HuddleTelemetry", "HuddleRuntime", "TraceContext", "TestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         .testTarget(name: "HuddleMediaTests", dependencies: ["HuddleMedia", "TestSupport"]),
         .testTarget(
             name: "HuddlePostgresTests",

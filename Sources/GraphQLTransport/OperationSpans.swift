@@ -1,4 +1,5 @@
 import GraphQL
+import TraceContext
 import Tracing
 
 /// The span of an operation's execution, as OpenTelemetry's GraphQL
@@ -9,7 +10,7 @@ enum OperationSpans {
     static func executing<T>(
         _ type: String, _ name: String?, _ body: () async -> T, result: (T) -> ExecutionResult?
     ) async -> T {
-        guard InstrumentationContext.current != nil else { return await body() }
+        guard InstrumentationContext.isRecording else { return await body() }
         return await withSpan(name.map { "\(type) \($0)" } ?? type) { span in
             var attributes: SpanAttributes = ["graphql.operation.type": .string(type)]
             if let name { attributes.set("graphql.operation.name", value: .string(name)) }

@@ -1,4 +1,5 @@
 import CLibPQ
+import TraceContext
 import Tracing
 
 extension PostgresConnection {
@@ -7,7 +8,7 @@ extension PostgresConnection {
     /// (`SELECT`), with the statement's text as sent, its parameters'
     /// values never in it; on the loop.
     func spanning(_ sql: String, _ body: () async throws -> PostgresRows) async throws -> PostgresRows {
-        guard InstrumentationContext.current != nil else { return try await body() }
+        guard InstrumentationContext.isRecording else { return try await body() }
         let operation = Self.operationName(sql)
         return try await withSpan(operation, ofKind: .client) { span in
             if span.isRecording {

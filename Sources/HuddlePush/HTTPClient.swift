@@ -2,6 +2,7 @@ import CLibCurl
 import CLibUV
 import Foundation
 import HuddleRuntime
+import TraceContext
 import Tracing
 
 /// An HTTP client on an event loop: libcurl's multi interface driven by
@@ -90,13 +91,13 @@ public final class HTTPClient: @unchecked Sendable {
     /// a traced task, in an HTTP client span (its host, never its URL's
     /// path, which for Web Push is the device's capability).
     public func send(_ request: Request) async -> Result<Response, Failure> {
-        guard InstrumentationContext.current != nil else { return await transfer(request) }
+        guard InstrumentationContext.isRecording else {
+            // An unrecorded trace still passes its decision on.
+            guard request.propagatesTrace, let parent = InstrumentationContext.current?.traceParent else { return await transfer(request) }
+            return await transfer(Self.carrying(parent, request))
+        }
         return await withSpan(request.method, ofKind: .client) { span in
-            var request = request
-            if request.propagatesTrace, let parent = span.context.traceParent {
-                request.headers.append(("traceparent", parent.header))
-                if let state = parent.traceState { request.headers.append(("tracestate", state)) }
-            }
+            let request = span.context.traceParent.map { request.propagatesTrace ? Self.carrying($0, request) : request } ?? request
             let result = await transfer(request)
             guard span.isRecording else { return result }
             var attributes: SpanAttributes = ["http.request.method": .string(request.method)]
@@ -116,6 +117,14 @@ public final class HTTPClient: @unchecked Sendable {
             span.attributes = attributes
             return result
         }
+    }
+
+    /// `request` with W3C Trace Context's headers for `parent`.
+    private static func carrying(_ parent: TraceParent, _ request: Request) -> Request {
+        var request = request
+        request.headers.append(("traceparent", parent.header))
+        if let state = parent.traceState { request.headers.append(("tracestate", state)) }
+        return request
     }
 
     private func transfer(_ request: Request) async -> Result<Response, Failure> {

@@ -224,6 +224,22 @@ package final class HuddleServer: Sendable {
         metrics.registerGauge("huddle_persisted_query_bytes", help: "What the automatic persisted queries kept now take, in bytes.") {
             persistedQueries.usage.bytes
         }
+        let appSettings = configuration.appSettings ?? AppSettings.defaults(of: apps)
+        let mediaCache =
+            configuration.mediaCacheBytes > 0
+            ? MediaCache(maxBytes: configuration.mediaCacheBytes, removals: ChannelWatch(MediaCache.removalChannel, listener: listener))
+            : nil
+        if let mediaCache {
+            // A picture removed stops being served from memory here too.
+            do {
+                try await mediaCache.start()
+            } catch {
+                await listener.close()
+                listenerLoop.stop()
+                throw StartError(description: "cannot follow removed pictures: \(error)")
+            }
+        }
+        // After the steps that may fail: nothing is left to stop if they do.
         let traceExporter = configuration.tracing.map { OTLPExporter(settings: $0, logger: configuration.http.logger) }
         if let traceExporter {
             traceExporter.start()
@@ -240,21 +256,6 @@ package final class HuddleServer: Sendable {
                 "huddle_trace_exports_failed_total", help: "Batches of spans the collector did not take, retries spent."
             ) {
                 traceExporter.failedExports.load(ordering: .relaxed)
-            }
-        }
-        let appSettings = configuration.appSettings ?? AppSettings.defaults(of: apps)
-        let mediaCache =
-            configuration.mediaCacheBytes > 0
-            ? MediaCache(maxBytes: configuration.mediaCacheBytes, removals: ChannelWatch(MediaCache.removalChannel, listener: listener))
-            : nil
-        if let mediaCache {
-            // A picture removed stops being served from memory here too.
-            do {
-                try await mediaCache.start()
-            } catch {
-                await listener.close()
-                listenerLoop.stop()
-                throw StartError(description: "cannot follow removed pictures: \(error)")
             }
         }
         let shared = Shared(
@@ -386,7 +387,8 @@ package final class HuddleServer: Sendable {
                     // Its last export may wait on the collector: not on a loop.
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         Thread {
-                            exporter.shutdown()
+                            // Well within the time the process is given after its grace period.
+                            exporter.shutdown(within: .seconds(5))
                             done.resume()
                         }.start()
                     }

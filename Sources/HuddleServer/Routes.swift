@@ -41,7 +41,22 @@ public struct Routes: Sendable {
         // First: a browser's GET of /graphql goes to the Playground.
         if let playground, let response = playground.respond(to: request) { return response }
         if let graphQL, let response = await graphQL.respond(to: request) { return response }
-        switch Self.path(of: request.head.target) {
+        let path = Self.path(of: request.head.target)
+        if let response = await probe(path, request) {
+            var named = response
+            named.route = String(path)
+            return named
+        }
+        if let mediaPages, let response = await mediaPages.respond(to: request) { return response }
+        if let uploadPages, let response = await uploadPages.respond(to: request) { return response }
+        // Last: the pages mail's links open, which nothing frequent asks for.
+        if let accountPages, let response = await accountPages.respond(to: request) { return response }
+        return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
+    }
+
+    /// The health, readiness and metrics endpoints' answer; nil for any other path.
+    private func probe(_ path: Substring, _ request: HTTPRequest) async -> HTTPResponse? {
+        switch path {
         case "/healthz":
             guard request.head.method == "GET" || request.head.method == "HEAD" else {
                 return Self.methodNotAllowed(allow: "GET, HEAD")
@@ -60,11 +75,7 @@ public struct Routes: Sendable {
             }
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: await metrics.render())
         default:
-            if let mediaPages, let response = await mediaPages.respond(to: request) { return response }
-            if let uploadPages, let response = await uploadPages.respond(to: request) { return response }
-            // Last: the pages mail's links open, which nothing frequent asks for.
-            if let accountPages, let response = await accountPages.respond(to: request) { return response }
-            return HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8", body: "not found\n")
+            return nil
         }
     }
 

@@ -7,26 +7,33 @@ import Synchronization
 /// span's end only queues it, and when the queue is full (a slow or absent
 /// collector) new spans are dropped and counted, so tracing never makes a
 /// request wait. A batch goes when it is full or when its first span has
-/// waited `scheduleDelay`; a failed export is retried while its time
-/// allows, as OTLP asks for statuses 429, 502, 503 and 504.
+/// waited `scheduleDelay`; a failed export is retried while the batch's
+/// time allows, as OTLP asks for statuses 429, 502, 503 and 504.
 public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
     public let settings: OTLPSettings
     private let logger: Logger
-    /// Guards everything below it, and wakes the export thread.
+    /// Guards everything below it, and wakes the export thread and the
+    /// callers of `forceFlush`.
     private let condition = NSCondition()
     private var queue: [FinishedSpan] = []
-    private var flushes = 0
-    private var flushed = 0
-    private var stopping = false
+    /// Spans ever queued, and ever taken off the queue (exported or
+    /// dropped): a flush waits for the second to reach what the first was.
+    private var enqueued = 0
+    private var taken = 0
+    private var flushTarget = 0
     private var running = false
+    private var stopping = false
+    private var stopDeadline: ContinuousClock.Instant?
     private let stopped = DispatchSemaphore(value: 0)
     private var lastFailureLogged: ContinuousClock.Instant?
 
     /// Spans the collector accepted, and spans dropped: because the queue
-    /// was full, or because their export failed.
+    /// was full, or because their export failed or ran out of time.
     public let exportedSpans = Atomic<Int>(0)
     public let droppedSpans = Atomic<Int>(0)
     public let failedExports = Atomic<Int>(0)
+
+    private static let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     public init(settings: OTLPSettings, logger: Logger = Logger()) {
         self.settings = settings
@@ -35,6 +42,8 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
 
     /// Starts the export thread; once.
     public func start() {
+        // libcurl's global set-up, before a thread of ours could race another's.
+        _ = Self.curlReady
         condition.lock()
         defer { condition.unlock() }
         guard !running, !stopping else { return }
@@ -49,41 +58,46 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
 
     public func spanEnded(_ span: FinishedSpan) {
         condition.lock()
-        if queue.count >= settings.maxQueueSize || stopping {
+        if queue.count >= settings.maxQueueSize || stopping || !running {
             condition.unlock()
             droppedSpans.add(1, ordering: .relaxed)
             return
         }
         queue.append(span)
+        enqueued += 1
         // The thread sleeps on an empty queue: the first span starts its
         // batch's wait, and a full batch ends it.
         if queue.count == 1 || queue.count == settings.maxBatchSize { condition.signal() }
         condition.unlock()
     }
 
-    /// Exports every span queued now, and returns when they have gone (or
-    /// failed), or after the export timeout.
+    /// Exports the spans queued before the call, and returns when they
+    /// have gone (or been dropped), or after the export timeout.
     public func forceFlush() {
         condition.lock()
-        guard running else { return condition.unlock() }
-        flushes += 1
-        let wanted = flushes
+        defer { condition.unlock() }
+        let target = enqueued
+        guard running, taken < target else { return }
+        flushTarget = max(flushTarget, target)
         condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: settings.timeout.seconds * 2)
-        while flushed < wanted && running {
+        let deadline = Date(timeIntervalSinceNow: settings.exportTimeout.seconds)
+        while taken < target && running {
             if !condition.wait(until: deadline) { break }
         }
-        condition.unlock()
     }
 
-    /// Exports what is queued and stops the thread: when the server stops.
-    public func shutdown() {
+    /// Exports what is queued, within `time`, and stops the thread: when
+    /// the server stops. What cannot go in that time is dropped, and
+    /// counted, so that a collector that is away does not hold the
+    /// process's exit.
+    public func shutdown(within time: Duration = .seconds(5)) {
         condition.lock()
         guard running, !stopping else { return condition.unlock() }
         stopping = true
+        stopDeadline = ContinuousClock.now + time
         condition.broadcast()
         condition.unlock()
-        _ = stopped.wait(timeout: .now() + settings.timeout.seconds * 2 + 1)
+        _ = stopped.wait(timeout: .now() + time.seconds + 1)
     }
 
     // MARK: The export thread
@@ -95,36 +109,43 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
         }
         defer { curl_easy_cleanup(handle) }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        for header in settings.headers + [("Content-Type", "application/x-protobuf"), ("Expect", "")] {
-            headerList = curl_slist_append(headerList, header.1.isEmpty ? "\(header.0):" : "\(header.0): \(header.1)")
+        // An empty value would make libcurl remove the field rather than send it.
+        for header in settings.headers where !header.value.isEmpty {
+            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
+        // libcurl would otherwise wait for 100-continue before a large batch.
+        for header in ["Content-Type: application/x-protobuf", "Expect:"] { headerList = curl_slist_append(headerList, header) }
         defer { curl_slist_free_all(headerList) }
         configure(handle, headers: headerList)
         while true {
             condition.lock()
-            var deadline: Date?
-            while queue.count < settings.maxBatchSize && flushed == flushes && !stopping {
+            var batchDue: Date?
+            while queue.count < settings.maxBatchSize && flushTarget <= taken && !stopping {
                 if queue.isEmpty {
-                    deadline = nil
+                    batchDue = nil
                     condition.wait()
                 } else {
                     // The first span's wait for its batch starts when it is seen.
-                    let due = deadline ?? Date(timeIntervalSinceNow: settings.scheduleDelay.seconds)
-                    deadline = due
+                    let due = batchDue ?? Date(timeIntervalSinceNow: settings.scheduleDelay.seconds)
+                    batchDue = due
                     if !condition.wait(until: due) { break }
                 }
             }
+            let deadline = stopping ? stopDeadline : nil
+            if let deadline, ContinuousClock.now >= deadline {
+                // Stopping, and out of time: what is left is dropped, and counted.
+                droppedSpans.add(queue.count, ordering: .relaxed)
+                taken += queue.count
+                queue.removeAll()
+            }
             let batch = Array(queue.prefix(settings.maxBatchSize))
             queue.removeFirst(batch.count)
-            let flushing = flushes
-            let finishing = stopping && queue.isEmpty
             condition.unlock()
-            if !batch.isEmpty { export(batch, handle) }
+            if !batch.isEmpty { export(batch, handle, before: deadline) }
             condition.lock()
-            if queue.isEmpty {
-                flushed = flushing
-                condition.broadcast()
-            }
+            taken += batch.count
+            condition.broadcast()
+            let finishing = stopping && queue.isEmpty
             condition.unlock()
             if finishing { break }
         }
@@ -142,7 +163,6 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
         _ = huddle_curl_set_string(handle, CURLOPT_URL, settings.endpoint)
         _ = huddle_curl_set_list(handle, CURLOPT_HTTPHEADER, headers)
         _ = huddle_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
-        _ = huddle_curl_set_long(handle, CURLOPT_TIMEOUT_MS, Int(settings.timeout.seconds * 1000))
         _ = huddle_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(min(settings.timeout.seconds, 10) * 1000))
         _ = huddle_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         if let authority = settings.certificateAuthority { _ = huddle_curl_set_string(handle, CURLOPT_CAINFO, authority) }
@@ -153,14 +173,20 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
     }
 
     /// Sends one batch, retrying a retryable failure with growing pauses
-    /// while the export's time allows; the spans are dropped if it never goes.
-    private func export(_ batch: [FinishedSpan], _ handle: UnsafeMutableRawPointer) {
+    /// while the export's time (and `deadline`, when stopping) allows; the
+    /// spans are dropped if it never goes.
+    private func export(_ batch: [FinishedSpan], _ handle: UnsafeMutableRawPointer, before deadline: ContinuousClock.Instant?) {
         let body = OTLPTraceRequest.encode(batch, resource: settings.resource, scopeVersion: HuddleVersion.version)
-        let giveUp = ContinuousClock.now + settings.timeout
+        var giveUp = ContinuousClock.now + settings.exportTimeout
+        if let deadline { giveUp = min(giveUp, deadline) }
         var pause = Duration.milliseconds(250)
         var failure = ""
         while true {
+            let left = giveUp - ContinuousClock.now
+            guard left > .zero else { break }
+            let attempt = min(settings.timeout, left)
             let (status, curlCode) = body.withUnsafeBufferPointer { bytes in
+                _ = huddle_curl_set_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int(attempt.seconds * 1000)))
                 _ = huddle_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
                 _ = huddle_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                 let code = curl_easy_perform(handle)
@@ -172,10 +198,9 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
                 exportedSpans.add(batch.count, ordering: .relaxed)
                 return
             }
-            failure =
-                curlCode == CURLE_OK ? "the collector answered \(status)" : String(cString: curl_easy_strerror(curlCode))
+            failure = curlCode == CURLE_OK ? "the collector answered \(status)" : String(cString: curl_easy_strerror(curlCode))
             let retryable = curlCode != CURLE_OK || [429, 502, 503, 504].contains(status)
-            guard retryable, ContinuousClock.now + pause < giveUp, !isStopping else { break }
+            guard retryable, ContinuousClock.now + pause < giveUp else { break }
             Thread.sleep(forTimeInterval: pause.seconds)
             pause *= 2
         }
@@ -187,13 +212,7 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
             lastFailureLogged = now
             logger.log(
                 .warning, "traces not exported: \(failure)",
-                ["endpoint": .string(settings.endpoint), "spans_dropped": .int(droppedSpans.load(ordering: .relaxed))])
+                ["endpoint": .string(settings.endpointForLogs), "spans_dropped": .int(droppedSpans.load(ordering: .relaxed))])
         }
-    }
-
-    private var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HuddleRuntime
+import TraceContext
 
 /// Where and how spans are exported: OTLP over HTTP (protobuf), set by
 /// `--otlp-endpoint` or OpenTelemetry's standard environment variables
@@ -9,8 +10,10 @@ public struct OTLPSettings: Sendable {
     /// The URL spans are POSTed to (`…/v1/traces`).
     public var endpoint: String
     public var headers: [(name: String, value: String)] = []
-    /// How long one export may take, connecting included.
+    /// How long one request to the collector may take, connecting included.
     public var timeout = Duration.seconds(10)
+    /// How long a batch may take to go, its retries included.
+    public var exportTimeout = Duration.seconds(30)
     /// Spans waiting for export; past it, new ones are dropped (and counted), never waited for.
     public var maxQueueSize = 2048
     /// Spans sent in one request.
@@ -25,7 +28,22 @@ public struct OTLPSettings: Sendable {
     public var sampler = TraceSampler()
     public var limits = SpanLimits()
     /// The resource's attributes: `service.name` and the rest.
-    public var resource: [(key: String, value: String)] = []
+    public var resource: [(key: String, value: ResourceValue)] = []
+
+    /// A resource attribute's value: text, or a number where the
+    /// conventions ask for one (`process.pid`).
+    public enum ResourceValue: Sendable, Equatable {
+        case string(String)
+        case int(Int)
+    }
+
+    /// The endpoint as the log shows it: without credentials a URL may carry.
+    public var endpointForLogs: String {
+        guard var parts = URLComponents(string: endpoint), parts.user != nil || parts.password != nil else { return endpoint }
+        parts.user = nil
+        parts.password = nil
+        return parts.string ?? endpoint
+    }
 
     public init(endpoint: String) {
         self.endpoint = endpoint
@@ -52,9 +70,13 @@ public struct OTLPSettings: Sendable {
             value("OTEL_EXPORTER_OTLP_TRACES_\(suffix)") ?? value("OTEL_EXPORTER_OTLP_\(suffix)")
         }
         if value("OTEL_SDK_DISABLED")?.lowercased() == "true" { return nil }
-        if let exporter = value("OTEL_TRACES_EXPORTER") {
-            if exporter == "none" { return nil }
-            guard exporter == "otlp" else { throw Failure(description: "OTEL_TRACES_EXPORTER must be otlp or none, not \(exporter)") }
+        if let exporters = value("OTEL_TRACES_EXPORTER") {
+            // A list; `console` and the rest are other SDKs' exporters, not this one's.
+            let names = exporters.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if names == ["none"] { return nil }
+            guard names.contains("otlp") else {
+                throw Failure(description: "OTEL_TRACES_EXPORTER must name otlp (or be none), not \(exporters)")
+            }
         }
         let url: String
         if let endpoint, !endpoint.isEmpty {
@@ -87,6 +109,9 @@ public struct OTLPSettings: Sendable {
         settings.certificateAuthority = either("CERTIFICATE")
         settings.clientCertificate = either("CLIENT_CERTIFICATE")
         settings.clientKey = either("CLIENT_KEY")
+        if let time = value("OTEL_BSP_EXPORT_TIMEOUT") {
+            settings.exportTimeout = .milliseconds(try wholeNumber(time, "OTEL_BSP_EXPORT_TIMEOUT", within: 1...600_000))
+        }
         if let delay = value("OTEL_BSP_SCHEDULE_DELAY") {
             settings.scheduleDelay = .milliseconds(try wholeNumber(delay, "OTEL_BSP_SCHEDULE_DELAY", within: 1...600_000))
         }
@@ -97,9 +122,12 @@ public struct OTLPSettings: Sendable {
             settings.maxBatchSize = try wholeNumber(size, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", within: 1...100_000)
         }
         settings.maxBatchSize = min(settings.maxBatchSize, settings.maxQueueSize)
+        // The general limits first, the spans' own after: those win.
         for (name, keyPath) in [
-            ("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", \SpanLimits.maxAttributes), ("OTEL_SPAN_EVENT_COUNT_LIMIT", \SpanLimits.maxEvents),
-            ("OTEL_SPAN_LINK_COUNT_LIMIT", \SpanLimits.maxLinks), ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", \SpanLimits.maxAttributeLength),
+            ("OTEL_ATTRIBUTE_COUNT_LIMIT", \SpanLimits.maxAttributes), ("OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", \SpanLimits.maxAttributes),
+            ("OTEL_SPAN_EVENT_COUNT_LIMIT", \SpanLimits.maxEvents), ("OTEL_SPAN_LINK_COUNT_LIMIT", \SpanLimits.maxLinks),
+            ("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT", \SpanLimits.maxAttributeLength),
+            ("OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT", \SpanLimits.maxAttributeLength),
         ] {
             if let limit = value(name) { settings.limits[keyPath: keyPath] = try wholeNumber(limit, name, within: 0...1_000_000) }
         }
@@ -115,7 +143,9 @@ public struct OTLPSettings: Sendable {
         var resource = try pairs(value("OTEL_RESOURCE_ATTRIBUTES"), "OTEL_RESOURCE_ATTRIBUTES")
         let serviceName = value("OTEL_SERVICE_NAME") ?? resource.first { $0.key == "service.name" }?.value ?? "huddle"
         resource.removeAll { $0.key == "service.name" }
-        settings.resource = defaultResource(serviceName: serviceName).filter { own in !resource.contains { $0.key == own.key } } + resource
+        settings.resource =
+            defaultResource(serviceName: serviceName).filter { own in !resource.contains { $0.key == own.key } }
+            + resource.map { ($0.key, .string($0.value)) }
         return settings
     }
 
@@ -129,7 +159,8 @@ public struct OTLPSettings: Sendable {
     static func pairs(_ text: String?, _ name: String) throws(Failure) -> [(key: String, value: String)] {
         guard let text else { return [] }
         var pairs: [(key: String, value: String)] = []
-        for item in text.split(separator: ",") {
+        // Empty items (a trailing comma, `, ,`) are nothing to read.
+        for item in text.split(separator: ",") where !item.trimmingCharacters(in: .whitespaces).isEmpty {
             let parts = item.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let key = parts[0].trimmingCharacters(in: .whitespaces).removingPercentEncoding, !key.isEmpty,
                 let decoded = parts[1].trimmingCharacters(in: .whitespaces).removingPercentEncoding,
@@ -148,17 +179,17 @@ public struct OTLPSettings: Sendable {
     }
 
     /// What OpenTelemetry's resource conventions ask every process to say of itself.
-    static func defaultResource(serviceName: String) -> [(key: String, value: String)] {
+    static func defaultResource(serviceName: String) -> [(key: String, value: ResourceValue)] {
         [
-            ("service.name", serviceName),
-            ("service.version", HuddleVersion.version),
-            ("service.instance.id", instanceID),
-            ("telemetry.sdk.name", "huddle"),
-            ("telemetry.sdk.language", "swift"),
-            ("telemetry.sdk.version", HuddleVersion.version),
-            ("process.pid", String(ProcessInfo.processInfo.processIdentifier)),
-            ("host.name", ProcessInfo.processInfo.hostName),
-            ("vcs.ref.head.revision", HuddleVersion.commit),
+            ("service.name", .string(serviceName)),
+            ("service.version", .string(HuddleVersion.version)),
+            ("service.instance.id", .string(instanceID)),
+            ("telemetry.sdk.name", .string("huddle")),
+            ("telemetry.sdk.language", .string("swift")),
+            ("telemetry.sdk.version", .string(HuddleVersion.version)),
+            ("process.pid", .int(Int(ProcessInfo.processInfo.processIdentifier))),
+            ("host.name", .string(ProcessInfo.processInfo.hostName)),
+            ("vcs.ref.head.revision", .string(HuddleVersion.commit)),
         ]
     }
 

@@ -1,17 +1,25 @@
 import HuddleRuntime
+import TraceContext
 import Tracing
 
 /// OTLP's `ExportTraceServiceRequest` (opentelemetry-proto,
 /// `collector/trace/v1` and `trace/v1`), as protobuf: one resource (this
 /// process), one instrumentation scope (Huddle), the spans.
 enum OTLPTraceRequest {
-    static func encode(_ spans: [FinishedSpan], resource: [(key: String, value: String)], scopeVersion: String) -> [UInt8] {
+    static func encode(_ spans: [FinishedSpan], resource: [(key: String, value: OTLPSettings.ResourceValue)], scopeVersion: String)
+        -> [UInt8]
+    {
         var request = ProtobufWriter()
         // ExportTraceServiceRequest.resource_spans = 1
         request.message(1) { resourceSpans in
             // ResourceSpans.resource = 1: Resource.attributes = 1
             resourceSpans.message(1) { resourceMessage in
-                for (key, value) in resource { keyValue(&resourceMessage, 1, key, .string(value)) }
+                for (key, value) in resource {
+                    switch value {
+                    case .string(let text): keyValue(&resourceMessage, 1, key, .string(text))
+                    case .int(let number): keyValue(&resourceMessage, 1, key, .int64(Int64(number)))
+                    }
+                }
             }
             // ResourceSpans.scope_spans = 2
             resourceSpans.message(2) { scopeSpans in
@@ -54,7 +62,7 @@ enum OTLPTraceRequest {
                 linkMessage.bytes(1, link.traceID.bytes)
                 linkMessage.bytes(2, link.spanID.bytes)
                 linkMessage.string(3, link.traceState ?? "")
-                linkMessage.fixed32(6, UInt32(link.flags) | 0x100)
+                linkMessage.fixed32(6, flags(link.flags, remote: link.isRemote))
             }
         }
         if let status = span.status {
@@ -64,8 +72,13 @@ enum OTLPTraceRequest {
                 statusMessage.varint(3, status.code == .ok ? 1 : 2)
             }
         }
-        // Span.flags = 16: the W3C flags, and that the parent's "is remote" bit is known.
-        message.fixed32(16, UInt32(span.context.flags) | 0x100)
+        message.fixed32(16, flags(span.context.flags, remote: span.parentIsRemote))
+    }
+
+    /// Span.flags and Link.flags: the W3C flags (bits 0-7), that whether
+    /// the parent is remote is known (bit 8), and whether it is (bit 9).
+    private static func flags(_ traceFlags: UInt8, remote: Bool) -> UInt32 {
+        UInt32(traceFlags) | 0x100 | (remote ? 0x200 : 0)
     }
 
     /// OTLP's SpanKind: INTERNAL 1, SERVER 2, CLIENT 3, PRODUCER 4, CONSUMER 5.

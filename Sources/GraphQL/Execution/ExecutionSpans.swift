@@ -1,12 +1,13 @@
+import TraceContext
 import Tracing
 
 /// The engine's spans (OpenTelemetry's, through Swift's tracing API):
 /// parsing and validating a document the cache did not hold, each resolver
 /// that waits (its own statement or call; fields read from a loaded row
-/// get none), and each DataLoader batch. Opened only in a task that is
-/// being traced, so an untraced operation pays one task-local read each.
+/// get none), and each DataLoader batch. Opened only in a task whose
+/// trace is recorded, so any other operation pays one task-local read each.
 enum ExecutionSpans {
-    static var areOn: Bool { InstrumentationContext.current != nil }
+    static var areOn: Bool { InstrumentationContext.isRecording }
 
     /// `body` in a span of `name`, when the task is traced.
     static func spanning<T, Failure: Error>(_ name: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {

@@ -1,4 +1,5 @@
 import HuddleRuntime
+import TraceContext
 import Tracing
 
 /// The spans of work no request started: a scheduled job is a trace's
@@ -33,7 +34,7 @@ enum JobSpans {
     /// `WEBHOOK`), in a child span when the task is traced; `outcome`
     /// names how it went.
     static func delivering<T>(_ channel: String, _ body: () async -> T, outcome: (T) -> String) async -> T {
-        guard InstrumentationContext.current != nil else { return await body() }
+        guard InstrumentationContext.isRecording else { return await body() }
         return await withSpan("deliver \(channel)", ofKind: .client) { span in
             let result = await body()
             let named = outcome(result)

@@ -1,4 +1,5 @@
 import CLibUV
+import TraceContext
 
 /// One client's TCP connection: reads requests, answers them one at a time
 /// in the order they arrived (so pipelined responses keep their order), and
@@ -350,6 +351,9 @@ final class HTTPConnection: @unchecked Sendable {
             }
             response.headers.append(("X-Request-Id", request.id))
             guard !state.isClosed else {
+                // The client left before its answer: the span still ends, saying so.
+                span?.attributes.set("huddle.client_left", value: .bool(true))
+                span?.finish(status: response.status, route: response.route)
                 state.processing = false
                 break
             }

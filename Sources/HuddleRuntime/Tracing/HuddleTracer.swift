@@ -1,3 +1,4 @@
+import TraceContext
 import Tracing
 
 /// Huddle's tracer, to OpenTelemetry's model: spans with W3C Trace Context
@@ -31,19 +32,22 @@ public final class HuddleTracer: Tracer {
         var context = context()
         let parent = context.traceParent
         let traceID = parent?.traceID ?? ids.traceID()
+        // The caller's flags are passed on but for the decision; a trace
+        // that starts here says its id is random (Trace Context level 2).
+        let flags = (parent?.flags ?? 0x02) & ~0x01
         guard sampler.samples(traceID, parent: parent) else {
             // Not recorded: a child keeps its parent's ids, and a root gets
             // its own, flagged unsampled, so that the calls it makes carry
             // the decision on.
             if parent == nil || parent!.isSampled {
-                context.traceParent = TraceParent(traceID: traceID, spanID: ids.spanID(), flags: 0, traceState: parent?.traceState)
+                context.traceParent = TraceParent(traceID: traceID, spanID: ids.spanID(), flags: flags, traceState: parent?.traceState)
             }
             return HuddleSpan(context: context, recorder: nil)
         }
-        let own = TraceParent(traceID: traceID, spanID: ids.spanID(), flags: 1, traceState: parent?.traceState)
+        let own = TraceParent(traceID: traceID, spanID: ids.spanID(), flags: flags | 0x01, traceState: parent?.traceState)
         context.traceParent = own
         let recorder = SpanRecorder(
-            name: operationName, kind: kind, traceParent: own, parentSpanID: parent?.spanID, start: instant().nanosecondsSinceEpoch,
+            name: operationName, kind: kind, traceParent: own, parent: parent, start: instant().nanosecondsSinceEpoch,
             processor: processor, limits: limits)
         return HuddleSpan(context: context, recorder: recorder)
     }
@@ -54,6 +58,8 @@ public final class HuddleTracer: Tracer {
 
     // MARK: W3C Trace Context
 
+    /// Reads `traceparent` and `tracestate`; an extractor that finds
+    /// several `tracestate` fields gives them joined by commas, as one list.
     public func extract<Carrier, Extract: Extractor>(
         _ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract
     ) where Extract.Carrier == Carrier {

@@ -1,4 +1,5 @@
 import Synchronization
+import TraceContext
 import Tracing
 
 /// A span as it ended, for a `SpanProcessor` to export.
@@ -7,6 +8,8 @@ public struct FinishedSpan: Sendable {
     public var kind: SpanKind
     public var context: TraceParent
     public var parentSpanID: SpanID?
+    /// Whether the parent is another process's (a caller's `traceparent`).
+    public var parentIsRemote: Bool
     /// Nanoseconds since 1970.
     public var start: UInt64
     public var end: UInt64
@@ -17,6 +20,26 @@ public struct FinishedSpan: Sendable {
     /// Attributes and events left out past the limits.
     public var droppedAttributes: Int
     public var droppedEvents: Int
+
+    public init(
+        name: String, kind: SpanKind, context: TraceParent, parentSpanID: SpanID?, parentIsRemote: Bool, start: UInt64, end: UInt64,
+        attributes: SpanAttributes, events: [SpanEvent], links: [TraceParent], status: SpanStatus?, droppedAttributes: Int,
+        droppedEvents: Int
+    ) {
+        self.name = name
+        self.kind = kind
+        self.context = context
+        self.parentSpanID = parentSpanID
+        self.parentIsRemote = parentIsRemote
+        self.start = start
+        self.end = end
+        self.attributes = attributes
+        self.events = events
+        self.links = links
+        self.status = status
+        self.droppedAttributes = droppedAttributes
+        self.droppedEvents = droppedEvents
+    }
 }
 
 /// Where ended spans go: an exporter's queue. Called on whatever thread
@@ -93,8 +116,14 @@ public struct HuddleSpan: Span {
             state.ended = true
             return FinishedSpan(
                 name: state.name, kind: recorder.kind, context: recorder.traceParent, parentSpanID: recorder.parentSpanID,
+                parentIsRemote: recorder.parentIsRemote,
                 start: recorder.start, end: max(end, recorder.start),
-                attributes: SpanLimits.shortened(state.attributes, recorder.limits), events: state.events,
+                attributes: SpanLimits.shortened(state.attributes, recorder.limits),
+                events: state.events.map { event in
+                    var event = event
+                    event.attributes = SpanLimits.shortened(event.attributes, recorder.limits)
+                    return event
+                },
                 links: state.links, status: state.status, droppedAttributes: state.droppedAttributes, droppedEvents: state.droppedEvents)
         }
         if let finished { recorder.processor.spanEnded(finished) }
@@ -118,18 +147,20 @@ final class SpanRecorder: Sendable {
     let kind: SpanKind
     let traceParent: TraceParent
     let parentSpanID: SpanID?
+    let parentIsRemote: Bool
     let start: UInt64
     let processor: any SpanProcessor
     let limits: SpanLimits
 
     init(
-        name: String, kind: SpanKind, traceParent: TraceParent, parentSpanID: SpanID?, start: UInt64, processor: any SpanProcessor,
+        name: String, kind: SpanKind, traceParent: TraceParent, parent: TraceParent?, start: UInt64, processor: any SpanProcessor,
         limits: SpanLimits
     ) {
         state = Mutex(State(name: name))
         self.kind = kind
         self.traceParent = traceParent
-        self.parentSpanID = parentSpanID
+        parentSpanID = parent?.spanID
+        parentIsRemote = parent?.isRemote ?? false
         self.start = start
         self.processor = processor
         self.limits = limits

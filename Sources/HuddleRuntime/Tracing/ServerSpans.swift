@@ -1,3 +1,4 @@
+import TraceContext
 import Tracing
 
 extension HuddleTracer {
@@ -7,20 +8,27 @@ extension HuddleTracer {
     func startServerSpan(_ head: HTTPRequestHead, id: String, client: String?) -> HuddleSpan {
         var context = InstrumentationContext.topLevel
         extract(head, into: &context, using: HTTPHeadExtractor())
-        let span = startSpan(head.method, context: context, ofKind: .server)
+        // OpenTelemetry's HTTP conventions: a method outside the standard
+        // ones is `_OTHER`, and the span is named `HTTP`, so that a client
+        // inventing methods cannot multiply span names.
+        let method = Self.knownMethods.contains(head.method) ? head.method : "_OTHER"
+        let span = startSpan(method == "_OTHER" ? "HTTP" : method, context: context, ofKind: .server)
         guard span.isRecording else { return span }
         var attributes: SpanAttributes = [
-            "http.request.method": .string(head.method),
+            "http.request.method": .string(method),
             "url.path": .string(String(head.target.prefix { $0 != "?" })),
             "url.scheme": "http",
             "network.protocol.version": .string(head.version == .http11 ? "1.1" : "1.0"),
             "huddle.request_id": .string(id),
         ]
+        if method == "_OTHER" { attributes.set("http.request.method_original", value: .string(head.method)) }
         if let client { attributes.set("client.address", value: .string(client)) }
         if let agent = head.header("user-agent") { attributes.set("user_agent.original", value: .string(agent)) }
         span.attributes = attributes
         return span
     }
+
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"]
 
     /// Runs `body` in `span`, with this tracer the one the task's spans use.
     public func run<T>(in span: HuddleSpan, _ body: () async -> T) async -> T {
@@ -49,7 +57,7 @@ extension HuddleSpan {
     func finish(status: Int, route: String?) {
         guard isRecording else { return }
         var attributes = self.attributes
-        if let route {
+        if let route, operationName != "HTTP" {
             operationName = "\(operationName) \(route)"
             attributes.set("http.route", value: .string(route))
         }
@@ -63,7 +71,10 @@ extension HuddleSpan {
 
 /// `traceparent` and `tracestate` from a request's head.
 struct HTTPHeadExtractor: Extractor {
+    /// `tracestate` may come in several fields, which make one list.
     func extract(key: String, from head: HTTPRequestHead) -> String? {
-        head.header(key)
+        guard key == "tracestate" else { return head.header(key) }
+        let fields = head.headers.filter { $0.name == key }.map(\.value)
+        return fields.isEmpty ? nil : fields.joined(separator: ",")
     }
 }

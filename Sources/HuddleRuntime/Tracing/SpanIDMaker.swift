@@ -1,4 +1,5 @@
 import Synchronization
+import TraceContext
 
 /// Trace and span ids: random-looking and unique in the process without
 /// a system call or a lock each (a counter mixed by SplitMix64, seeded

@@ -1,3 +1,5 @@
+import TraceContext
+
 /// Which traces are recorded, as OpenTelemetry's samplers decide it: a
 /// trace a caller started follows the caller's decision (parent-based),
 /// and one that starts here is kept by the ratio of its id, so every
@@ -51,8 +53,12 @@ public struct TraceSampler: Sendable, Equatable {
         if followsParent, let parent { return parent.isSampled }
         if ratio >= 1 { return true }
         if ratio <= 0 { return false }
-        // The id's last 56 bits, which W3C Trace Context (level 2) asks to be random.
+        // OpenTelemetry's TraceIdRatioBased: the id's last 56 bits (which
+        // W3C Trace Context level 2 asks to be random) at or above the
+        // threshold that rejects 1 - ratio of them.
+        // In integers: a Double cannot hold every 56-bit value.
         let random = traceID.low & 0x00FF_FFFF_FFFF_FFFF
-        return Double(random) < ratio * 0x1p56
+        let threshold = UInt64(min(((1 - ratio) * 0x1p56).rounded(.up), 0x1p56))
+        return random >= threshold
     }
 }

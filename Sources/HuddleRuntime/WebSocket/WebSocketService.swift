@@ -1,3 +1,4 @@
+import TraceContext
 import Tracing
 
 /// What an HTTP server does with requests to upgrade to WebSocket.

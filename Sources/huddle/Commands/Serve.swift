@@ -450,8 +450,8 @@ struct Serve: AsyncParsableCommand {
             ])
         if let tracing = configuration.tracing {
             logger.announce(
-                "traces are exported to \(tracing.endpoint), recording \(tracing.sampler.ratio * 100)% of those that start here",
-                ["otlp_endpoint": .string(tracing.endpoint), "sample_ratio": .double(tracing.sampler.ratio)])
+                "traces are exported to \(tracing.endpointForLogs), recording \(tracing.sampler.ratio * 100)% of those that start here",
+                ["otlp_endpoint": .string(tracing.endpointForLogs), "sample_ratio": .double(tracing.sampler.ratio)])
         }
         if let transport = configuration.mail?.transport {
             let sent = transport is MailFolder ? "written to \(transport.destination) (no --smtp-url)" : "sent to \(transport.destination)"

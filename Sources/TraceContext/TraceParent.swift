@@ -2,27 +2,30 @@ import Tracing
 
 /// A span's place in a trace, as W3C Trace Context carries it between
 /// services (`traceparent`, `tracestate`): the trace's id, the span's, and
-/// whether the trace is sampled (recorded and exported).
+/// its flags, of which bit 0 says the trace is sampled (recorded and
+/// exported) and bit 1 that the trace id is random (level 2).
 public struct TraceParent: Sendable, Hashable {
     public var traceID: TraceID
     public var spanID: SpanID
-    /// Bit 0: sampled. Other bits are kept as they came, for what comes after.
     public var flags: UInt8
     /// The vendors' `tracestate`, passed on as it came.
     public var traceState: String?
+    /// Whether the span is another process's: a caller's, read from a header.
+    public var isRemote: Bool
 
-    public init(traceID: TraceID, spanID: SpanID, flags: UInt8, traceState: String? = nil) {
+    public init(traceID: TraceID, spanID: SpanID, flags: UInt8, traceState: String? = nil, isRemote: Bool = false) {
         self.traceID = traceID
         self.spanID = spanID
         self.flags = flags
         self.traceState = traceState
+        self.isRemote = isRemote
     }
 
     public var isSampled: Bool { flags & 1 == 1 }
 
-    /// The most of a `tracestate` kept: the specification's 32 members of
-    /// at most 256 characters each is more than a propagator must pass on,
-    /// and 512 is what it must.
+    /// The most of a `tracestate` kept, which is what the specification
+    /// asks a propagator to pass on at least; past it, whole members go
+    /// from the end.
     public static let maxTraceStateLength = 512
 
     /// A `traceparent` header: version 00's layout,
@@ -41,13 +44,15 @@ public struct TraceParent: Sendable, Hashable {
         else { return nil }
         traceID = TraceID(high: high, low: low)
         spanID = SpanID(span)
-        self.flags = UInt8(flags)
+        // A later version's flags are read only as far as version 00 defines them.
+        self.flags = UInt8(flags) & (version == 0 ? 0xFF : 0x03)
         traceState = state.flatMap { Self.acceptingTraceState($0) }
+        isRemote = true
     }
 
     /// The `traceparent` header for this span, version 00.
     public var header: String {
-        "00-\(traceID.hex)-\(spanID.hex)-\(flags & 1 == 1 ? "01" : "00")"
+        "00-\(traceID.hex)-\(spanID.hex)-\(Hex.digits(UInt64(flags), count: 2))"
     }
 
     /// Lower-case hexadecimal only: the specification refuses upper case.
@@ -63,13 +68,23 @@ public struct TraceParent: Sendable, Hashable {
         return value
     }
 
-    /// A `tracestate` passed on: printable ASCII within the length kept;
-    /// anything else is dropped whole, as the specification allows.
+    /// A `tracestate` passed on: its members of printable ASCII with a key
+    /// and a value, empty ones dropped, within the length kept (whole
+    /// members from the end go first); nil when none is left.
     private static func acceptingTraceState(_ state: String) -> String? {
-        let trimmed = state.trimmingSpaces()
-        guard !trimmed.isEmpty, trimmed.utf8.count <= maxTraceStateLength, trimmed.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
-        else { return nil }
-        return trimmed
+        var members: [Substring] = []
+        for member in state.split(separator: ",") {
+            let trimmed = member.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+            let text = Substring(String(trimmed))
+            guard !text.isEmpty else { continue }
+            guard text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }), let equals = text.firstIndex(of: "="), equals != text.startIndex
+            else { return nil }
+            members.append(text)
+        }
+        while !members.isEmpty && members.reduce(members.count - 1, { $0 + $1.utf8.count }) > maxTraceStateLength {
+            members.removeLast()
+        }
+        return members.isEmpty ? nil : members.joined(separator: ",")
     }
 }
 
@@ -101,13 +116,13 @@ public struct SpanID: Sendable, Hashable {
 }
 
 enum Hex {
-    static func digits(_ value: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * UInt64(index)) & 0xF)
+    static func digits(_ value: UInt64, count: Int = 16) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            for index in 0..<count {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(4 * (count - 1 - index)) & 0xF)
                 buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
             }
-            return 16
+            return count
         }
     }
 
@@ -127,5 +142,15 @@ extension InstrumentationContext {
     public var traceParent: TraceParent? {
         get { self[TraceParentKey.self] }
         set { self[TraceParentKey.self] = newValue }
+    }
+
+    /// Whether the current task is in a recorded trace: where Huddle's code
+    /// opens a span only then, an unrecorded request (tracing off, or not
+    /// sampled) pays one task-local read and no more. A span under an
+    /// unsampled parent is not recorded by any sampler Huddle offers but
+    /// `always_on` and a ratio of 1, which record the request's own span
+    /// and so pass this.
+    public static var isRecording: Bool {
+        current?.traceParent?.isSampled == true
     }
 }
