@@ -4,7 +4,8 @@ import PackageDescription
 // The layers, bottom to top; each module imports only the ones below it.
 //   1. C shims:   CLibUV, CLibPQ, COpenSSL (system libraries via pkg-config);
 //      Formats: JSON string text, decimal text, the Gregorian calendar (no
-//      dependencies; what the engine, the runtime and the apps share)
+//      dependencies; what the engine, the runtime and the apps share);
+//      TraceContext: W3C Trace Context in Swift's tracing API's context
 //   2. GraphQL:   the engine, pure Swift, no I/O
 //   3. The runtime: HuddleRuntime (event loop, HTTP, WebSocket; no GraphQL),
 //      HuddlePostgres (the PostgreSQL client), GraphQLTransport (GraphQL
@@ -215,12 +216,18 @@ let package = Package(
                 "GraphQL",
                 "HuddleRuntime",
                 "HuddlePostgres",
+                "HuddleTelemetry",
+                "TraceContext",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "GraphQLTests",
-            dependencies: ["GraphQL", "Formats", "TestSupport"],
+            dependencies: [
+                "GraphQL", "Formats", "TestSupport", "TraceContext", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         // What the tests share, in layers as the modules are: sockets,

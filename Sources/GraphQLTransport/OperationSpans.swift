@@ -10,8 +10,8 @@ enum OperationSpans {
     static func executing<T>(
         _ type: String, _ name: String?, _ body: () async -> T, result: (T) -> ExecutionResult?
     ) async -> T {
-        guard InstrumentationContext.isRecording else { return await body() }
-        return await withSpan(name.map { "\(type) \($0)" } ?? type) { span in
+        guard let tracer = RecordedTrace.tracer else { return await body() }
+        return await tracer.withSpan(name.map { "\(type) \($0)" } ?? type) { span in
             var attributes: SpanAttributes = ["graphql.operation.type": .string(type)]
             if let name { attributes.set("graphql.operation.name", value: .string(name)) }
             let value = await body()

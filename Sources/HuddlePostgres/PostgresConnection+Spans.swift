@@ -8,9 +8,9 @@ extension PostgresConnection {
     /// (`SELECT`), with the statement's text as sent, its parameters'
     /// values never in it; on the loop.
     func spanning(_ sql: String, _ body: () async throws -> PostgresRows) async throws -> PostgresRows {
-        guard InstrumentationContext.isRecording else { return try await body() }
+        guard let tracer = RecordedTrace.tracer else { return try await body() }
         let operation = Self.operationName(sql)
-        return try await withSpan(operation, ofKind: .client) { span in
+        return try await tracer.withSpan(operation, ofKind: .client) { span in
             if span.isRecording {
                 var attributes = serverAttributes
                 attributes.set("db.operation", value: .string(operation))

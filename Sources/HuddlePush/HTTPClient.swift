@@ -91,12 +91,12 @@ public final class HTTPClient: @unchecked Sendable {
     /// a traced task, in an HTTP client span (its host, never its URL's
     /// path, which for Web Push is the device's capability).
     public func send(_ request: Request) async -> Result<Response, Failure> {
-        guard InstrumentationContext.isRecording else {
+        guard let tracer = RecordedTrace.tracer else {
             // An unrecorded trace still passes its decision on.
             guard request.propagatesTrace, let parent = InstrumentationContext.current?.traceParent else { return await transfer(request) }
             return await transfer(Self.carrying(parent, request))
         }
-        return await withSpan(request.method, ofKind: .client) { span in
+        return await tracer.withSpan(request.method, ofKind: .client) { span in
             let request = span.context.traceParent.map { request.propagatesTrace ? Self.carrying($0, request) : request } ?? request
             let result = await transfer(request)
             guard span.isRecording else { return result }

@@ -5,8 +5,8 @@ import Tracing
 /// OTLP's `ExportTraceServiceRequest` (opentelemetry-proto,
 /// `collector/trace/v1` and `trace/v1`), as protobuf: one resource (this
 /// process), one instrumentation scope (Huddle), the spans.
-enum OTLPTraceRequest {
-    static func encode(_ spans: [FinishedSpan], resource: [(key: String, value: OTLPSettings.ResourceValue)], scopeVersion: String)
+public enum OTLPTraceRequest {
+    public static func encode(_ spans: [FinishedSpan], resource: [(key: String, value: OTLPSettings.ResourceValue)], scopeVersion: String)
         -> [UInt8]
     {
         var request = ProtobufWriter()
@@ -37,10 +37,10 @@ enum OTLPTraceRequest {
 
     /// `trace.v1.Span`.
     private static func encode(_ span: FinishedSpan, into message: inout ProtobufWriter) {
-        message.bytes(1, span.context.traceID.bytes)
-        message.bytes(2, span.context.spanID.bytes)
+        message.id(1, span.context.traceID.high, span.context.traceID.low)
+        message.id(2, span.context.spanID.value)
         message.string(3, span.context.traceState ?? "")
-        if let parent = span.parentSpanID { message.bytes(4, parent.bytes) }
+        if let parent = span.parentSpanID { message.id(4, parent.value) }
         message.string(5, span.name)
         message.varint(6, kind(span.kind))
         message.fixed64(7, span.start)
@@ -59,8 +59,8 @@ enum OTLPTraceRequest {
         for link in span.links {
             // Span.links = 13: trace_id = 1, span_id = 2, trace_state = 3, flags = 6
             message.message(13) { linkMessage in
-                linkMessage.bytes(1, link.traceID.bytes)
-                linkMessage.bytes(2, link.spanID.bytes)
+                linkMessage.id(1, link.traceID.high, link.traceID.low)
+                linkMessage.id(2, link.spanID.value)
                 linkMessage.string(3, link.traceState ?? "")
                 linkMessage.fixed32(6, flags(link.flags, remote: link.isRemote))
             }

@@ -1,7 +1,6 @@
 /// Protocol Buffers' wire format, the little of it OTLP needs: varints,
 /// fixed 64- and 32-bit fields, doubles, and length-delimited bytes,
-/// strings and messages. A message is written into a writer of its own
-/// and appended with its length.
+/// strings and messages, all in one buffer.
 struct ProtobufWriter {
     private(set) var bytes: [UInt8] = []
 
@@ -63,6 +62,15 @@ struct ProtobufWriter {
         bytes += value
     }
 
+    /// Ids, as OTLP's bytes fields carry them: each 64-bit word big-endian.
+    mutating func id(_ field: Int, _ words: UInt64...) {
+        tag(field, 2)
+        varint(UInt64(8 * words.count))
+        for word in words {
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
+    }
+
     mutating func string(_ field: Int, _ value: String) {
         guard !value.isEmpty else { return }
         tag(field, 2)
@@ -73,14 +81,32 @@ struct ProtobufWriter {
         }
     }
 
-    /// A field that is a message, written by `body`; written even when
-    /// empty where `always` (a oneof's member must be present to be chosen).
+    /// A field that is a message, written by `body` into this same buffer
+    /// after a byte kept for its length (most of OTLP's messages are
+    /// shorter than 128 bytes; a longer one's length is made room for);
+    /// written even when empty where `always` (a oneof's member must be
+    /// present to be chosen).
     mutating func message(_ field: Int, always: Bool = false, _ body: (inout ProtobufWriter) -> Void) {
-        var inner = ProtobufWriter()
-        body(&inner)
-        guard always || !inner.bytes.isEmpty else { return }
+        let mark = bytes.count
         tag(field, 2)
-        varint(UInt64(inner.bytes.count))
-        bytes += inner.bytes
+        let lengthAt = bytes.count
+        bytes.append(0)
+        let start = bytes.count
+        body(&self)
+        let length = bytes.count - start
+        if length == 0 && !always {
+            bytes.removeLast(bytes.count - mark)
+        } else if length < 0x80 {
+            bytes[lengthAt] = UInt8(length)
+        } else {
+            var prefix: [UInt8] = []
+            var value = UInt64(length)
+            while value >= 0x80 {
+                prefix.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            prefix.append(UInt8(value))
+            bytes.replaceSubrange(lengthAt..<start, with: prefix)
+        }
     }
 }

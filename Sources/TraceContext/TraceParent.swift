@@ -154,3 +154,31 @@ extension InstrumentationContext {
         current?.traceParent?.isSampled == true
     }
 }
+
+/// The tracer a trace's spans open through, kept in the trace's context
+/// by the span that started it: found by one lookup, where the API's
+/// `InstrumentationSystem.tracer` searches and casts on every span.
+public final class ContextTracer: Sendable {
+    public let tracer: any Tracer
+
+    public init(_ tracer: any Tracer) {
+        self.tracer = tracer
+    }
+}
+
+/// Where a context keeps its `ContextTracer`.
+public enum ContextTracerKey: InstrumentationContextKey {
+    public typealias Value = ContextTracer
+}
+
+/// Where Huddle's code opens its spans: only in a task whose trace is
+/// recorded, through the tracer that trace started with.
+public enum RecordedTrace {
+    /// The current task's tracer when its trace is recorded; nil otherwise
+    /// (tracing off, or this trace not sampled), which costs one
+    /// task-local read.
+    public static var tracer: (any Tracer)? {
+        guard let context = InstrumentationContext.current, context.traceParent?.isSampled == true else { return nil }
+        return context[ContextTracerKey.self]?.tracer
+    }
+}

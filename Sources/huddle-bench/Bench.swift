@@ -14,7 +14,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Huddle's benchmarks: the engine, the loop, the PostgreSQL client (build with -c release).",
         subcommands: [
             Parse.self, Validate.self, Execute.self, Resolvers.self, Loop.self, Postgres.self, BuildSchema.self, GenerateSchema.self,
-            GenerateDocument.self, GenerateData.self, RequestStages.self,
+            GenerateDocument.self, GenerateData.self, RequestStages.self, Spans.self,
         ]
     )
 

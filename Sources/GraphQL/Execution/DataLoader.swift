@@ -234,8 +234,8 @@ extension DataLoader {
     /// The batch function over `keys`; in a span of its own when the task
     /// is traced (`DataLoader UserRecord`, with the number of keys).
     @inlinable func runBatch(_ keys: [Key]) async throws -> [Result<Value, any Error>] {
-        guard InstrumentationContext.isRecording else { return try await batch(keys) }
-        return try await withSpan("DataLoader \(Self.valueName)") { span in
+        guard let tracer = RecordedTrace.tracer else { return try await batch(keys) }
+        return try await tracer.withSpan("DataLoader \(Self.valueName)") { span in
             span.attributes = ["huddle.dataloader.keys": .int64(Int64(keys.count))]
             return try await batch(keys)
         }

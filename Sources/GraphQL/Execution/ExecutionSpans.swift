@@ -3,16 +3,17 @@ import Tracing
 
 /// The engine's spans (OpenTelemetry's, through Swift's tracing API):
 /// parsing and validating a document the cache did not hold, each resolver
-/// that waits (its own statement or call; fields read from a loaded row
-/// get none), and each DataLoader batch. Opened only in a task whose
+/// that waits (its own statement or call), each resolver that took longer
+/// than `slowResolver` without waiting, and each DataLoader batch; fields
+/// read from a loaded row, and scalars, get none. Opened only in a task whose
 /// trace is recorded, so any other operation pays one task-local read each.
 enum ExecutionSpans {
     static var areOn: Bool { InstrumentationContext.isRecording }
 
     /// `body` in a span of `name`, when the task is traced.
     static func spanning<T, Failure: Error>(_ name: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
-        guard areOn else { return try body() }
-        let span = startSpan(name)
+        guard let tracer = RecordedTrace.tracer else { return try body() }
+        let span = tracer.startSpan(name)
         defer { span.end() }
         do {
             return try body()
@@ -22,12 +23,23 @@ enum ExecutionSpans {
         }
     }
 
-    /// A waiting resolver's work, in a span named by its field
-    /// (`resolve User.friends`), with OpenTelemetry's GraphQL field attributes.
-    static func resolving(
-        _ work: @escaping @Sendable () async throws -> Resolved, parentType: String, field: String, path: [PathComponent]
-    ) -> @Sendable () async throws -> Resolved {
-        let attributes: SpanAttributes = [
+    /// A resolver that ran this long without waiting gets a span of its own.
+    static let slowResolver = Duration.milliseconds(1)
+
+    /// After a resolver that did not wait: a span from `started` to now,
+    /// when it took `slowResolver` or longer.
+    static func resolved(since started: DefaultTracerClock.Instant, parentType: String, field: String, path: () -> [PathComponent]) {
+        let ended = DefaultTracerClock.now
+        let (seconds, attoseconds) = slowResolver.components
+        let threshold = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        guard ended.nanosecondsSinceEpoch &- started.nanosecondsSinceEpoch >= threshold, let tracer = RecordedTrace.tracer else { return }
+        let span = tracer.startSpan("resolve \(parentType).\(field)", at: started)
+        span.attributes = attributes(parentType: parentType, field: field, path: path())
+        span.end(at: ended)
+    }
+
+    static func attributes(parentType: String, field: String, path: [PathComponent]) -> SpanAttributes {
+        [
             "graphql.field.name": .string(field),
             "graphql.field.parent_type": .string(parentType),
             "graphql.field.path": .string(
@@ -38,8 +50,17 @@ enum ExecutionSpans {
                     }
                 }.joined(separator: ".")),
         ]
+    }
+
+    /// A waiting resolver's work, in a span named by its field
+    /// (`resolve User.friends`), with OpenTelemetry's GraphQL field attributes.
+    static func resolving(
+        _ work: @escaping @Sendable () async throws -> Resolved, parentType: String, field: String, path: [PathComponent]
+    ) -> @Sendable () async throws -> Resolved {
+        let attributes = attributes(parentType: parentType, field: field, path: path)
         return {
-            try await withSpan("resolve \(parentType).\(field)") { span in
+            guard let tracer = RecordedTrace.tracer else { return try await work() }
+            return try await tracer.withSpan("resolve \(parentType).\(field)") { span in
                 span.attributes = attributes
                 return try await work()
             }

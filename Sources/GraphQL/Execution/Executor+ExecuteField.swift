@@ -1,3 +1,5 @@
+import Tracing
+
 /// ExecuteField (spec §6.4.2): resolving one field of an object, with its
 /// arguments coerced, and writing its key.
 extension Executor {
@@ -33,6 +35,13 @@ extension Executor {
                 resolved = try planned.instanceResolver!(object)
             } else if planned.resolution == .byName, let members {
                 resolved = Self.member(planned, of: members)
+            } else if isTraced, planned.resolution == .bound {
+                let started = DefaultTracerClock.now
+                resolved = try resolve(planned, parent, &instance)
+                ExecutionSpans.resolved(since: started, parentType: objectType.name, field: planned.name) {
+                    let (parentPath, key) = currentPosition()
+                    return PathNode.components(parentPath, then: key)
+                }
             } else {
                 resolved = try resolve(planned, parent, &instance)
             }

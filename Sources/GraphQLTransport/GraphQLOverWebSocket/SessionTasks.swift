@@ -62,11 +62,10 @@ final class SessionTasks: @unchecked Sendable {
                     attributes: ["huddle.websocket.protocol": .string(protocolName), "huddle.request_id": .string(requestID)]
                 ) { span in
                     await body(record)
-                    guard span.isRecording else { return }
-                    var attributes = span.attributes
-                    if let type = record.type { attributes.set("graphql.operation.type", value: .string(type)) }
-                    if let name = record.name { attributes.set("graphql.operation.name", value: .string(name)) }
-                    span.attributes = attributes
+                    span.updateAttributes { attributes in
+                        if let type = record.type { attributes.set("graphql.operation.type", value: .string(type)) }
+                        if let name = record.name { attributes.set("graphql.operation.name", value: .string(name)) }
+                    }
                 }
             }
             let cancelled = Task.isCancelled

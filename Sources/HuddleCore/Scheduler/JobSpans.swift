@@ -34,8 +34,8 @@ enum JobSpans {
     /// `WEBHOOK`), in a child span when the task is traced; `outcome`
     /// names how it went.
     static func delivering<T>(_ channel: String, _ body: () async -> T, outcome: (T) -> String) async -> T {
-        guard InstrumentationContext.isRecording else { return await body() }
-        return await withSpan("deliver \(channel)", ofKind: .client) { span in
+        guard let tracer = RecordedTrace.tracer else { return await body() }
+        return await tracer.withSpan("deliver \(channel)", ofKind: .client) { span in
             let result = await body()
             let named = outcome(result)
             span.attributes = ["huddle.delivery.channel": .string(channel), "huddle.delivery.outcome": .string(named)]

@@ -352,7 +352,7 @@ final class HTTPConnection: @unchecked Sendable {
             response.headers.append(("X-Request-Id", request.id))
             guard !state.isClosed else {
                 // The client left before its answer: the span still ends, saying so.
-                span?.attributes.set("huddle.client_left", value: .bool(true))
+                span?.updateAttributes { $0.set("huddle.client_left", value: .bool(true)) }
                 span?.finish(status: response.status, route: response.route)
                 state.processing = false
                 break

@@ -17,7 +17,7 @@ public final class HuddleTracer: Tracer {
     public let sampler: TraceSampler
     public let limits: SpanLimits
     let processor: any SpanProcessor
-    private let ids = SpanIDMaker()
+    let ids = SpanIDMaker()
 
     public init(sampler: TraceSampler, limits: SpanLimits = SpanLimits(), processor: any SpanProcessor) {
         self.sampler = sampler
@@ -29,9 +29,17 @@ public final class HuddleTracer: Tracer {
         _ operationName: String, context: @autoclosure () -> InstrumentationContext, ofKind kind: SpanKind,
         at instant: @autoclosure () -> Instant, function: String, file fileID: String, line: UInt
     ) -> HuddleSpan {
-        var context = context()
+        start(operationName, context: context(), kind: kind, at: instant().nanosecondsSinceEpoch)
+    }
+
+    /// `startSpan`, with the trace's id when it was made (and the root
+    /// sampled) before: `startServerSpan`'s way of deciding first.
+    func start(_ operationName: String, context: InstrumentationContext, kind: SpanKind, at start: UInt64, traceID: TraceID? = nil)
+        -> HuddleSpan
+    {
+        var context = context
         let parent = context.traceParent
-        let traceID = parent?.traceID ?? ids.traceID()
+        let traceID = parent?.traceID ?? traceID ?? ids.traceID()
         // The caller's flags are passed on but for the decision; a trace
         // that starts here says its id is random (Trace Context level 2).
         let flags = (parent?.flags ?? 0x02) & ~0x01
@@ -46,8 +54,10 @@ public final class HuddleTracer: Tracer {
         }
         let own = TraceParent(traceID: traceID, spanID: ids.spanID(), flags: flags | 0x01, traceState: parent?.traceState)
         context.traceParent = own
+        // A trace's first recorded span here names the tracer its children open through.
+        if context[ContextTracerKey.self] == nil { context[ContextTracerKey.self] = ContextTracer(self) }
         let recorder = SpanRecorder(
-            name: operationName, kind: kind, traceParent: own, parent: parent, start: instant().nanosecondsSinceEpoch,
+            name: operationName, kind: kind, traceParent: own, parent: parent, start: start,
             processor: processor, limits: limits)
         return HuddleSpan(context: context, recorder: recorder)
     }

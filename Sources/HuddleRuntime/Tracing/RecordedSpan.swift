@@ -76,6 +76,19 @@ public struct HuddleSpan: Span {
         }
     }
 
+    /// Changes the attributes in place: the API's own `updateAttributes`
+    /// copies them out and back, which copies the whole dictionary.
+    public func updateAttributes(_ update: (inout SpanAttributes) -> Void) {
+        guard let recorder else { return }
+        let limit = recorder.limits
+        recorder.state.withLock { state in
+            update(&state.attributes)
+            if state.attributes.count > limit.maxAttributes {
+                state.attributes = SpanLimits.clamped(state.attributes, limit, dropped: &state.droppedAttributes)
+            }
+        }
+    }
+
     public func setStatus(_ status: SpanStatus) {
         recorder?.state.withLock { state in
             // OpenTelemetry: Ok is final, and an error's message is kept only with it.

@@ -4,16 +4,30 @@ import Tracing
 extension HuddleTracer {
     /// The span of a request the server answers (OpenTelemetry's HTTP
     /// server span): a child of the `traceparent` the client sent, else a
-    /// trace's root. Named by `finish` once the route is known.
-    func startServerSpan(_ head: HTTPRequestHead, id: String, client: String?) -> HuddleSpan {
+    /// trace's root. Named by `finish` once the route is known. Nil when
+    /// the request is not recorded: decided first, so that an unrecorded
+    /// request makes no context and runs in none (nothing in a request's
+    /// work calls out with a trace to pass on: deliveries are jobs).
+    func startServerSpan(_ head: HTTPRequestHead, id: String, client: String?) -> HuddleSpan? {
         var context = InstrumentationContext.topLevel
-        extract(head, into: &context, using: HTTPHeadExtractor())
+        var rootID: TraceID?
+        if head.header("traceparent") != nil {
+            extract(head, into: &context, using: HTTPHeadExtractor())
+        }
+        if context.traceParent == nil {
+            let traceID = ids.traceID()
+            guard sampler.samples(traceID, parent: nil) else { return nil }
+            rootID = traceID
+        } else if !sampler.samples(context.traceParent!.traceID, parent: context.traceParent) {
+            return nil
+        }
         // OpenTelemetry's HTTP conventions: a method outside the standard
         // ones is `_OTHER`, and the span is named `HTTP`, so that a client
         // inventing methods cannot multiply span names.
         let method = Self.knownMethods.contains(head.method) ? head.method : "_OTHER"
-        let span = startSpan(method == "_OTHER" ? "HTTP" : method, context: context, ofKind: .server)
-        guard span.isRecording else { return span }
+        let span = start(
+            method == "_OTHER" ? "HTTP" : method, context: context, kind: .server, at: DefaultTracerClock.now.nanosecondsSinceEpoch,
+            traceID: rootID)
         var attributes: SpanAttributes = [
             "http.request.method": .string(method),
             "url.path": .string(String(head.target.prefix { $0 != "?" })),
@@ -45,7 +59,9 @@ extension HuddleTracer {
         attributes: SpanAttributes = [:], _ body: (HuddleSpan) async -> T
     ) async -> T {
         let span = startSpan(name, context: context, ofKind: kind)
-        if span.isRecording && !attributes.isEmpty { span.attributes = attributes }
+        // Unrecorded: nothing within opens a span, so it runs in no context.
+        guard span.isRecording else { return await body(span) }
+        if !attributes.isEmpty { span.attributes = attributes }
         defer { span.end() }
         return await run(in: span) { await body(span) }
     }
@@ -56,13 +72,11 @@ extension HuddleSpan {
     /// status; then ends it.
     func finish(status: Int, route: String?) {
         guard isRecording else { return }
-        var attributes = self.attributes
-        if let route, operationName != "HTTP" {
-            operationName = "\(operationName) \(route)"
-            attributes.set("http.route", value: .string(route))
+        if let route, operationName != "HTTP" { operationName = "\(operationName) \(route)" }
+        updateAttributes { attributes in
+            if let route { attributes.set("http.route", value: .string(route)) }
+            attributes.set("http.response.status_code", value: .int64(Int64(status)))
         }
-        attributes.set("http.response.status_code", value: .int64(Int64(status)))
-        self.attributes = attributes
         // A server span is an error for the server's errors only, not the client's.
         if status >= 500 { setStatus(SpanStatus(code: .error)) }
         end()
