@@ -274,7 +274,7 @@ let package = Package(
             dependencies: [
                 "HuddleServer", "HuddleCore", "HuddlePlayground", "HuddlePostgres", "HuddleRuntime", "GraphQLTransport", "GraphQL",
                 "Playmate", "Prolific", "PetMatch", "HabitBuddies", "PostgresTestSupport", "RuntimeTestSupport", "ServerTestSupport",
-                "TestSupport", "HuddlePush", "HuddleMedia", "HuddleTelemetry",
+                "TestSupport", "HuddlePush", "HuddleMedia", "HuddleTelemetry", "TraceContext",
             ],
             resources: [.copy("Fixtures")]),
         .testTarget(

@@ -24,6 +24,10 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
     private var running = false
     private var stopping = false
     private var stopDeadline: ContinuousClock.Instant?
+    /// Spans of the batch being sent; and whether a stop that ran out of
+    /// time has counted them (and the queue) as dropped already.
+    private var inFlight = 0
+    private var abandoned = false
     private let stopped = DispatchSemaphore(value: 0)
     private var lastFailureLogged: ContinuousClock.Instant?
 
@@ -40,10 +44,13 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Starts the export thread; once.
+    /// Starts the export thread; once. Without libcurl nothing starts, and
+    /// every span is dropped and counted.
     public func start() {
         // libcurl's global set-up, before a thread of ours could race another's.
-        _ = Self.curlReady
+        guard Self.curlReady else {
+            return logger.log(.error, "traces cannot be exported: libcurl could not start")
+        }
         condition.lock()
         defer { condition.unlock() }
         guard !running, !stopping else { return }
@@ -97,7 +104,17 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
         stopDeadline = ContinuousClock.now + time
         condition.broadcast()
         condition.unlock()
-        _ = stopped.wait(timeout: .now() + time.seconds + 1)
+        guard stopped.wait(timeout: .now() + time.seconds + 1) == .timedOut else { return }
+        // The collector held an export past the time: what was not sent is counted now.
+        condition.lock()
+        if !abandoned {
+            abandoned = true
+            droppedSpans.add(queue.count + inFlight, ordering: .relaxed)
+            taken += queue.count + inFlight
+            queue.removeAll()
+            condition.broadcast()
+        }
+        condition.unlock()
     }
 
     // MARK: The export thread
@@ -105,6 +122,11 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
     private func exportLoop() {
         guard let handle = curl_easy_init() else {
             logger.log(.error, "traces cannot be exported: libcurl could not start")
+            condition.lock()
+            droppedSpans.add(queue.count, ordering: .relaxed)
+            taken += queue.count
+            queue.removeAll()
+            condition.unlock()
             return markStopped()
         }
         defer { curl_easy_cleanup(handle) }
@@ -131,8 +153,7 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
                     if !condition.wait(until: due) { break }
                 }
             }
-            let deadline = stopping ? stopDeadline : nil
-            if let deadline, ContinuousClock.now >= deadline {
+            if stopping, let deadline = stopDeadline, ContinuousClock.now >= deadline {
                 // Stopping, and out of time: what is left is dropped, and counted.
                 droppedSpans.add(queue.count, ordering: .relaxed)
                 taken += queue.count
@@ -140,10 +161,20 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
             }
             let batch = Array(queue.prefix(settings.maxBatchSize))
             queue.removeFirst(batch.count)
+            inFlight = batch.count
             condition.unlock()
-            if !batch.isEmpty { export(batch, handle, before: deadline) }
+            let sent = batch.isEmpty || export(batch, handle)
             condition.lock()
-            taken += batch.count
+            inFlight = 0
+            if !abandoned {
+                taken += batch.count
+                if sent {
+                    exportedSpans.add(batch.count, ordering: .relaxed)
+                } else {
+                    droppedSpans.add(batch.count, ordering: .relaxed)
+                    failedExports.add(1, ordering: .relaxed)
+                }
+            }
             condition.broadcast()
             let finishing = stopping && queue.isEmpty
             condition.unlock()
@@ -173,16 +204,21 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
     }
 
     /// Sends one batch, retrying a retryable failure with growing pauses
-    /// while the export's time (and `deadline`, when stopping) allows; the
-    /// spans are dropped if it never goes.
-    private func export(_ batch: [FinishedSpan], _ handle: UnsafeMutableRawPointer, before deadline: ContinuousClock.Instant?) {
+    /// while the export's time allows, and a stop's, should one come
+    /// meanwhile; true when the collector took it.
+    private func export(_ batch: [FinishedSpan], _ handle: UnsafeMutableRawPointer) -> Bool {
         let body = OTLPTraceRequest.encode(batch, resource: settings.resource, scopeVersion: HuddleVersion.version)
-        var giveUp = ContinuousClock.now + settings.exportTimeout
-        if let deadline { giveUp = min(giveUp, deadline) }
+        let exportEnds = ContinuousClock.now + settings.exportTimeout
+        /// The export's end, or the stop's when that is sooner.
+        func giveUp() -> ContinuousClock.Instant {
+            condition.lock()
+            defer { condition.unlock() }
+            return stopDeadline.map { min($0, exportEnds) } ?? exportEnds
+        }
         var pause = Duration.milliseconds(250)
         var failure = ""
         while true {
-            let left = giveUp - ContinuousClock.now
+            let left = giveUp() - ContinuousClock.now
             guard left > .zero else { break }
             let attempt = min(settings.timeout, left)
             let (status, curlCode) = body.withUnsafeBufferPointer { bytes in
@@ -194,25 +230,24 @@ public final class OTLPExporter: SpanProcessor, @unchecked Sendable {
                 _ = huddle_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
                 return (status, code)
             }
-            if curlCode == CURLE_OK && (200..<300).contains(status) {
-                exportedSpans.add(batch.count, ordering: .relaxed)
-                return
-            }
+            if curlCode == CURLE_OK && (200..<300).contains(status) { return true }
             failure = curlCode == CURLE_OK ? "the collector answered \(status)" : String(cString: curl_easy_strerror(curlCode))
             let retryable = curlCode != CURLE_OK || [429, 502, 503, 504].contains(status)
-            guard retryable, ContinuousClock.now + pause < giveUp else { break }
-            Thread.sleep(forTimeInterval: pause.seconds)
+            guard retryable, ContinuousClock.now + pause < giveUp() else { break }
+            // A pause a stop ends at once.
+            condition.lock()
+            if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: pause.seconds)) }
+            condition.unlock()
             pause *= 2
         }
-        failedExports.add(1, ordering: .relaxed)
-        droppedSpans.add(batch.count, ordering: .relaxed)
         // One line a minute at most: a collector that is down would otherwise fill the log.
         let now = ContinuousClock.now
         if lastFailureLogged.map({ now - $0 > .seconds(60) }) ?? true {
             lastFailureLogged = now
             logger.log(
                 .warning, "traces not exported: \(failure)",
-                ["endpoint": .string(settings.endpointForLogs), "spans_dropped": .int(droppedSpans.load(ordering: .relaxed))])
+                ["endpoint": .string(settings.endpointForLogs), "spans": .int(batch.count)])
         }
+        return false
     }
 }

@@ -65,6 +65,7 @@ public enum OTLPTraceRequest {
                 linkMessage.fixed32(6, flags(link.flags, remote: link.isRemote))
             }
         }
+        message.varint(14, UInt64(span.droppedLinks))
         if let status = span.status {
             // Span.status = 15: message = 2, code = 3 (OK 1, ERROR 2)
             message.message(15) { statusMessage in

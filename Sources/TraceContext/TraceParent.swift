@@ -44,8 +44,9 @@ public struct TraceParent: Sendable, Hashable {
         else { return nil }
         traceID = TraceID(high: high, low: low)
         spanID = SpanID(span)
-        // A later version's flags are read only as far as version 00 defines them.
-        self.flags = UInt8(flags) & (version == 0 ? 0xFF : 0x03)
+        // Only the flags Trace Context defines (sampled, and level 2's
+        // random id) are kept: the rest must be zero when passed on.
+        self.flags = UInt8(flags) & 0x03
         traceState = state.flatMap { Self.acceptingTraceState($0) }
         isRemote = true
     }

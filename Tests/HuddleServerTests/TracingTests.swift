@@ -6,6 +6,7 @@ import PostgresTestSupport
 import ServerTestSupport
 import TestSupport
 import Testing
+import TraceContext
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -136,7 +137,11 @@ struct TracingTests {
     /// under it, with the operation's span inside.
     @Test func aWebSocketTakesItsTraceFromConnectionInit() async throws {
         let receiver = try OTLPReceiver()
-        try await TestServer.with(Self.tracing(to: receiver)) { server in
+        let lines = Log()
+        try await TestServer.with({ configuration in
+            Self.tracing(to: receiver)(&configuration)
+            configuration.http.logger = Logger(level: .info) { lines.append($0) }
+        }) { server in
             let trace = Self.clientTrace()
             let client = try WebSocketClient(port: server.port)
             client.send(#"{"type":"connection_init","payload":{"traceparent":"\#(trace.header)","tracestate":"ws=1"}}"#)
@@ -152,6 +157,10 @@ struct TracingTests {
             #expect(socket.string("graphql.operation.name") == "Ws" && socket.string("huddle.websocket.protocol") == "graphql-transport-ws")
             let operation = try #require(spans.first { $0.name == "query Ws" })
             #expect(operation.parentSpanID == socket.spanID)
+            // The operation's log line leads to its span.
+            let logged = lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let line = try #require(logged.first { $0["msg"] as? String == "operation" })
+            #expect(line["trace_id"] as? String == trace.traceID && line["span_id"] as? String == socket.spanID, "\(line)")
         }
     }
 
@@ -233,6 +242,35 @@ struct TracingTests {
             #expect(sent.kind == 3 && sent.string("huddle.delivery.outcome") == "sent" && sent.statusCode == 0)
             let statements = receiver.spans().filter { $0.traceID == found.traceID && $0.attributes["db.system"] != nil }
             #expect(!statements.isEmpty)
+        }
+    }
+
+    /// The webhook, the operator's own service, is called in the trace of
+    /// the job that delivers: a recorded one's client span is its parent,
+    /// and an unrecorded one still passes its decision on (flag 0).
+    @Test(arguments: [1.0, 0.0])
+    func theWebhookIsCalledInTheJobsTrace(ratio: Double) async throws {
+        let receiver = try OTLPReceiver()
+        let services = try PushServices()
+        try await TestServer.with({ configuration in
+            Self.tracing(to: receiver, ratio: ratio)(&configuration)
+            pushing(to: services)(&configuration)
+        }) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            _ = try await server.graphql(TestServer.sendFriendRequest, ["id": bob.id], token: ana.token)
+            let hook = try #require(try await services.waitFor(1, of: "webhook").first)
+            let header = try #require(hook["traceparent"] as? String, "\(hook)")
+            let parent = try #require(TraceParent(header: header), "\(header)")
+            #expect(parent.isSampled == (ratio == 1), "\(header)")
+            guard ratio == 1 else { return }
+            let spans = try await receiver.waitForSpans(of: parent.traceID.hex) { spans in
+                spans.contains { $0.spanID == parent.spanID.hex } && spans.contains { $0.name == "deliver WEBHOOK" }
+            }
+            let call = try #require(spans.first { $0.spanID == parent.spanID.hex }, "\(spans.map(\.name))")
+            #expect(call.kind == 3 && call.name == "POST" && call.string("server.address") == "127.0.0.1")
+            let delivery = try #require(spans.first { $0.name == "deliver WEBHOOK" })
+            #expect(call.parentSpanID == delivery.spanID && delivery.string("huddle.delivery.outcome") == "delivered")
         }
     }
 }

@@ -245,7 +245,8 @@ class Services:
 
     def webhook_post(self, headers, body):
         payload = self.webhook.verify(body, headers)
-        self.received.append({"service": "webhook", "id": headers["webhook-id"], "payload": payload})
+        self.received.append(
+            {"service": "webhook", "id": headers["webhook-id"], "payload": payload, "traceparent": headers.get("traceparent")})
         return 200, {}
 
 

@@ -8,7 +8,7 @@ import Tracing
 /// read from a loaded row, and scalars, get none. Opened only in a task whose
 /// trace is recorded, so any other operation pays one task-local read each.
 enum ExecutionSpans {
-    static var areOn: Bool { InstrumentationContext.isRecording }
+    static var areOn: Bool { RecordedTrace.tracer != nil }
 
     /// `body` in a span of `name`, when the task is traced.
     static func spanning<T, Failure: Error>(_ name: String, _ body: () throws(Failure) -> T) throws(Failure) -> T {
@@ -26,16 +26,23 @@ enum ExecutionSpans {
     /// A resolver that ran this long without waiting gets a span of its own.
     static let slowResolver = Duration.milliseconds(1)
 
-    /// After a resolver that did not wait: a span from `started` to now,
-    /// when it took `slowResolver` or longer.
-    static func resolved(since started: DefaultTracerClock.Instant, parentType: String, field: String, path: () -> [PathComponent]) {
-        let ended = DefaultTracerClock.now
-        let (seconds, attoseconds) = slowResolver.components
-        let threshold = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
-        guard ended.nanosecondsSinceEpoch &- started.nanosecondsSinceEpoch >= threshold, let tracer = RecordedTrace.tracer else { return }
-        let span = tracer.startSpan("resolve \(parentType).\(field)", at: started)
+    /// When a resolver started: the wall clock, which spans carry, and
+    /// the monotonic one, which measures it (the wall clock can step).
+    struct Start {
+        let wall = DefaultTracerClock.now
+        let monotonic = ContinuousClock.now
+    }
+
+    /// After a resolver that did not wait: a span from `started` for as
+    /// long as it ran, when that was `slowResolver` or longer.
+    static func resolved(since started: Start, parentType: String, field: String, path: () -> [PathComponent]) {
+        let elapsed = ContinuousClock.now - started.monotonic
+        guard elapsed >= slowResolver, let tracer = RecordedTrace.tracer else { return }
+        let (seconds, attoseconds) = elapsed.components
+        let nanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        let span = tracer.startSpan("resolve \(parentType).\(field)", at: started.wall)
         span.attributes = attributes(parentType: parentType, field: field, path: path())
-        span.end(at: ended)
+        span.end(at: DefaultTracerClock.Timestamp(nanosecondsSinceEpoch: started.wall.nanosecondsSinceEpoch + nanoseconds))
     }
 
     static func attributes(parentType: String, field: String, path: [PathComponent]) -> SpanAttributes {

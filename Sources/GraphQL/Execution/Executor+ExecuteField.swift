@@ -1,5 +1,3 @@
-import Tracing
-
 /// ExecuteField (spec §6.4.2): resolving one field of an object, with its
 /// arguments coerced, and writing its key.
 extension Executor {
@@ -36,11 +34,14 @@ extension Executor {
             } else if planned.resolution == .byName, let members {
                 resolved = Self.member(planned, of: members)
             } else if isTraced, planned.resolution == .bound {
-                let started = DefaultTracerClock.now
+                let started = ExecutionSpans.Start()
                 resolved = try resolve(planned, parent, &instance)
-                ExecutionSpans.resolved(since: started, parentType: objectType.name, field: planned.name) {
-                    let (parentPath, key) = currentPosition()
-                    return PathNode.components(parentPath, then: key)
+                // One that waits gets its span for the wait (`complete`).
+                if !resolved.waits {
+                    ExecutionSpans.resolved(since: started, parentType: objectType.name, field: planned.name) {
+                        let (parentPath, key) = currentPosition()
+                        return PathNode.components(parentPath, then: key)
+                    }
                 }
             } else {
                 resolved = try resolve(planned, parent, &instance)

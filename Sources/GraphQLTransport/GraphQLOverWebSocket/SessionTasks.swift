@@ -1,5 +1,6 @@
 import GraphQL
 import HuddleRuntime
+import TraceContext
 
 /// The tasks a GraphQL WebSocket session runs on its loop, whichever
 /// protocol it speaks: its operations by id, and its timers. All of them
@@ -29,6 +30,8 @@ final class SessionTasks: @unchecked Sendable {
         var name: String?
         var events = 0
         var errorCodes: [String] = []
+        /// The operation's span, when its trace is recorded.
+        var trace: TraceParent?
 
         func count(_ errors: [GraphQLError]) {
             for code in GraphQLOverHTTP.codes(of: errors) where !errorCodes.contains(code) { errorCodes.append(code) }
@@ -61,6 +64,7 @@ final class SessionTasks: @unchecked Sendable {
                     "GraphQL over WebSocket", kind: .server, under: socket.traceContext,
                     attributes: ["huddle.websocket.protocol": .string(protocolName), "huddle.request_id": .string(requestID)]
                 ) { span in
+                    if span.isRecording { record.trace = span.context.traceParent }
                     await body(record)
                     span.updateAttributes { attributes in
                         if let type = record.type { attributes.set("graphql.operation.type", value: .string(type)) }
@@ -75,6 +79,8 @@ final class SessionTasks: @unchecked Sendable {
                     .info, "operation",
                     [
                         "request_id": .string(requestID),
+                        "trace_id": record.trace.map { .string($0.traceID.hex) },
+                        "span_id": record.trace.map { .string($0.spanID.hex) },
                         "protocol": .string(protocolName),
                         "operation_type": record.type.map { .string($0) },
                         "operation": record.name.map { .string($0) },

@@ -20,11 +20,12 @@ public struct FinishedSpan: Sendable {
     /// Attributes and events left out past the limits.
     public var droppedAttributes: Int
     public var droppedEvents: Int
+    public var droppedLinks: Int
 
     public init(
         name: String, kind: SpanKind, context: TraceParent, parentSpanID: SpanID?, parentIsRemote: Bool, start: UInt64, end: UInt64,
         attributes: SpanAttributes, events: [SpanEvent], links: [TraceParent], status: SpanStatus?, droppedAttributes: Int,
-        droppedEvents: Int
+        droppedEvents: Int, droppedLinks: Int = 0
     ) {
         self.name = name
         self.kind = kind
@@ -39,6 +40,7 @@ public struct FinishedSpan: Sendable {
         self.status = status
         self.droppedAttributes = droppedAttributes
         self.droppedEvents = droppedEvents
+        self.droppedLinks = droppedLinks
     }
 }
 
@@ -117,7 +119,8 @@ public struct HuddleSpan: Span {
     public func addLink(_ link: SpanLink) {
         guard let recorder, let linked = link.context.traceParent else { return }
         recorder.state.withLock { state in
-            if state.links.count < recorder.limits.maxLinks { state.links.append(linked) }
+            guard state.links.count < recorder.limits.maxLinks else { return state.droppedLinks += 1 }
+            state.links.append(linked)
         }
     }
 
@@ -137,7 +140,8 @@ public struct HuddleSpan: Span {
                     event.attributes = SpanLimits.shortened(event.attributes, recorder.limits)
                     return event
                 },
-                links: state.links, status: state.status, droppedAttributes: state.droppedAttributes, droppedEvents: state.droppedEvents)
+                links: state.links, status: state.status, droppedAttributes: state.droppedAttributes, droppedEvents: state.droppedEvents,
+                droppedLinks: state.droppedLinks)
         }
         if let finished { recorder.processor.spanEnded(finished) }
     }
@@ -153,6 +157,7 @@ final class SpanRecorder: Sendable {
         var status: SpanStatus?
         var droppedAttributes = 0
         var droppedEvents = 0
+        var droppedLinks = 0
         var ended = false
     }
 

@@ -59,8 +59,9 @@ extension HuddleTracer {
         attributes: SpanAttributes = [:], _ body: (HuddleSpan) async -> T
     ) async -> T {
         let span = startSpan(name, context: context, ofKind: kind)
-        // Unrecorded: nothing within opens a span, so it runs in no context.
-        guard span.isRecording else { return await body(span) }
+        // Unrecorded: nothing within opens a span, but a call it makes
+        // (the webhook) still passes the trace and its decision on.
+        guard span.isRecording else { return await InstrumentationContext.$current.withValue(span.context) { await body(span) } }
         if !attributes.isEmpty { span.attributes = attributes }
         defer { span.end() }
         return await run(in: span) { await body(span) }
