@@ -153,6 +153,22 @@ struct FriendAndInvitationTests {
                 answered.filter { $0["kind"].string == "INVITATION_ACCEPTED" }.map { $0["invitation"]["status"].string } == ["ACCEPTED"])
             #expect(
                 answered.filter { $0["kind"].string == "INVITATION_DECLINED" }.map { $0["invitation"]["status"].string } == ["DECLINED"])
+            // Each invitation's notice reads as a person would write it.
+            let messages = "{ notifications { edges { node { kind message actor { username } session { location { name } } } } } }"
+            var texts: [String: String] = [:]
+            for token in [bob.token, ana.token] {
+                for edge in try await server.graphql(messages, token: token)["data"]["notifications"]["edges"].array {
+                    let node = edge["node"]
+                    guard let kind = node["kind"].string, kind.hasPrefix("INVITATION"), let actor = node["actor"]["username"].string,
+                        let place = node["session"]["location"]["name"].string
+                    else { continue }
+                    texts[kind] = node["message"].string?.replacingOccurrences(of: actor, with: "NAME")
+                        .replacingOccurrences(of: place, with: "PLACE")
+                }
+            }
+            #expect(texts["INVITATION_RECEIVED"] == "NAME invited you to a tennis session at PLACE.", "\(texts)")
+            #expect(texts["INVITATION_ACCEPTED"] == "NAME accepted your invitation to a tennis session at PLACE.", "\(texts)")
+            #expect(texts["INVITATION_DECLINED"] == "NAME declined your invitation to a tennis session at PLACE.", "\(texts)")
             let kinds = try await server.sql("SELECT kind FROM notifications ORDER BY id").map { try $0.decode(String.self, at: 0) }
             #expect(kinds.filter { $0 == "INVITATION_RECEIVED" }.count == 2)
             #expect(kinds.contains("INVITATION_ACCEPTED"))

@@ -65,6 +65,14 @@ struct SessionTests {
             _ = try await server.graphql(
                 "mutation($id: ID!) { joinSportsSession(sessionId: $id) { occupied } }", ["id": id], token: bob.token)
 
+            // Once started, a session stays: it is its players' history.
+            _ = try await server.sql("UPDATE sports_sessions SET occurs_at = now() - interval '1 hour' WHERE id = $1", [rowID(id)])
+            let started = try await server.graphql(
+                "mutation($id: ID!) { deleteSportsSession(sessionId: $id) }", ["id": id], token: ana.token)
+            #expect(started.errorCode == "BAD_USER_INPUT" && started.errorMessage?.contains("started already") == true, "\(started)")
+            #expect(try await server.sql("SELECT count(*)::int FROM sports_sessions")[0].decode(Int.self, at: 0) == 1)
+            _ = try await server.sql("UPDATE sports_sessions SET occurs_at = now() + interval '2 days' WHERE id = $1", [rowID(id)])
+
             // Deleting tells the players.
             let deleted = try await server.graphql(
                 "mutation($id: ID!) { deleteSportsSession(sessionId: $id) }", ["id": id], token: ana.token)

@@ -99,9 +99,11 @@ enum InvitationResolvers {
                 throw APIError.badInput("Your friend has been invited to this session already.")
             }
             let invitation = try InvitationRecord(row: rows[0])
+            let (name, described) = try await describe(sessionID, by: viewer, on: connection)
             try await Notifications.record(
                 .invitationReceived, for: invitee, actor: viewer,
-                subject: NodeReference("Invitation", invitation.id), scope: NodeReference("SportsSession", sessionID), on: connection)
+                subject: NodeReference("Invitation", invitation.id), scope: NodeReference("SportsSession", sessionID),
+                message: "\(name) invited you to \(described).", on: connection)
             return .object(invitation)
         }
     }
@@ -122,11 +124,28 @@ enum InvitationResolvers {
             let updated = try await connection.query(
                 "UPDATE invitations AS i SET status = $2, answered_at = now() WHERE i.id = $1 RETURNING \(InvitationRecord.columns)",
                 [invitationID, accept ? "ACCEPTED" : "DECLINED"])
+            let (name, session) = try await describe(invitation.sessionID, by: viewer, on: connection)
             try await Notifications.record(
                 accept ? .invitationAccepted : .invitationDeclined, for: invitation.fromUser, actor: viewer,
                 subject: NodeReference("Invitation", invitationID), scope: NodeReference("SportsSession", invitation.sessionID),
-                on: connection)
+                message: "\(name) \(accept ? "accepted" : "declined") your invitation to \(session).", on: connection)
             return .object(try InvitationRecord(row: updated[0]))
         }
+    }
+
+    /// The username of `user`, and the session as a notice names it: "a
+    /// soccer session at Central Park" (the sport as people write it; the
+    /// time is left to the session's own field, for the reader's clock).
+    private static func describe(_ sessionID: Int64, by user: Int64, on connection: PostgresConnection) async throws -> (
+        name: String, session: String
+    ) {
+        let rows = try await connection.query(
+            """
+            SELECT u.username, s.sport, l.name FROM users u, sports_sessions s JOIN locations l ON l.id = s.location_id
+            WHERE u.id = $1 AND s.id = $2
+            """, [user, sessionID])
+        guard let row = rows.first else { throw APIError.notFound("No sports session has that id.") }
+        let sport = SportName(try row.decode(String.self, at: 1))
+        return (try row.decode(String.self, at: 0), "\(sport.withArticle) session at \(try row.decode(String.self, at: 2))")
     }
 }

@@ -179,10 +179,15 @@ enum SessionResolvers {
         let viewer = try input.request.signedIn()
         let sessionID = try input.id("sessionId", of: "SportsSession")
         return try await input.request.database.withTransaction { connection in
-            let rows = try await connection.query("SELECT creator_id FROM sports_sessions WHERE id = $1 FOR UPDATE", [sessionID])
+            let rows = try await connection.query(
+                "SELECT creator_id, occurs_at > now() FROM sports_sessions WHERE id = $1 FOR UPDATE", [sessionID])
             guard let row = rows.first else { throw APIError.notFound("No sports session has that id.") }
             guard try row.decode(Int64.self, at: 0) == viewer else {
                 throw APIError.forbidden("Only the creator of a session can delete it.")
+            }
+            // Once it has started it is its players' history and statistics, as joining it is closed.
+            guard try row.decode(Bool.self, at: 1) else {
+                throw APIError.badInput("This session has started already; it stays in its players' history.")
             }
             try await cancel(sessionID, by: viewer, on: connection)
             return .scalar(.string(input.string("sessionId")!))
