@@ -77,6 +77,7 @@ public final class GraphQLOverWebSocket: Sendable {
         let start = await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
             await startOperation(request, context: context, record: record)
         }
+        if case .stream = start { record.started() }
         switch start {
         case .failed(let errors): record.count(errors)
         case .single(let result), .incremental(let result, _): record.count(result.errors)

@@ -32,6 +32,16 @@ final class SessionTasks: @unchecked Sendable {
         var errorCodes: [String] = []
         /// The operation's span, when its trace is recorded.
         var trace: TraceParent?
+        /// Whether the operation has started: a subscription's source
+        /// stream made (its LISTEN in place), a query's execution begun.
+        private(set) var isStarted = false
+        var onStarted: (() -> Void)?
+
+        func started() {
+            guard !isStarted else { return }
+            isStarted = true
+            onStarted?()
+        }
 
         func count(_ errors: [GraphQLError]) {
             for code in GraphQLOverHTTP.codes(of: errors) where !errorCodes.contains(code) { errorCodes.append(code) }
@@ -54,10 +64,12 @@ final class SessionTasks: @unchecked Sendable {
         let metrics = metrics
         let requestID = "\(socket.requestID):\(LoggedOperation.clamped(id))"
         operations[id] = Task(executorPreference: loop) { [self] in
-            metrics?.subscriptionStarted()
-            defer { metrics?.subscriptionEnded() }
             let started = ContinuousClock.now
             let record = OperationRecord()
+            // Counted once its source is in place (`OperationRecord.started`):
+            // from then on no event it follows can pass it by.
+            record.onStarted = { metrics?.subscriptionStarted() }
+            defer { if record.isStarted { metrics?.subscriptionEnded() } }
             await RequestID.$current.withValue(requestID) {
                 guard let tracer = socket.tracer else { return await body(record) }
                 await tracer.run(

@@ -299,7 +299,8 @@ public final class Metrics: Sendable {
         text += gauge("huddle_open_connections", "TCP connections open now.", connections.load(ordering: .relaxed))
         text += gauge("huddle_open_websockets", "WebSocket connections open now.", webSockets.load(ordering: .relaxed))
         text += gauge(
-            "huddle_active_subscriptions", "GraphQL operations running over WebSocket, and subscriptions over event streams, now.",
+            "huddle_active_subscriptions",
+            "GraphQL subscriptions running over WebSocket and event streams now, each once its event source is in place.",
             subscriptions.load(ordering: .relaxed))
         return text
     }
