@@ -55,13 +55,6 @@ struct ProtobufWriter {
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
     }
 
-    mutating func bytes(_ field: Int, _ value: [UInt8]) {
-        guard !value.isEmpty else { return }
-        tag(field, 2)
-        varint(UInt64(value.count))
-        bytes += value
-    }
-
     /// Ids, as OTLP's bytes fields carry them: each 64-bit word big-endian.
     mutating func id(_ field: Int, _ words: UInt64...) {
         tag(field, 2)

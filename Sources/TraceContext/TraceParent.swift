@@ -100,9 +100,6 @@ public struct TraceID: Sendable, Hashable {
     }
 
     public var hex: String { Hex.digits(high) + Hex.digits(low) }
-
-    /// Big-endian, as OTLP carries it.
-    public var bytes: [UInt8] { Hex.bigEndian(high) + Hex.bigEndian(low) }
 }
 
 /// A span's id: 8 bytes, written as 16 hex digits.
@@ -112,8 +109,6 @@ public struct SpanID: Sendable, Hashable {
     public init(_ value: UInt64) { self.value = value }
 
     public var hex: String { Hex.digits(value) }
-
-    public var bytes: [UInt8] { Hex.bigEndian(value) }
 }
 
 enum Hex {
@@ -125,10 +120,6 @@ enum Hex {
             }
             return count
         }
-    }
-
-    static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
     }
 }
 
@@ -143,16 +134,6 @@ extension InstrumentationContext {
     public var traceParent: TraceParent? {
         get { self[TraceParentKey.self] }
         set { self[TraceParentKey.self] = newValue }
-    }
-
-    /// Whether the current task is in a recorded trace: where Huddle's code
-    /// opens a span only then, an unrecorded request (tracing off, or not
-    /// sampled) pays one task-local read and no more. A span under an
-    /// unsampled parent is not recorded by any sampler Huddle offers but
-    /// `always_on` and a ratio of 1, which record the request's own span
-    /// and so pass this.
-    public static var isRecording: Bool {
-        current?.traceParent?.isSampled == true
     }
 }
 
