@@ -7,6 +7,9 @@ import Tracing
 /// and `graphql.operation.name`); its resolvers', batches' and
 /// statements' spans are its children. Opened only in a traced task.
 enum OperationSpans {
+    // Inlined, so an untraced operation runs its body as the caller's own
+    // code, without a closure's frame or a generic tuple in between.
+    @inline(__always)
     static func executing<T>(
         _ type: String, _ name: String?, _ body: () async -> T, result: (T) -> ExecutionResult?
     ) async -> T {

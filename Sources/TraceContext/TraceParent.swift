@@ -1,3 +1,4 @@
+import Synchronization
 import Tracing
 
 /// A span's place in a trace, as W3C Trace Context carries it between
@@ -145,6 +146,7 @@ public final class ContextTracer: Sendable {
 
     public init(_ tracer: any Tracer) {
         self.tracer = tracer
+        RecordedTrace.mayExist.store(true, ordering: .relaxed)
     }
 }
 
@@ -157,10 +159,17 @@ public enum ContextTracerKey: InstrumentationContextKey {
 /// recorded, through the tracer that trace started with.
 public enum RecordedTrace {
     /// The current task's tracer when its trace is recorded; nil otherwise
-    /// (tracing off, or this trace not sampled), which costs one
-    /// task-local read.
+    /// (tracing off, or this trace not sampled).
     public static var tracer: (any Tracer)? {
-        guard let context = InstrumentationContext.current, context.traceParent?.isSampled == true else { return nil }
+        guard mayExist.load(ordering: .relaxed), let context = InstrumentationContext.current,
+            context.traceParent?.isSampled == true
+        else { return nil }
         return context[ContextTracerKey.self]?.tracer
     }
+
+    /// Whether any `ContextTracer` was made in this process: until one is,
+    /// no context can carry one, and `tracer` answers without reading the
+    /// task-local context (a lookup through every value the task's callers
+    /// bound, which a request pays at each span point when tracing is off).
+    static let mayExist = Atomic(false)
 }
