@@ -112,12 +112,36 @@ struct HabitTests {
             #expect(node["checkInCount"].int == 10, "\(progress)")
             #expect(node["lastCheckIn"].string == today)
             #expect(node["milestones"].array.map { $0["days"].int } == [7])
+            // The run from nine days ago was seven days long on the gap's day, which was filled last.
+            #expect(node["milestones"][0]["reachedOn"].string == gap, "\(progress)")
             #expect(node["all"].double == 1.0)
             #expect(node["whole"].double == 1.0)
             let days = node["calendar"].array
             #expect(days.count >= 28 && days.count <= 31)
             #expect(days.first { $0["date"].string == today }?["done"].bool == true)
             #expect(days.filter { $0["isFuture"].bool == true }.allSatisfy { $0["done"].bool == false })
+        }
+    }
+
+    /// A milestone is dated by the day its streak reached it, not by the
+    /// day the check-in that found it was made.
+    @Test func aMilestoneIsReachedOnTheDayItsStreakGotThatLong() async throws {
+        try await TestServer.with(mounting: [HabitBuddies.self]) { server in
+            let user = try await server.makeUsers(1, prefix: "late")[0]
+            let zone = "Europe/Berlin"
+            func day(_ back: Int) async throws -> String {
+                try await server.sql("SELECT ((now() AT TIME ZONE $1)::date - $2::int)::text", [zone, back])[0].decode(String.self, at: 0)
+            }
+            let habit = try await F.habit(server, token: user.token, "Read 20 pages", timeZone: zone, startedOn: try await day(10))
+            // Seven days, from a week ago to yesterday, all checked in today.
+            for back in (1...7).reversed() {
+                let answer = try await server.graphql(F.checkIn, ["id": habit, "date": try await day(back)], token: user.token)
+                #expect(answer["errors"].isNull, "\(answer)")
+            }
+            let read = try await server.graphql(
+                "query($id: ID!) { node(id: $id) { ... on Habit { milestones { days reachedOn } } } }", ["id": habit], token: user.token)
+            #expect(read["data"]["node"]["milestones"].array.map { $0["days"].int } == [7], "\(read)")
+            #expect(read["data"]["node"]["milestones"][0]["reachedOn"].string == (try await day(1)), "\(read)")
         }
     }
 

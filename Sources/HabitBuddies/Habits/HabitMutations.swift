@@ -212,10 +212,9 @@ enum HabitMutations {
                 let reached = try await connection.query(
                     """
                     INSERT INTO habit_milestones (habit_id, days, reached_on)
-                    SELECT $1, m, $3::date FROM habit_streaks(ARRAY[$1::bigint]) s, unnest($2::int[]) AS m
-                    WHERE s.longest_streak >= m
+                    SELECT habit_id, days, reached_on FROM habit_milestones_reached(ARRAY[$1::bigint], $2::int[])
                     ON CONFLICT DO NOTHING RETURNING days
-                    """, [id, milestones, habit.today])
+                    """, [id, milestones])
                 for row in reached {
                     let days = try row.decode(Int.self, at: 0)
                     try await Notifications.record(

@@ -110,9 +110,8 @@ enum HabitBuddiesDemoData {
         _ = try await connection.query(
             """
             INSERT INTO habit_milestones (habit_id, days, reached_on)
-            SELECT s.habit_id, m, s.last_day FROM habit_streaks(ARRAY(SELECT id FROM habits)) s, unnest(ARRAY[7, 30, 100]) AS m
-            WHERE s.longest_streak >= m
-            """)
+            SELECT habit_id, days, reached_on FROM habit_milestones_reached(ARRAY(SELECT id FROM habits), $1::int[])
+            """, [HabitMutations.milestones])
         _ = try await connection.query(
             """
             INSERT INTO scheduled_jobs (kind, subject_id, due_at)
