@@ -308,7 +308,8 @@ let package = Package(
             dependencies: [
                 "huddle", "HuddleServer", "HuddleCore", "HuddlePostgres", "HuddleRuntime", "GraphQL", "PostgresTestSupport",
                 "RuntimeTestSupport", "ServerTestSupport", "TestSupport",
-            ]),
+            ],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -82,7 +82,7 @@ package enum Playmate: App {
         for row in sessions {
             let session = try row.decode(Int64.self, at: 0)
             if try row.decode(Bool.self, at: 1) {
-                try await SessionResolvers.cancel(session, by: user, on: connection)
+                try await SessionResolvers.cancel(session, by: user, creatorLeaves: true, on: connection)
             } else {
                 try await SessionReminder.cancel(session: session, on: connection)
             }

@@ -38,6 +38,7 @@ package enum Prolific: App {
         .snippetVoted: NoticeStyle(title: "Prolific", urgency: .low, promotional: true),
         .projectCompleted: NoticeStyle(title: "Prolific: story complete"),
         .projectInvitation: NoticeStyle(title: "Prolific: you're invited to write"),
+        .writerStartedProject: NoticeStyle(title: "Prolific: a new story", urgency: .low),
     ]
 
     package static let scheduledWork = [RoundEnd.work]
@@ -54,6 +55,8 @@ package enum Prolific: App {
               'projectsOwned', (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.id), '[]') FROM projects p WHERE p.owner_id = $1),
               'memberships', (SELECT coalesce(jsonb_agg(to_jsonb(m) ORDER BY m.project_id), '[]') FROM project_members m WHERE m.user_id = $1),
               'follows', (SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.project_id), '[]') FROM project_follows f WHERE f.user_id = $1),
+              'writersFollowed', (SELECT coalesce(jsonb_agg(jsonb_build_object('writer', f.writer_id, 'since', f.followed_at)
+                                    ORDER BY f.writer_id), '[]') FROM writer_follows f WHERE f.follower_id = $1),
               'snippets', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.id), '[]') FROM snippets s WHERE s.author_id = $1),
               'votes', (SELECT coalesce(jsonb_agg(to_jsonb(v) ORDER BY v.created_at, v.snippet_id), '[]') FROM votes v WHERE v.voter_id = $1),
               'karma', (SELECT to_jsonb(w) FROM prolific_writers w WHERE w.user_id = $1),
@@ -114,7 +117,7 @@ package enum Prolific: App {
 final class ProlificLoaders: RequestLoaders {
     private enum Slot: Int, CaseIterable {
         case projects, rounds, snippets, currentRounds, rankedSnippets, counts, stories, snippetCounts, viewerFollows,
-            viewerMemberships, viewerVotes, members, writers, roundPages, userProjectPages, userSnippetPages
+            viewerFollowsWriters, viewerMemberships, viewerVotes, members, writers, roundPages, userProjectPages, userSnippetPages
     }
     private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
@@ -265,6 +268,14 @@ final class ProlificLoaders: RequestLoaders {
         slots.loader(.viewerFollows) {
             Loaders.viewerSet(
                 database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
+        }
+    }
+
+    /// Which of the users the viewer follows as writers.
+    var viewerFollowsWriters: DataLoader<Int64, Bool> {
+        slots.loader(.viewerFollowsWriters) {
+            Loaders.viewerSet(
+                database, viewerID, "SELECT writer_id FROM writer_follows WHERE follower_id = $1 AND writer_id = ANY($2::bigint[])")
         }
     }
 

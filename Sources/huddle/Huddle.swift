@@ -9,7 +9,7 @@ struct Huddle: AsyncParsableCommand {
         version: Version.line,
         subcommands: [
             Serve.self, Migrate.self, Seed.self, Format.self, ValidateCommand.self, ExecuteCommand.self, SchemaCommand.self,
-            PersistCommand.self, OutboxCommand.self, PushCommand.self,
+            PersistCommand.self, OutboxCommand.self, PushCommand.self, PlacesCommand.self,
             Version.self,
         ]
     )

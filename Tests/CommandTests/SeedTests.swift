@@ -35,8 +35,19 @@ struct SeedTests {
             #expect(me["data"]["me"]["friendCount"].int ?? 0 >= 10, "\(me)")
             #expect(me["data"]["incomingFriendRequests"]["edges"].array.count == 1)
             #expect(me["data"]["receivedInvitations"]["edges"].array.count == 2)
+            // Places where their names are; past sessions, so statistics are not all zero.
+            let demo = try await server.graphql(
+                """
+                { searchLocations(query: "Central Park") { name latitude longitude }
+                  me { statistics { sessionsPlayed hoursPlayed } } sessionSuggestions { emptyReason } }
+                """, token: token)
+            let park = demo["data"]["searchLocations"].array.first { $0["name"].string == "Central Park" }
+            #expect(abs((park?["latitude"].double ?? 0) - 40.78) < 0.01 && abs((park?["longitude"].double ?? 0) + 73.97) < 0.01, "\(demo)")
+            #expect(demo["data"]["me"]["statistics"]["sessionsPlayed"].int ?? 0 > 0, "\(demo)")
+            #expect(demo["data"]["me"]["statistics"]["hoursPlayed"].double ?? 0 > 0)
             let sessions = me["data"]["sportsSessions"]["edges"].array
-            #expect(sessions.count == 50)
+            // 45 of the 60 are to come; the others are over.
+            #expect(sessions.count == 45)
             #expect(
                 sessions.allSatisfy {
                     ($0["node"]["occupied"].int ?? 0) >= 2 && $0["node"]["players"].array.count == $0["node"]["occupied"].int
@@ -72,6 +83,24 @@ struct SeedTests {
     /// what a benchmark of one screen needs. (The bench scale, which seeds
     /// the apps at once, is what `scripts/bench/dataset.sh` runs: minutes of
     /// both cores, too much for the test command.)
+    /// A seed that failed rolled its rows back but not its sequences; the
+    /// next seed of the still-empty database must not trip over the ids
+    /// they skipped (every later `huddle serve` failed on that).
+    @Test func aSeedAfterAFailedOneStartsTheIdsAgain() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let migrated = try HuddleCommand.run(["migrate"], environment: ["DATABASE_URL": url])
+            #expect(migrated.status == 0, "\(migrated.standardError)")
+            // What a failed seed leaves: ids taken, no rows.
+            try await TestDatabase.withPool(url: url) { pool, _ in
+                _ = try await pool.query("SELECT nextval(pg_get_serial_sequence('users', 'id')) FROM generate_series(1, 40)")
+                _ = try await pool.query("SELECT nextval(pg_get_serial_sequence('locations', 'id')) FROM generate_series(1, 12)")
+            }
+            let seeded = try HuddleCommand.run(["seed"], environment: ["DATABASE_URL": url])
+            #expect(seeded.status == 0, "\(seeded.standardError)")
+            #expect(seeded.standardOutput.hasPrefix("seeded 40 users"), "\(seeded.standardOutput)")
+        }
+    }
+
     @Test func seedsOnlyTheNamedApps() async throws {
         let unknown = try HuddleCommand.run(["seed", "--apps", "playmate,chess"])
         #expect(unknown.status == 2)

@@ -57,7 +57,7 @@ struct HabitBuddiesLiveTests {
                 #"{"id":"2","type":"subscribe","payload":{"query":"subscription { meetingUpdated { kind meeting { id status } notification { id } } }"}}"#
             )
             anaClient.send(
-                #"{"id":"3","type":"subscribe","payload":{"query":"subscription { notificationReceived { kind meeting { status } } }"}}"#
+                #"{"id":"3","type":"subscribe","payload":{"query":"subscription { notificationReceived { kind message meeting { status } } }"}}"#
             )
             try await waitForSubscriptions(5, server: second)
             let input: [String: any Sendable] = ["buddyId": bob.id, "date": F.day(2), "time": "18:00", "timeZone": "Europe/Berlin"]
@@ -87,6 +87,9 @@ struct HabitBuddiesLiveTests {
             #expect(reminder["id"].string == "3", "\(reminder)")
             #expect(reminder["payload"]["data"]["notificationReceived"]["kind"].string == "MEETING_REMINDER", "\(reminder)")
             #expect(reminder["payload"]["data"]["notificationReceived"]["meeting"]["status"].string == "ACCEPTED")
+            // In Ana's zone (her habits', Berlin, as the meeting's), naming Bob.
+            let said = reminder["payload"]["data"]["notificationReceived"]["message"].string ?? ""
+            #expect(said.hasPrefix("Your check-in with live1 starts ") && said.hasSuffix(" at 18:00."), "\(said)")
 
             // Ana stops listening; Bob cancels; back on the first server, she catches up from her last notice.
             for id in ["1", "2", "3"] { anaClient.send(#"{"id":"\#(id)","type":"complete"}"#) }

@@ -34,7 +34,10 @@ struct RecordColumnsTests {
         Declaration(record: "UserRecord", names: UserRecord.selection.names, sql: "SELECT \(UserRecord.columns) FROM users u") {
             let user = try UserRecord(row: $0)
             _ = (try user.email, try user.birthday, try user.gender, try user.biography, try user.profileImageURL)
-            _ = (try user.homeLatitude, try user.homeLongitude, try user.createdAt)
+            _ = (try user.homeLatitude, try user.homeLongitude, try user.createdAt, try user.timeZone)
+        },
+        Declaration(record: "PlaceRecord", names: PlaceRecord.selection.names, sql: "SELECT \(PlaceRecord.columns) FROM places p") {
+            _ = try PlaceRecord(row: $0)
         },
         Declaration(record: "UserRecord names", names: UserRecord.nameSelection.names, sql: "SELECT \(UserRecord.nameColumns) FROM users u")
         {

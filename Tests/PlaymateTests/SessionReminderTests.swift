@@ -20,8 +20,13 @@ struct SessionReminderTests {
             defer { server.stop() }
             let users = try await server.makeUsers(3, prefix: "remind")
             let (ana, bob, cara) = (users[0], users[1], users[2])
+            // Ana said her time zone; Bob did not, so his reminder is in UTC and says so.
+            let zoned = try await server.graphql(
+                #"mutation { updateProfile(input: { timeZone: "Asia/Tokyo" }) { timeZone } }"#, token: ana.token)
+            #expect(zoned["data"]["updateProfile"]["timeZone"].string == "Asia/Tokyo", "\(zoned)")
             let created = try await server.graphql(SessionTests.create, SessionTests.input(in: 2), token: ana.token)
             let session = try #require(created["data"]["createSportsSession"]["id"].string, "\(created)")
+            let occursAt = try await server.sql("SELECT occurs_at FROM sports_sessions ORDER BY id LIMIT 1")[0].decode(Date.self, at: 0)
             let due = try await server.sql(
                 """
                 SELECT j.due_at = s.occurs_at - interval '90 minutes' FROM scheduled_jobs j JOIN sports_sessions s ON s.id = j.subject_id
@@ -55,14 +60,15 @@ struct SessionReminderTests {
             #expect(try await jobs(server) == 0)
 
             let notices = "{ notifications(first: 10) { edges { node { kind message session { id } } } } }"
-            for user in [ana, bob] {
+            for (user, zone) in [(ana, "Asia/Tokyo"), (bob, "UTC")] {
                 let inbox = try await server.graphql(notices, token: user.token)
                 let reminders = inbox["data"]["notifications"]["edges"].array.map { $0["node"] }.filter {
                     $0["kind"].string == "SESSION_REMINDER"
                 }
                 #expect(reminders.count == 1, "\(inbox)")
                 #expect(reminders.first?["session"]["id"].string == session)
-                #expect(reminders.first?["message"].string?.hasPrefix("Your tennis session at Central Park Courts starts at") == true)
+                let when = Self.readerTime(occursAt, zone: zone)
+                #expect(reminders.first?["message"].string == "Your tennis session at Central Park Courts starts \(when).", "\(inbox)")
             }
             let left = try await server.graphql(notices, token: cara.token)
             #expect(
@@ -70,6 +76,23 @@ struct SessionReminderTests {
                     && left["data"]["notifications"]["edges"].array.allSatisfy { $0["node"]["kind"].string != "SESSION_REMINDER" },
                 "\(left)")
         }
+    }
+
+    /// What a notice should say of `date` to a reader in `zone`, worked
+    /// out here with Foundation's calendar rather than by the server's SQL.
+    static func readerTime(_ date: Date, zone: String, now: Date = Date()) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone)!
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)).day!
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = "HH:mm"
+        let time = formatter.string(from: date)
+        formatter.dateFormat =
+            calendar.component(.year, from: date) == calendar.component(.year, from: now) ? "EEE d MMM" : "EEE d MMM yyyy"
+        let day = [0: "today", 1: "tomorrow", -1: "yesterday"][days] ?? "on \(formatter.string(from: date))"
+        return "\(day) at \(time)" + (zone == "UTC" ? " (UTC)" : "")
     }
 
     @Test func noRemindersWhenTheSettingIsZero() async throws {

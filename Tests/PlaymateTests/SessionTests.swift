@@ -83,6 +83,14 @@ struct SessionTests {
                 "SELECT kind, message FROM notifications WHERE user_id = (SELECT id FROM users WHERE username = 'bob')")
             #expect(notices.count == 1)
             #expect(try notices[0].decode(String.self, at: 0) == "SESSION_DELETED")
+            let occursAt = Date().addingTimeInterval(2 * 86400)
+            let said = try notices[0].decode(String.self, at: 1)
+            // Two days from now at about this minute: in UTC, since Bob never said his zone.
+            #expect(said.hasPrefix("ana called off the tennis session at Central Park Courts on "), "\(said)")
+            #expect(
+                [occursAt.addingTimeInterval(-60), occursAt, occursAt.addingTimeInterval(60)].contains {
+                    said == "ana called off the tennis session at Central Park Courts \(SessionReminderTests.readerTime($0, zone: "UTC"))."
+                }, "\(said)")
         }
     }
 

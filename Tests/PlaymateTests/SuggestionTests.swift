@@ -80,6 +80,31 @@ struct SuggestionTests {
             #expect(suggestions[2]["sportWeight"].double == 0.5)
             let far = try await server.graphql("{ suggestedSessions(radiusKm: 501) { score } }", token: me.token)
             #expect(far.errorCode == "BAD_USER_INPUT")
+            // The schema's maximum page, and one over it.
+            let most = try await server.graphql("{ suggestedSessions(first: 50) { score } }", token: me.token)
+            #expect(most["data"]["suggestedSessions"].array.count == 3, "\(most)")
+            let over = try await server.graphql("{ suggestedSessions(first: 51) { score } }", token: me.token)
+            #expect(over.errorCode == "BAD_USER_INPUT" && over.errorMessage == "\"first\" must be between 0 and 50; it is 51.", "\(over)")
+
+            // The same list with where it was searched; empty, with the reason.
+            let found = try await server.graphql(
+                "{ sessionSuggestions(first: 2) { suggestions { session { id } } origin { latitude longitude } emptyReason } }",
+                token: me.token)
+            let answer = found["data"]["sessionSuggestions"]
+            #expect(answer["suggestions"].array.map { $0["session"]["id"].string } == [ids["B"], ids["C"]], "\(found)")
+            #expect(answer["origin"]["latitude"].double == 40.0 && answer["origin"]["longitude"].double == -74.0)
+            #expect(answer["emptyReason"].isNull)
+            let nothingNear = try await server.graphql(
+                "{ sessionSuggestions(radiusKm: 0.5) { suggestions { score } origin { latitude } emptyReason } }", token: me.token)
+            #expect(nothingNear["data"]["sessionSuggestions"]["emptyReason"].string == "NONE_NEARBY", "\(nothingNear)")
+            #expect(nothingNear["data"]["sessionSuggestions"]["origin"]["latitude"].double == 40.0)
+            // Someone with no home and no session: nowhere to look, and the answer says so.
+            let stranger = try await server.makeUsers(1, prefix: "new")[0]
+            let newcomer = try await server.graphql(
+                "{ sessionSuggestions { suggestions { score } origin { latitude } emptyReason } }", token: stranger.token)
+            #expect(newcomer["data"]["sessionSuggestions"]["suggestions"].array.isEmpty, "\(newcomer)")
+            #expect(newcomer["data"]["sessionSuggestions"]["origin"].isNull)
+            #expect(newcomer["data"]["sessionSuggestions"]["emptyReason"].string == "NO_LOCATION")
 
             let statistics = try await server.graphql(
                 "{ me { statistics { sessionsPerSport { sport sessions } sessionsPlayed hoursPlayed sessionsCreated friendCount } } }",

@@ -167,6 +167,7 @@ struct RoundEndTests {
                 try await Task.sleep(for: .milliseconds(20))
                 before = try await looks()
             }
+            let since = ContinuousClock.now
             for _ in 0..<3 { _ = try await server.sql("SELECT pg_notify('\(Scheduler.channel)', '0')") }
             var woken = before
             for _ in 0..<100 where woken == before {
@@ -175,8 +176,11 @@ struct RoundEndTests {
             }
             #expect(woken > before)
             try await Task.sleep(for: .seconds(1))
-            // Nothing is due for a day: no more looks than the wakes sent.
-            #expect(try await looks() - before <= 3)
+            // Nothing is due for a day: no more looks than the wakes sent,
+            // and those of the timer (every 30 s, in case a NOTIFY was lost)
+            // that a loaded machine's slow test lasted through.
+            let timerLooks = Int((ContinuousClock.now - since) / .seconds(30)) + 1
+            #expect(try await looks() - before <= 3 + timerLooks)
         }
     }
 

@@ -21,17 +21,24 @@ enum MeetingReminder {
     }
 
     static func remind(_ meeting: Int64, on connection: PostgresConnection) async throws -> ScheduledWork.Outcome {
+        // Each person's text gives the time in their own zone (the one they
+        // set, else their habits'), and names the other.
         let rows = try await connection.query(
             """
-            SELECT m.organizer_id, m.buddy_id, to_char(m.starts_at AT TIME ZONE m.time_zone, 'HH24:MI'), m.time_zone
-            FROM buddy_meetings m WHERE m.id = $1 AND m.status = 'ACCEPTED' AND m.starts_at > clock_timestamp()
+            SELECT r.id, reader_time(m.starts_at, coalesce(r.time_zone, hp.time_zone, reader_time_zone(r.id))), o.username
+            FROM buddy_meetings m
+            CROSS JOIN LATERAL (VALUES (m.organizer_id, m.buddy_id), (m.buddy_id, m.organizer_id)) AS pair (reader, other)
+            JOIN users r ON r.id = pair.reader JOIN users o ON o.id = pair.other
+            LEFT JOIN habit_profiles hp ON hp.user_id = pair.reader
+            WHERE m.id = $1 AND m.status = 'ACCEPTED' AND m.starts_at > clock_timestamp()
+            ORDER BY r.id
             """, [meeting])
-        guard let row = rows.first else { return .done }
-        let people = [try row.decode(Int64.self, at: 0), try row.decode(Int64.self, at: 1)]
+        let messages = try rows.map { row in
+            let (when, other) = (try row.decode(String.self, at: 1), try row.decode(String.self, at: 2))
+            return (user: try row.decode(Int64.self, at: 0), text: "Your check-in with \(other) starts \(when).")
+        }
         try await Notifications.record(
-            .meetingReminder, forEach: people, actor: nil, subject: NodeReference("Meeting", meeting),
-            message: "Your buddy check-in starts at \(try row.decode(String.self, at: 2)) (\(try row.decode(String.self, at: 3))).",
-            on: connection)
+            .meetingReminder, messages: messages, actor: nil, subject: NodeReference("Meeting", meeting), on: connection)
         return .done
     }
 }

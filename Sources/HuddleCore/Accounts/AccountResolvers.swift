@@ -52,6 +52,7 @@ package enum AccountResolvers {
                 "SELECT \(UserRecord.columns) FROM users u WHERE lower(u.username) = lower($1)", [input.string("username") ?? ""])
             return try rows.first.map { .object(try UserRecord(row: $0)) } ?? .null
         }
+        binder.rootAsync("Query", "searchUsers", searchUsers)
 
         binder.field("AuthPayload", "token") { (payload: AuthPayload) in .scalar(.string(payload.token)) }
         binder.field("AuthPayload", "user") { (payload: AuthPayload) in .object(payload.user) }
@@ -85,6 +86,10 @@ package enum AccountResolvers {
                 return .null
             }
             return .object(Coordinates(latitude: latitude, longitude: longitude))
+        }
+        binder.field("User", "timeZone") { (user: UserRecord, input) in
+            guard isOwner(user, input), let zone = try user.timeZone else { return .null }
+            return .scalar(.string(zone))
         }
     }
 
@@ -165,6 +170,25 @@ package enum AccountResolvers {
         return .scalar(.boolean(true))
     }
 
+    /// People by what a user types: a username's or a full name's
+    /// beginning, or a close spelling of either (trigram similarity).
+    private static func searchUsers(_ input: ResolverInput) async throws -> Resolved {
+        let text = (input.string("query") ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let first = input.int("first") ?? 10
+        guard (0...50).contains(first) else { throw APIError.badInput("\"first\" must be between 0 and 50; it is \(first).") }
+        guard (1...100).contains(text.count) else { throw APIError.badInput("\"query\" is 1 to 100 characters.") }
+        let rows = try await input.request.database.query(
+            """
+            SELECT \(UserRecord.columns) FROM users u
+            WHERE lower(u.username) LIKE $1 || '%' OR lower(u.first_name || ' ' || u.last_name) LIKE $1 || '%'
+               OR lower(u.username) % $2 OR lower(u.first_name || ' ' || u.last_name) % $2
+            ORDER BY (lower(u.username) LIKE $1 || '%' OR lower(u.first_name || ' ' || u.last_name) LIKE $1 || '%') DESC,
+                     greatest(similarity(lower(u.username), $2), similarity(lower(u.first_name || ' ' || u.last_name), $2)) DESC, u.id
+            LIMIT $3
+            """, [LikePattern.escaping(text), text, first])
+        return .list(try rows.map { .object(try UserRecord(row: $0)) })
+    }
+
     private static func updateProfile(_ input: ResolverInput) async throws -> Resolved {
         let context = input.request
         let userID = try context.signedIn()
@@ -190,6 +214,9 @@ package enum AccountResolvers {
                 assignments.append("birthday = $\(parameters.count)::date")
             case "gender":
                 set("gender", value.enumValue)
+            case "timeZone":
+                if let zone = value.stringValue { try await TimeZoneName.check(zone, argument: "timeZone", on: context.database) }
+                set("time_zone", value.stringValue)
             case "homeLocation":
                 if case .object = value, let latitude = value["latitude"]?.doubleValue, let longitude = value["longitude"]?.doubleValue {
                     let point = try AccountInput.coordinates(latitude: latitude, longitude: longitude)

@@ -30,6 +30,7 @@ package final class UserRecord: Identified {
     package var emailVerifiedAt: Date? { get throws { isDeletedUser ? nil : try column(.emailVerifiedAt) } }
     /// The key of the user's picture (`media.key`), if they have one.
     package var avatarKey: String? { get throws { isDeletedUser ? nil : try column(.avatarKey) } }
+    package var timeZone: String? { get throws { isDeletedUser ? nil : try column(.timeZone) } }
 
     /// Who a deleted account's snippets, projects and the like show: one
     /// shared placeholder with no personal fields (id 0, which no account has).
@@ -61,7 +62,7 @@ package final class UserRecord: Identified {
     /// The columns `init(row:offset:)` reads, in order, from `users u`.
     package enum Column: Int, PostgresColumnList {
         case id, username, email, firstName, lastName, birthday, gender, biography, profileImageURL, homeLatitude, homeLongitude, createdAt,
-            emailVerifiedAt, avatarKey
+            emailVerifiedAt, avatarKey, timeZone
 
         package var expression: String? {
             switch self {

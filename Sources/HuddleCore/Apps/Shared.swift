@@ -14,6 +14,7 @@ package enum Shared: App {
         NotificationResolvers.bind(&binder)
         SubscriptionResolvers.bind(&binder)
         PictureResolvers.bind(&binder)
+        PlaceResolvers.bind(&binder)
     }
 
     package static let nodeTypes = [

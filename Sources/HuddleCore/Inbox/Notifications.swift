@@ -35,17 +35,28 @@ package enum Notifications {
         _ kind: NotificationKind, forEach users: [Int64], actor: Int64?, subject: NodeReference? = nil, scope: NodeReference? = nil,
         message: String = "", on connection: PostgresConnection
     ) async throws {
-        guard !users.isEmpty else { return }
+        try await record(
+            kind, messages: users.map { ($0, message) }, actor: actor, subject: subject, scope: scope, on: connection)
+    }
+
+    /// A notice for each recipient with a text of its own (a time written
+    /// in each reader's zone), in one statement whatever their number.
+    package static func record(
+        _ kind: NotificationKind, messages: [(user: Int64, text: String)], actor: Int64?, subject: NodeReference? = nil,
+        scope: NodeReference? = nil, on connection: PostgresConnection
+    ) async throws {
+        guard !messages.isEmpty else { return }
         _ = try await connection.query(
             """
             WITH inserted AS (
                 INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
-                SELECT recipient, $2, $3, $4, $5, $6, $7, $8 FROM unnest($1::bigint[]) AS recipient RETURNING id, user_id
+                SELECT r.recipient, $2, $3, $4, $5, $6, $7, r.message FROM unnest($1::bigint[], $8::text[]) AS r (recipient, message)
+                RETURNING id, user_id
             ), \(queueDelivery)
             SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
             UNION ALL \(wakeScheduler)
             """,
-            [users, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
+            [messages.map(\.user), kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, messages.map(\.text)]
         )
     }
 

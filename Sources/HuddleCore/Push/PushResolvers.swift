@@ -132,11 +132,7 @@ package enum PushResolvers {
                 else { throw APIError.badInput("starts and ends are local times, HH:MM (\"22:00\").") }
             }
             guard hours.starts != hours.ends else { throw APIError.badInput("starts and ends must differ.") }
-            let known = try await input.request.database.query(
-                "SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = $1) AND $1 !~ '^(posix|right)/'", [hours.timeZone])
-            guard hours.timeZone.utf8.count <= 64, try known[0].decode(Bool.self, at: 0) else {
-                throw APIError.badInput("timeZone must be an IANA time zone name, such as Europe/Paris.")
-            }
+            try await TimeZoneName.check(hours.timeZone, argument: "timeZone", on: input.request.database)
             _ = try await input.request.database.query(
                 """
                 INSERT INTO quiet_hours (user_id, starts, ends, time_zone) VALUES ($1, $2::time, $3::time, $4)

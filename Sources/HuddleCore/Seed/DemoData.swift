@@ -103,6 +103,28 @@ public enum DemoData {
         guard try await connection.query("SELECT count(*)::int FROM users")[0].decode(Int.self, at: 0) == 0 else {
             throw SeedError(description: "the database has users already; seed an empty database")
         }
+        // The seed's rows refer to each other by the ids they will get
+        // (user 1 befriends 2 to 11). A seed that failed before rolled its
+        // rows back, not its sequences (nextval never is), so each empty
+        // table's sequence starts again from its first value.
+        _ = try await connection.query(
+            """
+            DO $$
+            DECLARE
+                owned record;
+                empty boolean;
+            BEGIN
+                FOR owned IN
+                    SELECT s.seqrelid::regclass AS sequence, d.refobjid::regclass AS owner, s.seqstart AS first
+                    FROM pg_sequence s
+                    JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = s.seqrelid
+                                    AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i')
+                LOOP
+                    EXECUTE format('SELECT NOT EXISTS (SELECT FROM %s)', owned.owner) INTO empty;
+                    IF empty THEN PERFORM setval(owned.sequence, owned.first, false); END IF;
+                END LOOP;
+            END $$
+            """)
         let firstNames = [
             "Ana", "Bo", "Chen", "Dara", "Eli", "Fatima", "Gus", "Hana", "Ivan", "Jade", "Kofi", "Lena", "Milo", "Nia", "Omar", "Priya",
         ]
@@ -145,6 +167,7 @@ public enum DemoData {
         if scale.users > 20 {
             _ = try await connection.query("INSERT INTO friend_requests (from_user, to_user) VALUES (20, 1)")
         }
+        _ = try await DemoPlaces.seed(on: connection)
     }
 
     /// Fresh statistics (or the planner guesses from empty tables) and the summary.

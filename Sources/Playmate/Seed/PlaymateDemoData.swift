@@ -2,16 +2,21 @@ import HuddleCore
 import HuddlePostgres
 import HuddleRuntime
 
-/// Playmate's demo data: places, sessions over the next four weeks with
+/// Playmate's demo data: New York's real places, sessions over the last
+/// four weeks (the players' history and statistics) and the next four with
 /// their players, the demo account's quiz, and invitations waiting for it.
 enum PlaymateDemoData {
     static func locations(_ scale: DemoScale) -> Int { scale == .demo ? 12 : 2_000 }
     static func sessions(_ scale: DemoScale) -> Int { scale == .demo ? 60 : 20_000 }
 
     static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String {
-        let places = [
-            "Central Park", "Prospect Park", "Riverside Courts", "McCarren Park", "Chelsea Piers", "Pier 40 Fields",
-            "Randall's Island", "Flushing Meadows", "Van Cortlandt Park", "Hudson River Park", "Brooklyn Bridge Park", "Astoria Park",
+        // Where each place is; the bench scale's "Central Park 2" and the
+        // like are within a kilometre or so of theirs.
+        let places: [(name: String, latitude: Double, longitude: Double)] = [
+            ("Central Park", 40.7829, -73.9654), ("Prospect Park", 40.6602, -73.9690), ("Riverside Courts", 40.8010, -73.9720),
+            ("McCarren Park", 40.7206, -73.9510), ("Chelsea Piers", 40.7465, -74.0080), ("Pier 40 Fields", 40.7295, -74.0115),
+            ("Randall's Island", 40.7932, -73.9213), ("Flushing Meadows", 40.7400, -73.8407), ("Van Cortlandt Park", 40.8977, -73.8860),
+            ("Hudson River Park", 40.7337, -74.0106), ("Brooklyn Bridge Park", 40.7003, -73.9967), ("Astoria Park", 40.7797, -73.9229),
         ]
         let sports = [
             "BADMINTON", "BASKETBALL", "CLIMBING", "CYCLING", "FOOTBALL", "HIKING", "RUNNING", "SOCCER", "SQUASH",
@@ -20,20 +25,24 @@ enum PlaymateDemoData {
         _ = try await connection.query(
             """
             INSERT INTO locations (name, latitude, longitude)
-            SELECT ($1::text[])[1 + (i - 1) % array_length($1::text[], 1)]
-                   || CASE WHEN i > array_length($1::text[], 1) THEN ' ' || (i - 1) / array_length($1::text[], 1) + 1 ELSE '' END,
-                   round((40.60 + \(pick("i || ':location-lat'")) * 0.25)::numeric, 6),
-                   round((-74.05 + \(pick("i || ':location-lng'")) * 0.20)::numeric, 6)
-            FROM generate_series(1, $2::int) AS i
-            """, [places, locations(scale)])
-        // Sessions over the next four weeks, at whole quarter hours.
+            SELECT p.name || CASE WHEN i > n THEN ' ' || (i - 1) / n + 1 ELSE '' END,
+                   round((p.latitude + CASE WHEN i > n THEN (\(pick("i || ':location-lat'")) - 0.5) * 0.02 ELSE 0 END)::numeric, 6),
+                   round((p.longitude + CASE WHEN i > n THEN (\(pick("i || ':location-lng'")) - 0.5) * 0.026 ELSE 0 END)::numeric, 6)
+            FROM generate_series(1, $4::int) AS i, LATERAL (SELECT array_length($1::text[], 1) AS n) AS count,
+                 LATERAL (SELECT ($1::text[])[1 + (i - 1) % n] AS name, ($2::float8[])[1 + (i - 1) % n] AS latitude,
+                                 ($3::float8[])[1 + (i - 1) % n] AS longitude) AS p
+            """, [places.map(\.name), places.map(\.latitude), places.map(\.longitude), locations(scale)])
+        // Sessions from four weeks ago to four weeks ahead, at whole quarter
+        // hours: a quarter of them over, so players have a history.
         _ = try await connection.query(
             """
             INSERT INTO sports_sessions (sport, skill_level, creator_id, location_id, latitude, longitude, occurs_at, duration_minutes, capacity)
             SELECT ($1::text[])[1 + (\(pick("i || ':sport'")) * array_length($1::text[], 1))::int % array_length($1::text[], 1)],
                    (ARRAY['BEGINNER', 'INTERMEDIATE', 'ADVANCED', 'ANY'])[1 + i % 4],
                    u.id, l.id, l.latitude, l.longitude,
-                   date_trunc('hour', now()) + interval '1 day' + ((\(pick("i || ':when'")) * 2688)::int * interval '15 minutes'),
+                   date_trunc('hour', now())
+                       + CASE WHEN i % 4 = 0 THEN -interval '29 days' ELSE interval '1 day' END
+                       + ((\(pick("i || ':when'")) * 2688)::int * interval '15 minutes'),
                    (ARRAY[45, 60, 90, 120])[1 + i % 4], 2 + floor(\(pick("i || ':capacity'")) * 9)::int
             FROM generate_series(1, $2::int) AS i
             JOIN users u ON u.id = 1 + (\(pick("i || ':creator'")) * $3::int)::int % $3::int
@@ -60,7 +69,7 @@ enum PlaymateDemoData {
                 """
                 INSERT INTO invitations (session_id, from_user, to_user)
                 SELECT s.id, s.creator_id, 1 FROM sports_sessions s
-                WHERE s.creator_id BETWEEN 2 AND 11 AND s.occupied < s.capacity
+                WHERE s.creator_id BETWEEN 2 AND 11 AND s.occupied < s.capacity AND s.occurs_at > now()
                   AND NOT EXISTS (SELECT 1 FROM session_players p WHERE p.session_id = s.id AND p.user_id = 1)
                 ORDER BY s.occurs_at LIMIT 2
                 """)

@@ -30,20 +30,22 @@ enum SessionReminder {
     }
 
     static func remind(_ session: Int64, on connection: PostgresConnection) async throws -> ScheduledWork.Outcome {
+        // Each player's text gives the time in their own zone.
         let rows = try await connection.query(
             """
-            SELECT s.sport, l.name, s.occurs_at, array(SELECT p.user_id FROM session_players p WHERE p.session_id = s.id ORDER BY p.user_id)
-            FROM sports_sessions s JOIN locations l ON l.id = s.location_id
+            SELECT s.sport, l.name, p.user_id, reader_time(s.occurs_at, reader_time_zone(p.user_id))
+            FROM sports_sessions s JOIN locations l ON l.id = s.location_id JOIN session_players p ON p.session_id = s.id
             WHERE s.id = $1 AND s.occurs_at > clock_timestamp()
+            ORDER BY p.user_id
             """, [session])
-        guard let row = rows.first else { return .done }
-        let sport = try row.decode(String.self, at: 0)
-        let place = try row.decode(String.self, at: 1)
-        let occursAt = try row.decode(Date.self, at: 2)
-        let players = try row.decode([Int64].self, at: 3)
+        let messages = try rows.map { row in
+            let sport = SportName(try row.decode(String.self, at: 0))
+            let place = try row.decode(String.self, at: 1)
+            let when = try row.decode(String.self, at: 3)
+            return (user: try row.decode(Int64.self, at: 2), text: "Your \(sport.text) session at \(place) starts \(when).")
+        }
         try await Notifications.record(
-            .sessionReminder, forEach: players, actor: nil, subject: NodeReference("SportsSession", session),
-            message: "Your \(sport.lowercased()) session at \(place) starts at \(Instant.text(occursAt)).", on: connection)
+            .sessionReminder, messages: messages, actor: nil, subject: NodeReference("SportsSession", session), on: connection)
         return .done
     }
 }

@@ -195,23 +195,34 @@ enum SessionResolvers {
     }
 
     /// Deletes a session by its creator, in the caller's transaction: its
-    /// reminder goes, live subscribers hear, and each other player is told.
-    static func cancel(_ sessionID: Int64, by creator: Int64, on connection: PostgresConnection) async throws {
-        let rows = try await connection.query("SELECT sport, occurs_at FROM sports_sessions WHERE id = $1", [sessionID])
-        guard let row = rows.first else { return }
-        let sport = try row.decode(String.self, at: 0)
-        let occursAt = try row.decode(Date.self, at: 1)
+    /// reminder goes, live subscribers hear, and each other player is told
+    /// (not who, when `creatorLeaves`: their account is going, name and all).
+    static func cancel(_ sessionID: Int64, by creator: Int64, creatorLeaves: Bool = false, on connection: PostgresConnection)
+        async throws
+    {
+        // Each other player's text gives the time in their own zone.
         let players = try await connection.query(
-            "SELECT user_id FROM session_players WHERE session_id = $1 AND user_id <> $2", [sessionID, creator])
+            """
+            SELECT p.user_id, s.sport, l.name, reader_time(s.occurs_at, reader_time_zone(p.user_id)), c.username
+            FROM sports_sessions s JOIN locations l ON l.id = s.location_id JOIN users c ON c.id = s.creator_id
+            JOIN session_players p ON p.session_id = s.id AND p.user_id <> $2
+            WHERE s.id = $1 ORDER BY p.user_id
+            """, [sessionID, creator])
+        let messages = try players.map { row in
+            let sport = SportName(try row.decode(String.self, at: 1))
+            let (place, when, by) = (
+                try row.decode(String.self, at: 2), try row.decode(String.self, at: 3), try row.decode(String.self, at: 4)
+            )
+            let text =
+                creatorLeaves
+                ? "The \(sport.text) session at \(place) \(when) was called off: its organiser left Playmate."
+                : "\(by) called off the \(sport.text) session at \(place) \(when)."
+            return (user: try row.decode(Int64.self, at: 0), text: text)
+        }
         _ = try await connection.query("DELETE FROM sports_sessions WHERE id = $1", [sessionID])
         try await SessionReminder.cancel(session: sessionID, on: connection)
         try await SessionEvents.announce(.deleted, session: sessionID, actor: creator, on: connection)
-        let when = Instant.text(occursAt)
-        for player in players {
-            try await Notifications.record(
-                .sessionDeleted, for: try player.decode(Int64.self, at: 0), actor: creator,
-                subject: NodeReference("SportsSession", sessionID),
-                message: "The \(sport) session at \(when) was cancelled.", on: connection)
-        }
+        try await Notifications.record(
+            .sessionDeleted, messages: messages, actor: creator, subject: NodeReference("SportsSession", sessionID), on: connection)
     }
 }

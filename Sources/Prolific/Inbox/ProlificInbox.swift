@@ -7,12 +7,15 @@ extension NotificationKind {
     static let snippetVoted = NotificationKind(rawValue: "SNIPPET_VOTED")
     static let projectCompleted = NotificationKind(rawValue: "PROJECT_COMPLETED")
     static let projectInvitation = NotificationKind(rawValue: "PROJECT_INVITATION")
+    static let writerStartedProject = NotificationKind(rawValue: "WRITER_STARTED_PROJECT")
 }
 
 /// Prolific's part of the inbox: a notice's project, round and snippet,
 /// each only while the viewer may see it.
 enum ProlificInbox {
-    static let kinds: [NotificationKind] = [.roundEnded, .snippetWon, .snippetVoted, .projectCompleted, .projectInvitation]
+    static let kinds: [NotificationKind] = [
+        .roundEnded, .snippetWon, .snippetVoted, .projectCompleted, .projectInvitation, .writerStartedProject,
+    ]
 
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("Notification", "project") { (notice: NotificationRecord, input) in

@@ -58,6 +58,7 @@ enum ProjectMutations {
         let project = try NewProject(input.argument("input") ?? .null)
         return try await input.request.database.withTransaction { connection in
             let id = try await insert(project, owner: viewer, on: connection)
+            if !project.isPrivate { try await WriterResolvers.announce(project: id, owner: viewer, title: project.title, on: connection) }
             return .object(try await load(id, on: connection))
         }
     }

@@ -9,10 +9,12 @@ struct WriterRecord: Sendable {
     var projectsCreated = 0
     var snippetsSubmitted = 0
     var roundsWon = 0
+    var followers = 0
+    var following = 0
 
     /// The columns `init(row:)` reads, in order.
     enum Column: Int, PostgresColumnList {
-        case userID, karma, projectsCreated, snippetsSubmitted, roundsWon
+        case userID, karma, projectsCreated, snippetsSubmitted, roundsWon, followers, following
     }
     static let selection = PostgresColumns<Column>(alias: "w")
     /// The select list, from `w`.
@@ -29,6 +31,8 @@ struct WriterRecord: Sendable {
         projectsCreated = try column[.projectsCreated]
         snippetsSubmitted = try column[.snippetsSubmitted]
         roundsWon = try column[.roundsWon]
+        followers = try column[.followers]
+        following = try column[.following]
     }
 }
 
