@@ -13,16 +13,12 @@ import Testing
 /// that took the server's time (issues 18 and 20) are refused before any
 /// resolver runs. The figures here are the ones docs/operations.md's "Limits" gives.
 @Suite struct ScreenCostTests {
-    static let schema: GraphQLSchema = {
-        try! buildSchema(TestSchema.directory(mounting: [Playmate.self]).sources())
-    }()
-
     static let screens: [String: String] = [
         "home": """
         query Home {
           me { username friendCount statistics { sessionsPlayed hoursPlayed sessionsPerSport { sport sessions } } }
           mySessions(first: 5) { edges { node { id sport occursAt location { name } players { username profileImageUrl } } } }
-          suggestedSessions(first: 5) { score session { id sport occursAt openSpots location { name } } }
+          sessionSuggestions(first: 50) { emptyReason suggestions { score session { id sport occursAt openSpots location { name } } } }
           notifications(first: 10, unreadOnly: true) { edges { node { kind message actor { username } } } }
           unreadNotificationCount
         }
@@ -39,6 +35,10 @@ import Testing
             pageInfo { hasNextPage endCursor }
           }
         }
+        """,
+        "place search": """
+        query Places($q: String!) { searchPlaces(query: $q, first: 50) { name region countryCode postalCode latitude longitude }
+          searchLocations(query: $q, first: 50) { id name latitude longitude } }
         """,
         "profile": """
         query Profile($username: String!) {
@@ -61,32 +61,17 @@ import Testing
         """,
     ]
 
+    static let cost = ScreenCost(mounting: [Playmate.self])
+
     func measure(_ query: String, variables: [GraphQLValue.Member] = []) throws -> OperationCost {
-        let source = Source(body: query)
-        let document = try parse(source)
-        let errors = validate(schema: Self.schema, document: document, source: source)
-        #expect(errors.isEmpty, "\(errors)")
-        guard case .success(let operation) = selectOperation(document, nil),
-            case .success(let values) = VariableValues.coerce(
-                schema: Self.schema, definitions: operation.variableDefinitions, inputs: variables, source: source
-            )
-        else { throw GraphQLError(message: "no operation") }
-        return OperationCost.measure(
-            schema: Self.schema, document: document, operation: operation, variableValues: values,
-            defaultListSize: ExecutionLimits.default.defaultListSize
-        )
+        try Self.cost.measure(query, variables: variables)
     }
 
     @Test(arguments: screens.keys.sorted())
     func everyScreenFitsTheDefaultLimits(_ screen: String) throws {
-        let measured = try measure(Self.screens[screen]!, variables: [.init("username", .string("demo")), .init("id", .string("x"))])
-        print(
-            "screen \(screen): cost \(measured.cost), depth \(measured.depth), aliases \(measured.aliases), root fields \(measured.rootFields)"
-        )
-        #expect(ExecutionLimits.default.refusal(of: measured) == nil)
-        // Room to spare: a screen twice as large would still fit.
-        #expect(measured.cost * 2 <= ExecutionLimits.default.maxCost!)
-        #expect(measured.depth + 2 <= ExecutionLimits.default.maxDepth!)
+        try Self.cost.expectFits(
+            screen, Self.screens[screen]!,
+            variables: [.init("username", .string("demo")), .init("id", .string("x")), .init("q", .string("brook"))])
     }
 
     @Test func friendsOfFriendsFitsTheDepthLimit() throws {

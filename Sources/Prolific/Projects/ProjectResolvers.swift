@@ -96,7 +96,8 @@ enum ProjectResolvers {
             return input.request.prolific.currentRounds.load(project.id) { $0.map { .object($0) } ?? .null }
         }
         binder.field("Project", "story") { (project: ProjectRecord, input) in
-            input.request.prolific.stories.load(project.id) { .list($0.map { .object($0) }) }
+            let slice = try ListSlice(input, maxCount: ListSlice.maxCount)
+            return input.request.prolific.stories.load(project.id) { .list(slice.of($0).map { .object($0) }) }
         }
         binder.field("Project", "rounds") { (project: ProjectRecord, input) in
             let page = try PageRequest(input)

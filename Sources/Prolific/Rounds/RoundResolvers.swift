@@ -29,7 +29,8 @@ enum RoundResolvers {
             return input.request.prolific.snippets.load(winner) { $0.map { .object($0) } ?? .null }
         }
         binder.field("Round", "snippets") { (round: RoundRecord, input) in
-            input.request.prolific.rankedSnippets.load(round.id) { .list($0.map { .object($0) }) }
+            let first = try ListSlice(input, maxCount: ListSlice.maxCount)
+            return input.request.prolific.rankedSnippets.load(round.id) { .list(first.of($0).map { .object($0) }) }
         }
         binder.field("Round", "snippetCount") { (round: RoundRecord, input) in
             input.request.prolific.snippetCounts.load(round.id) { .scalar(.int($0)) }
