@@ -36,6 +36,27 @@ import Testing
                 try await pool.query("SELECT count(*)::int FROM places")[0].decode(Int.self, at: 0)
             }
             #expect(places == 9)
+            // A beginning is searched as a range the pattern-order index serves
+            // even in a generic plan, as every statement of the server's is.
+            let plan = try await TestDatabase.withPool(url: url) { pool, _ in
+                try await pool.withTransaction { connection in
+                    _ = try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan")
+                    _ = try await connection.query("SET LOCAL enable_seqscan = off")
+                    _ = try await connection.query(
+                        "PREPARE beginning(text, text) AS SELECT id FROM places p WHERE p.search_name ~>=~ $1 AND p.search_name ~<~ $2")
+                    let rows = try await connection.query("EXPLAIN EXECUTE beginning('brook', 'brool')")
+                    _ = try await connection.query("DEALLOCATE beginning")
+                    return try rows.map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
+                }
+            }
+            #expect(plan.contains("places_search_prefix"), "\(plan)")
+            // Lines that end in CRLF read the same.
+            let crlf = FileManager.default.temporaryDirectory.appendingPathComponent("crlf-\(UInt32.random(in: 0...UInt32.max)).txt")
+            let postal = try String(contentsOfFile: files[1], encoding: .utf8).replacingOccurrences(of: "\n", with: "\r\n")
+            try Data(postal.utf8).write(to: crlf)
+            defer { try? FileManager.default.removeItem(at: crlf) }
+            let windows = try HuddleCommand.run(["places", "import", crlf.path], environment: environment)
+            #expect(windows.standardOutput == "\(crlf.path): 3 places imported, 0 lines skipped\n", "\(windows)")
             // A file with no place in it fails.
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-places-\(UInt32.random(in: 0...UInt32.max)).txt")
             try Data("just words\n".utf8).write(to: empty)

@@ -7,9 +7,11 @@ from gql import Client
 from gql.transport.websockets import WebsocketsTransport
 
 
-def print_first_events(port, token, subscription, describe, variable_values=None, timeout=30):
-    """Subscribes on both subprotocols, waits (at most `timeout` seconds)
-    for the first event on each and prints `describe(event)` for each."""
+def print_first_events(port, token, subscription, describe, variable_values=None, timeout=300):
+    """Subscribes on both subprotocols, waits (at most `timeout` seconds:
+    a bound for a hang, not a measure, since a loaded machine running the
+    whole suite takes its time) for the first event on each and prints
+    `describe(event)` for each."""
 
     async def first(subprotocol):
         transport = WebsocketsTransport(

@@ -16,18 +16,22 @@ ALTER TABLE prolific_writers
     ADD COLUMN followers integer NOT NULL DEFAULT 0 CHECK (followers >= 0),
     ADD COLUMN following integer NOT NULL DEFAULT 0 CHECK (following >= 0);
 
+-- Both rows are taken in user id order, as every follow takes them: two
+-- users following each other at the same moment wait, never deadlock.
 CREATE FUNCTION writer_follows_count() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        INSERT INTO prolific_writers AS w (user_id, followers) VALUES (NEW.writer_id, 1)
-        ON CONFLICT (user_id) DO UPDATE SET followers = w.followers + 1;
-        INSERT INTO prolific_writers AS w (user_id, following) VALUES (NEW.follower_id, 1)
-        ON CONFLICT (user_id) DO UPDATE SET following = w.following + 1;
+        INSERT INTO prolific_writers AS w (user_id, followers, following)
+        SELECT id, (id = NEW.writer_id)::int, (id = NEW.follower_id)::int
+        FROM unnest(ARRAY[least(NEW.writer_id, NEW.follower_id), greatest(NEW.writer_id, NEW.follower_id)]) AS id
+        ON CONFLICT (user_id) DO UPDATE SET followers = w.followers + EXCLUDED.followers,
+                                            following = w.following + EXCLUDED.following;
         RETURN NEW;
     END IF;
     -- A deleted account's own row may be gone already; the other's is kept right.
-    UPDATE prolific_writers SET followers = followers - 1 WHERE user_id = OLD.writer_id;
-    UPDATE prolific_writers SET following = following - 1 WHERE user_id = OLD.follower_id;
+    UPDATE prolific_writers SET followers = followers - (user_id = OLD.writer_id)::int,
+                                following = following - (user_id = OLD.follower_id)::int
+    WHERE user_id IN (OLD.writer_id, OLD.follower_id);
     RETURN OLD;
 END $$;
 CREATE TRIGGER writer_follows_count AFTER INSERT OR DELETE ON writer_follows

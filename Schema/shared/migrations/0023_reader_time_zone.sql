@@ -8,18 +8,13 @@ CREATE FUNCTION reader_time_zone(reader bigint) RETURNS text LANGUAGE sql STABLE
                     (SELECT q.time_zone FROM quiet_hours q WHERE q.user_id = reader), 'UTC')
 $$;
 
--- A moment as a notice writes it for a reader in `zone`: "today at 18:30",
--- "tomorrow at 09:00", "on Sat 28 Nov at 18:30" (with the year when it is
--- not this one); "(UTC)" after it when the zone is UTC, which may only
--- mean the reader never said theirs.
+-- A moment as a notice writes it for a reader in `zone`: "on Sat 28 Nov at
+-- 18:30", with the year when it is not this one; "(UTC)" after it when the
+-- zone is UTC, which may only mean the reader never said theirs. Never
+-- "today" or "tomorrow": a notice is kept, and read or pushed later.
 CREATE FUNCTION reader_time(at timestamptz, zone text) RETURNS text LANGUAGE sql STABLE AS $$
-    SELECT CASE (at AT TIME ZONE zone)::date - (now() AT TIME ZONE zone)::date
-               WHEN 0 THEN 'today'
-               WHEN 1 THEN 'tomorrow'
-               WHEN -1 THEN 'yesterday'
-               ELSE 'on ' || to_char(at AT TIME ZONE zone,
-                   CASE WHEN extract(year FROM at AT TIME ZONE zone) = extract(year FROM now() AT TIME ZONE zone)
-                        THEN 'Dy FMDD Mon' ELSE 'Dy FMDD Mon YYYY' END)
-           END
+    SELECT 'on ' || to_char(at AT TIME ZONE zone,
+               CASE WHEN extract(year FROM at AT TIME ZONE zone) = extract(year FROM now() AT TIME ZONE zone)
+                    THEN 'Dy FMDD Mon' ELSE 'Dy FMDD Mon YYYY' END)
            || ' at ' || to_char(at AT TIME ZONE zone, 'HH24:MI') || CASE WHEN zone = 'UTC' THEN ' (UTC)' ELSE '' END
 $$;

@@ -177,15 +177,24 @@ package enum AccountResolvers {
         let first = input.int("first") ?? 10
         guard (0...50).contains(first) else { throw APIError.badInput("\"first\" must be between 0 and 50; it is \(first).") }
         guard (1...100).contains(text.count) else { throw APIError.badInput("\"query\" is 1 to 100 characters.") }
+        // Beginnings as ranges, so the pattern-order indexes serve them.
         let rows = try await input.request.database.query(
             """
-            SELECT \(UserRecord.columns) FROM users u
-            WHERE lower(u.username) LIKE $1 || '%' OR lower(u.first_name || ' ' || u.last_name) LIKE $1 || '%'
-               OR lower(u.username) % $2 OR lower(u.first_name || ' ' || u.last_name) % $2
-            ORDER BY (lower(u.username) LIKE $1 || '%' OR lower(u.first_name || ' ' || u.last_name) LIKE $1 || '%') DESC,
-                     greatest(similarity(lower(u.username), $2), similarity(lower(u.first_name || ' ' || u.last_name), $2)) DESC, u.id
+            WITH found AS (
+                SELECT u.*, (lower(u.username) ~>=~ $1 AND lower(u.username) ~<~ $2)
+                            OR (lower(u.first_name || ' ' || u.last_name) ~>=~ $1
+                                AND lower(u.first_name || ' ' || u.last_name) ~<~ $2) AS begins
+                FROM users u
+                WHERE (lower(u.username) ~>=~ $1 AND lower(u.username) ~<~ $2)
+                   OR (lower(u.first_name || ' ' || u.last_name) ~>=~ $1
+                       AND lower(u.first_name || ' ' || u.last_name) ~<~ $2)
+                   OR lower(u.username) % $1 OR lower(u.first_name || ' ' || u.last_name) % $1
+            )
+            SELECT \(UserRecord.columns) FROM found u
+            ORDER BY u.begins DESC,
+                     greatest(similarity(lower(u.username), $1), similarity(lower(u.first_name || ' ' || u.last_name), $1)) DESC, u.id
             LIMIT $3
-            """, [LikePattern.escaping(text), text, first])
+            """, [text, PrefixRange.upperBound(of: text), first])
         return .list(try rows.map { .object(try UserRecord(row: $0)) })
     }
 

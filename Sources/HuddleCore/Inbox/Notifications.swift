@@ -17,14 +17,7 @@ package enum Notifications {
         message: String = "", on connection: PostgresConnection
     ) async throws {
         _ = try await connection.query(
-            """
-            WITH inserted AS (
-                INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, user_id
-            ), \(queueDelivery)
-            SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
-            UNION ALL \(wakeScheduler)
-            """,
+            single,
             [user, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
         )
     }
@@ -35,8 +28,11 @@ package enum Notifications {
         _ kind: NotificationKind, forEach users: [Int64], actor: Int64?, subject: NodeReference? = nil, scope: NodeReference? = nil,
         message: String = "", on connection: PostgresConnection
     ) async throws {
-        try await record(
-            kind, messages: users.map { ($0, message) }, actor: actor, subject: subject, scope: scope, on: connection)
+        guard !users.isEmpty else { return }
+        _ = try await connection.query(
+            sameForEach,
+            [users, kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, message]
+        )
     }
 
     /// A notice for each recipient with a text of its own (a time written
@@ -47,17 +43,29 @@ package enum Notifications {
     ) async throws {
         guard !messages.isEmpty else { return }
         _ = try await connection.query(
-            """
-            WITH inserted AS (
-                INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
-                SELECT r.recipient, $2, $3, $4, $5, $6, $7, r.message FROM unnest($1::bigint[], $8::text[]) AS r (recipient, message)
-                RETURNING id, user_id
-            ), \(queueDelivery)
-            SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
-            UNION ALL \(wakeScheduler)
-            """,
+            eachItsOwn,
             [messages.map(\.user), kind.rawValue, actor, subject?.type, subject?.id, scope?.type, scope?.id, messages.map(\.text)]
         )
+    }
+
+    private static let single = recording(rows: "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+    private static let sameForEach = recording(
+        rows: "SELECT recipient, $2, $3, $4, $5, $6, $7, $8 FROM unnest($1::bigint[]) AS recipient")
+    private static let eachItsOwn = recording(
+        rows: "SELECT r.recipient, $2, $3, $4, $5, $6, $7, r.message FROM unnest($1::bigint[], $8::text[]) AS r (recipient, message)")
+
+    /// The statement that inserts `rows` (user, kind `$2`, actor, subject,
+    /// scope, message), queues their delivery outside the app, and
+    /// announces each on its user's channel.
+    private static func recording(rows: String) -> String {
+        """
+        WITH inserted AS (
+            INSERT INTO notifications (user_id, kind, actor_id, subject_type, subject_id, scope_type, scope_id, message)
+            \(rows) RETURNING id, user_id
+        ), \(queueDelivery)
+        SELECT count(pg_notify('huddle_user_' || user_id, id || ' ' || $2)) FROM inserted
+        UNION ALL \(wakeScheduler)
+        """
     }
 
     /// Queues the delivery outside the app (`NoticeDelivery`) of each notice

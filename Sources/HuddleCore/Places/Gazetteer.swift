@@ -73,8 +73,9 @@ package enum Gazetteer {
     /// The table's rules, checked here so that one bad line is reported
     /// as that line instead of failing its whole batch.
     private static func checked(_ entry: GazetteerEntry) -> Line {
-        guard (1...200).contains(entry.name.count), (1...200).contains(entry.searchName.count) else {
-            return .malformed("a name of \(entry.name.count) characters")
+        // Counted as the table's checks count them (char_length: code points).
+        guard (1...200).contains(entry.name.unicodeScalars.count), (1...200).contains(entry.searchName.unicodeScalars.count) else {
+            return .malformed("a name of \(entry.name.unicodeScalars.count) characters")
         }
         guard entry.countryCode.utf8.count == 2, entry.countryCode.utf8.allSatisfy({ (65...90).contains($0) }) else {
             return .malformed("country code \"\(entry.countryCode)\"")
@@ -82,7 +83,9 @@ package enum Gazetteer {
         guard (-90...90).contains(entry.latitude), (-180...180).contains(entry.longitude) else {
             return .malformed("coordinates out of range")
         }
-        guard (entry.region?.count ?? 1) <= 100, (entry.postalCode?.count ?? 1) <= 20, (entry.timeZone?.utf8.count ?? 1) <= 64 else {
+        guard (entry.region?.unicodeScalars.count ?? 1) <= 100, (entry.postalCode?.unicodeScalars.count ?? 1) <= 20,
+            (entry.timeZone?.unicodeScalars.count ?? 1) <= 64
+        else {
             return .malformed("a region, postal code or time zone too long")
         }
         return .entry(entry)
@@ -96,35 +99,74 @@ package enum Gazetteer {
         package var problems: [String] = []
     }
 
-    /// Reads `text` (a whole file) and stores its places, replacing those
-    /// with the same GeoNames id, or postal code and name, in batches of
-    /// `batchSize` rows per statement, each batch its own transaction.
-    package static func `import`(_ text: String, into database: PostgresPool, batchSize: Int = 2000) async throws -> Report {
+    /// Reads the file at `path` a megabyte at a time (GeoNames' whole
+    /// gazetteer is 1.6 GB) and stores its places, replacing those with the
+    /// same GeoNames id, or postal code and name, in batches of `batchSize`
+    /// rows per statement. Lines end in LF or CRLF; a line that is not
+    /// UTF-8 is skipped like any other malformed one.
+    package static func `import`(contentsOf path: String, into database: PostgresPool, batchSize: Int = 2000) async throws -> Report {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw ImportError(description: "cannot open \(path)") }
+        defer { try? file.close() }
+        var importer = Importer(batchSize: batchSize)
+        var pending: [UInt8] = []
+        while let chunk = try file.read(upToCount: 1 << 20), !chunk.isEmpty {
+            pending.append(contentsOf: chunk)
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                try await importer.add(pending[start..<newline], into: database)
+                start = newline + 1
+            }
+            pending.removeSubrange(..<start)
+        }
+        if !pending.isEmpty { try await importer.add(pending[...], into: database) }
+        try await importer.finish(into: database)
+        return importer.report
+    }
+
+    package struct ImportError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Lines in, batches out.
+    struct Importer {
+        let batchSize: Int
         var report = Report()
         var batch: [GazetteerEntry] = []
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+
+        init(batchSize: Int) {
+            self.batchSize = batchSize
+        }
+
+        mutating func add(_ bytes: ArraySlice<UInt8>, into database: PostgresPool) async throws {
             number += 1
-            switch parse(line: line.hasSuffix("\r") ? line.dropLast() : line) {
+            let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+            guard let text = String(validating: line, as: UTF8.self) else {
+                skip("not UTF-8")
+                return
+            }
+            switch parse(line: text[...]) {
             case .entry(let entry):
                 batch.append(entry)
-                if batch.count == batchSize {
-                    try await store(batch, into: database)
-                    report.imported += batch.count
-                    batch.removeAll(keepingCapacity: true)
-                }
+                if batch.count == batchSize { try await finish(into: database) }
             case .notAPlace:
                 break
             case .malformed(let why):
-                report.skipped += 1
-                if report.problems.count < 10 { report.problems.append("line \(number): \(why)") }
+                skip(why)
             }
         }
-        if !batch.isEmpty {
+
+        mutating func finish(into database: PostgresPool) async throws {
+            guard !batch.isEmpty else { return }
             try await store(batch, into: database)
             report.imported += batch.count
+            batch.removeAll(keepingCapacity: true)
         }
-        return report
+
+        private mutating func skip(_ why: String) {
+            report.skipped += 1
+            if report.problems.count < 10 { report.problems.append("line \(number): \(why)") }
+        }
     }
 
     /// One batch in one statement per kind: populated places by GeoNames

@@ -22,15 +22,24 @@ enum PlaceResolvers {
             if let country, country.utf8.count != 2 || !country.utf8.allSatisfy({ (65...90).contains($0) }) {
                 throw APIError.badInput("\"countryCode\" is two letters, ISO 3166-1 (US, FR).")
             }
+            // Beginnings as ranges, so the pattern-order indexes serve them.
+            let name = text.lowercased()
+            let code = text.uppercased()
             let rows = try await input.request.database.query(
                 """
-                SELECT \(PlaceRecord.columns) FROM places p
-                WHERE ($3::text IS NULL OR p.country_code = $3)
-                  AND (p.search_name LIKE $1 || '%' OR p.postal_code LIKE upper($1) || '%' OR p.search_name % $2)
-                ORDER BY (p.search_name LIKE $1 || '%' OR p.postal_code LIKE upper($1) || '%') DESC, p.population DESC NULLS LAST,
-                         similarity(p.search_name, $2) DESC, p.id
-                LIMIT $4
-                """, [LikePattern.escaping(text.lowercased()), text.lowercased(), country, first])
+                WITH found AS (
+                    SELECT p.*, (p.search_name ~>=~ $1 AND p.search_name ~<~ $2)
+                                OR (p.postal_code ~>=~ $3 AND p.postal_code ~<~ $4) AS begins
+                    FROM places p
+                    WHERE ($5::text IS NULL OR p.country_code = $5)
+                      AND ((p.search_name ~>=~ $1 AND p.search_name ~<~ $2)
+                           OR (p.postal_code ~>=~ $3 AND p.postal_code ~<~ $4)
+                           OR p.search_name % $1)
+                )
+                SELECT \(PlaceRecord.columns) FROM found p
+                ORDER BY p.begins DESC, p.population DESC NULLS LAST, similarity(p.search_name, $1) DESC, p.id
+                LIMIT $6
+                """, [name, PrefixRange.upperBound(of: name), code, PrefixRange.upperBound(of: code), country, first])
             return .list(try rows.map { .object(try PlaceRecord(row: $0)) })
         }
         binder.field("Place", "name") { (place: PlaceRecord) in .scalar(.string(place.name)) }

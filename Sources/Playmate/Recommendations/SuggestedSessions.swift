@@ -44,7 +44,10 @@ enum SuggestedSessions {
         }
         binder.rootAsync("Query", "sessionSuggestions") { input in
             let found = try await suggestions(input)
-            guard found.isEmpty else { return .object(Suggestions(found: found, origin: nil, emptyReason: nil)) }
+            // Asked for none, none is no news.
+            guard found.isEmpty, input.int("first") != 0 else {
+                return .object(Suggestions(found: found, origin: nil, emptyReason: nil))
+            }
             // None: a second statement says where the search was, if anywhere.
             let rows = try await input.request.database.query(originSQL, [try input.request.signedIn()])
             guard let row = rows.first, let latitude: Double = try row.decode(at: 0), let longitude: Double = try row.decode(at: 1) else {

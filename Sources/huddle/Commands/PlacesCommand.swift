@@ -16,7 +16,7 @@ struct PlacesCommand: AsyncParsableCommand {
             commandName: "import",
             abstract: "Load GeoNames-format files into the gazetteer.",
             discussion: """
-                Each FILE is GeoNames' gazetteer format (cities15000.txt, \
+                Each FILE (UTF-8, read a megabyte at a time) is GeoNames' gazetteer format (cities15000.txt, \
                 allCountries.txt: 19 tab-separated columns, of which only \
                 populated places are kept) or its postal codes' (12 columns), \
                 told apart line by line. A place already there (by geonameid, or \
@@ -29,7 +29,7 @@ struct PlacesCommand: AsyncParsableCommand {
                 """
         )
 
-        @Argument(help: "GeoNames-format files (UTF-8).")
+        @Argument(help: "GeoNames-format files.")
         var files: [String]
 
         func run() async throws {
@@ -38,16 +38,11 @@ struct PlacesCommand: AsyncParsableCommand {
             let configuration = location.configuration
             var failed = false
             for file in files {
-                guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-                    FileHandle.standardError.write(Data("huddle: cannot read \(file) as UTF-8 text\n".utf8))
-                    failed = true
-                    continue
-                }
                 do {
                     let report = try await EventLoop.withOwnThread { loop in
                         let pool = PostgresPool(configuration, on: loop)
                         do {
-                            let report = try await Gazetteer.import(text, into: pool)
+                            let report = try await Gazetteer.import(contentsOf: file, into: pool)
                             await pool.close()
                             return report
                         } catch {
