@@ -17,6 +17,7 @@ package enum HabitBuddies: App {
         BuddyCandidates.bind(&binder)
         MeetingResolvers.bind(&binder)
         MeetingMutations.bind(&binder)
+        BuddyChat.bind(&binder)
         HabitBuddiesInbox.bind(&binder)
     }
 
@@ -34,6 +35,8 @@ package enum HabitBuddies: App {
     package static let notificationKinds = HabitBuddiesInbox.kinds
     package static let noticeStyles: [NotificationKind: NoticeStyle] = [
         .buddyMatched: NoticeStyle(title: "Habit Buddies: you have a buddy"),
+        .buddyPending: NoticeStyle(title: "Habit Buddies: it's a match"),
+        .buddyMessage: NoticeStyle(title: "Habit Buddies: a message", urgency: .high),
         .buddyScored: NoticeStyle(title: "Habit Buddies", urgency: .low, promotional: true),
         .buddyLeft: NoticeStyle(title: "Habit Buddies"),
         .meetingScheduled: NoticeStyle(title: "Habit Buddies: a check-in was proposed"),
@@ -47,9 +50,13 @@ package enum HabitBuddies: App {
 
     package static let scheduledWork = [HabitReminder.work, MeetingReminder.work]
 
-    package static let settings = [maxBuddies, meetingReminderMinutes]
+    package static let settings = [maxBuddies, meetingReminderMinutes, chatBeforePairing]
 
     /// The cap on buddies per user, which the database applies too (its first migration's `huddle.max_buddies`).
+    /// Whether two right swipes make a match to chat in, paired only when both confirm.
+    static let chatBeforePairing = AppSetting(
+        "chat-before-pairing", default: 0, range: 0...1,
+        help: "Habit Buddies: 1 makes two right swipes a match to chat in, buddies once both confirm; 0 pairs them at once")
     static let maxBuddies = AppSetting(
         "max-buddies", default: 3, range: 1...50, help: "Habit Buddies: the most buddies one user may have")
     static let meetingReminderMinutes = AppSetting(
@@ -76,7 +83,11 @@ package enum HabitBuddies: App {
               'meetings', (SELECT coalesce(jsonb_agg(to_jsonb(m) ORDER BY m.id), '[]') FROM buddy_meetings m
                            WHERE $1 IN (m.organizer_id, m.buddy_id)),
               'scores', (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.created_at), '[]') FROM buddy_scores s
-                         WHERE $1 IN (s.scorer_id, s.scored_id))
+                         WHERE $1 IN (s.scorer_id, s.scored_id)),
+              'matches', (SELECT coalesce(jsonb_agg(to_jsonb(b) ORDER BY b.matched_at), '[]') FROM buddy_matches b
+                          WHERE $1 IN (b.first_id, b.second_id)),
+              'messages', (SELECT coalesce(jsonb_agg(to_jsonb(m) ORDER BY m.id), '[]') FROM buddy_messages m
+                           WHERE $1 IN (m.sender_id, m.recipient_id))
             )::text
             """, [user])[0].decode(String.self, at: 0)
     }
@@ -333,7 +344,7 @@ extension RequestContext {
     var habitBuddies: HabitBuddiesLoaders { loaders(HabitBuddiesLoaders.self) }
 }
 
-/// The database's refusals (its first migration's SQLSTATEs HB001-HB010 and the
+/// The database's refusals (its migrations' SQLSTATEs HB001-HB011 and the
 /// meetings' exclusion constraint), as answers a client can act on. The
 /// resolvers check what they can first; these are for writes that raced.
 enum HabitBuddiesErrors {
@@ -350,6 +361,7 @@ enum HabitBuddiesErrors {
         case "HB008": return APIError.badInput("This meeting can no longer change that way.")
         case "HB009": return APIError.badInput("A score is for your buddy, after an accepted meeting has ended.")
         case "HB010": return APIError.badInput("A habit stays with its owner.")
+        case "HB011": return APIError.forbidden("Messages go only to someone you matched with or your buddy.")
         case "23P01": return APIError.badInput("One of you already has a meeting at that time.")
         default: return error
         }

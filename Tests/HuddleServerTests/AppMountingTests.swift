@@ -64,7 +64,7 @@ import Testing
                 everyApp.flatMap { app in app.notificationKinds.map { "\($0.rawValue) \(app.schemaFolder)" } }
                 + Shared.notificationKinds.map { "\($0.rawValue) shared" }
             #expect(registered == expected.sorted())
-            #expect(registered.count == 25)
+            #expect(registered.count == 27)
         }
     }
 }

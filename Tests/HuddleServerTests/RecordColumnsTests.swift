@@ -36,6 +36,10 @@ struct RecordColumnsTests {
             _ = (try user.email, try user.birthday, try user.gender, try user.biography, try user.profileImageURL)
             _ = (try user.homeLatitude, try user.homeLongitude, try user.createdAt, try user.timeZone)
         },
+        Declaration(
+            record: "BuddyMessageRecord", names: BuddyMessageRecord.selection.names,
+            sql: "SELECT \(BuddyMessageRecord.columns) FROM buddy_messages m"
+        ) { _ = try BuddyMessageRecord(row: $0) },
         Declaration(record: "PlaceRecord", names: PlaceRecord.selection.names, sql: "SELECT \(PlaceRecord.columns) FROM places p") {
             _ = try PlaceRecord(row: $0)
         },

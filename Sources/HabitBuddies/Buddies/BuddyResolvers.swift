@@ -24,6 +24,8 @@ final class BuddyRecord: Sendable {
 struct BuddySwipeResult: Sendable {
     var direction: String
     var buddy: BuddyRecord?
+    /// The match this swipe made, when pairs wait for both to confirm.
+    var pending: PendingBuddy? = nil
 }
 
 /// Buddies: the list, swiping (a right swipe both ways makes the pair, in
@@ -84,8 +86,10 @@ enum BuddyResolvers {
         let cap = input.request.settings[HabitBuddies.maxBuddies]
         return try await HabitBuddiesErrors.translating {
             try await input.request.database.withTransaction { connection in
-                // The database makes the pair with the cap the server was given.
-                _ = try await connection.query("SELECT set_config('huddle.max_buddies', $1, true)", [String(cap)])
+                // The database makes the pair (or the match) with the settings the server was given.
+                _ = try await connection.query(
+                    "SELECT set_config('huddle.max_buddies', $1, true), set_config('huddle.chat_before_pairing', $2, true)",
+                    [String(cap), String(input.request.settings[HabitBuddies.chatBeforePairing])])
                 // The two profiles in id order, as the database's pairing
                 // trigger takes them: from here on no other swipe between
                 // the two can make or see the pair, so whether this one made
@@ -110,7 +114,16 @@ enum BuddyResolvers {
                     ON CONFLICT (user_id, candidate_id) DO UPDATE SET direction = EXCLUDED.direction, swiped_at = now()
                     """, [viewer, other, direction])
                 guard direction == "RIGHT", let made = try await pair(of: viewer, and: other, on: connection) else {
-                    return .object(BuddySwipeResult(direction: direction, buddy: nil))
+                    // Or a match, with the fuller flow: both hear, and may chat.
+                    let pending = direction == "RIGHT" ? try await BuddyChat.match(of: viewer, and: other, on: connection) : nil
+                    if pending?.isNew == true {
+                        for (person, match) in [(viewer, other), (other, viewer)] {
+                            try await Notifications.record(
+                                .buddyPending, for: person, actor: match, subject: NodeReference("User", match),
+                                message: "You both swiped right: say hello, and confirm when you want to be buddies.", on: connection)
+                        }
+                    }
+                    return .object(BuddySwipeResult(direction: direction, buddy: nil, pending: pending))
                 }
                 // This swipe made the pair: both hear of it.
                 for (person, buddy) in [(viewer, other), (other, viewer)] {

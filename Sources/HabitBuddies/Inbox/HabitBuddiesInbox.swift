@@ -13,6 +13,8 @@ extension NotificationKind {
     static let meetingReminder = NotificationKind(rawValue: "MEETING_REMINDER")
     static let habitReminder = NotificationKind(rawValue: "HABIT_REMINDER")
     static let habitMilestone = NotificationKind(rawValue: "HABIT_MILESTONE")
+    static let buddyPending = NotificationKind(rawValue: "BUDDY_PENDING")
+    static let buddyMessage = NotificationKind(rawValue: "BUDDY_MESSAGE")
 }
 
 /// A new buddy, as `buddyMatched` delivers it.
@@ -35,6 +37,7 @@ enum HabitBuddiesInbox {
     static let meetingKinds: [NotificationKind] = [.meetingScheduled, .meetingAccepted, .meetingDeclined, .meetingCancelled]
     static let kinds: [NotificationKind] =
         [.buddyMatched, .buddyScored, .buddyLeft] + meetingKinds + [.meetingReminder, .habitReminder, .habitMilestone]
+        + [.buddyPending, .buddyMessage]
 
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("Notification", "habit") { (notice: NotificationRecord, input) in

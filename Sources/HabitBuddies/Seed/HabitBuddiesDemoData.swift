@@ -47,6 +47,15 @@ enum HabitBuddiesDemoData {
         }
         try await seedHabits(shape, on: connection)
         try await seedBuddies(shape, on: connection)
+        // A few words between each pair when they matched; the last one unread.
+        _ = try await connection.query(
+            """
+            INSERT INTO buddy_messages (sender_id, recipient_id, text, sent_at, read_at)
+            SELECT CASE WHEN n % 2 = 1 THEN b.first_id ELSE b.second_id END, CASE WHEN n % 2 = 1 THEN b.second_id ELSE b.first_id END,
+                   t, b.matched_at + n * interval '10 minutes', CASE WHEN n < 3 THEN b.matched_at + n * interval '10 minutes' + interval '5 minutes' END
+            FROM buddy_pairs b,
+                 unnest(ARRAY['Hi! Glad we matched.', 'Me too. Mornings or evenings for check-ins?', 'Mornings, before work.']) WITH ORDINALITY AS m(t, n)
+            """)
         _ = try await connection.query("ANALYZE habits, habit_check_ins, buddy_pairs, buddy_meetings")
         let counts = try await connection.query(
             """
