@@ -52,11 +52,11 @@ package enum HabitBuddies: App {
 
     package static let settings = [maxBuddies, meetingReminderMinutes, chatBeforePairing]
 
-    /// The cap on buddies per user, which the database applies too (its first migration's `huddle.max_buddies`).
     /// Whether two right swipes make a match to chat in, paired only when both confirm.
     static let chatBeforePairing = AppSetting(
         "chat-before-pairing", default: 0, range: 0...1,
         help: "Habit Buddies: 1 makes two right swipes a match to chat in, buddies once both confirm; 0 pairs them at once")
+    /// The cap on buddies per user, which the database applies too (its first migration's `huddle.max_buddies`).
     static let maxBuddies = AppSetting(
         "max-buddies", default: 3, range: 1...50, help: "Habit Buddies: the most buddies one user may have")
     static let meetingReminderMinutes = AppSetting(

@@ -104,3 +104,61 @@ struct BuddyChatTests {
         }
     }
 }
+
+extension BuddyChatTests {
+    /// A declined match stays declined, whoever swipes again; a left swipe
+    /// ends a match; a confirmation over the cap changes nothing.
+    @Test func declinedMatchesStayDeclinedAndTheCapHolds() async throws {
+        try await TestDatabase.withScratchDatabase { url in
+            let server = try await TestServer.start(
+                databaseURL: url, mounting: [HabitBuddies.self], settings: ["chat-before-pairing=1", "max-buddies=1"])
+            defer { server.stop() }
+            let users = try await server.makeUsers(4, prefix: "cap")
+            let (ana, bob, cara, dan) = (users[0], users[1], users[2], users[3])
+            for user in users { _ = try await HabitBuddiesFixtures.habit(server, token: user.token, "Meditate for 10 minutes") }
+            func match(_ a: (token: String, id: String), _ b: (token: String, id: String)) async throws {
+                _ = try await server.graphql(Self.swipe, ["id": b.id], token: a.token)
+                let second = try await server.graphql(Self.swipe, ["id": a.id], token: b.token)
+                #expect(second["data"]["swipeBuddy"]["pending"]["user"]["username"].string != nil, "\(second)")
+            }
+            func pending(_ user: (token: String, id: String)) async throws -> [String] {
+                let answer = try await server.graphql("{ pendingBuddies { user { username } } }", token: user.token)
+                return answer["data"]["pendingBuddies"].array.compactMap { $0["user"]["username"].string }
+            }
+            // Bob declines Ana; her swiping right again makes no match, nor any notice.
+            try await match(ana, bob)
+            _ = try await server.graphql("mutation($id: ID!) { declineBuddy(userId: $id) }", ["id": ana.id], token: bob.token)
+            let again = try await server.graphql(Self.swipe, ["id": bob.id], token: ana.token)
+            #expect(again["data"]["swipeBuddy"]["pending"].isNull, "\(again)")
+            #expect(try await pending(ana).isEmpty)
+            #expect(try await pending(bob).isEmpty)
+            // A left swipe on a match ends it.
+            try await match(ana, cara)
+            _ = try await server.graphql(
+                "mutation($id: ID!) { swipeBuddy(userId: $id, direction: LEFT) { direction } }", ["id": ana.id], token: cara.token)
+            #expect(try await pending(ana).isEmpty)
+            // Dan pairs with Cara; a match between Dan and Ana cannot be confirmed past the cap of one.
+            try await match(cara, dan)
+            _ = try await server.graphql(Self.confirm, ["id": dan.id], token: cara.token)
+            let paired = try await server.graphql(Self.confirm, ["id": cara.id], token: dan.token)
+            #expect(paired["data"]["confirmBuddy"]["user"]["username"].string == "cap2", "\(paired)")
+            _ = try await server.sql("DELETE FROM buddy_swipes WHERE user_id IN ($1, $2)", [rowID(ana.id), rowID(dan.id)])
+            _ = try await server.sql(
+                "INSERT INTO buddy_swipes (user_id, candidate_id, direction) VALUES ($1, $2, 'RIGHT')", [rowID(dan.id), rowID(ana.id)])
+            _ = try await server.sql(
+                "INSERT INTO buddy_matches (first_id, second_id) VALUES (least($1::bigint, $2::bigint), greatest($1::bigint, $2::bigint))",
+                [rowID(ana.id), rowID(dan.id)])
+            _ = try await server.graphql(Self.confirm, ["id": dan.id], token: ana.token)
+            let over = try await server.graphql(Self.confirm, ["id": ana.id], token: dan.token)
+            #expect(over.errorCode == "BAD_USER_INPUT", "\(over)")
+            let still = try await server.sql(
+                """
+                SELECT (CASE WHEN first_id = $1::bigint THEN first_confirmed ELSE second_confirmed END)
+                       AND NOT (CASE WHEN first_id = $1::bigint THEN second_confirmed ELSE first_confirmed END)
+                FROM buddy_matches WHERE first_id = least($1::bigint, $2::bigint) AND second_id = greatest($1::bigint, $2::bigint)
+                """, [rowID(ana.id), rowID(dan.id)])
+            // The match stays, with Ana's confirmation only.
+            #expect(try still.map { try $0.decode(Bool.self, at: 0) } == [true])
+        }
+    }
+}

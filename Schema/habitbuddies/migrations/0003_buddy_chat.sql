@@ -58,14 +58,19 @@ CREATE INDEX buddy_messages_conversation
     ON buddy_messages (least(sender_id, recipient_id), greatest(sender_id, recipient_id), id DESC);
 CREATE INDEX buddy_messages_unread ON buddy_messages (recipient_id, sender_id) WHERE read_at IS NULL;
 
--- Only between two people matched or paired (HB011).
+-- Only between two people matched or paired (HB011). The match or pair
+-- is held (FOR KEY SHARE) until the message commits: a decline or an end
+-- at the same moment either waits for it or is seen, never crossed.
 CREATE FUNCTION buddy_messages_check() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM buddy_matches WHERE first_id = least(NEW.sender_id, NEW.recipient_id)
-                                                 AND second_id = greatest(NEW.sender_id, NEW.recipient_id))
-       AND NOT EXISTS (SELECT 1 FROM buddy_pairs WHERE first_id = least(NEW.sender_id, NEW.recipient_id)
-                                                   AND second_id = greatest(NEW.sender_id, NEW.recipient_id)) THEN
-        RAISE EXCEPTION 'messages go only between a match or a pair' USING ERRCODE = 'HB011';
+    PERFORM 1 FROM buddy_matches WHERE first_id = least(NEW.sender_id, NEW.recipient_id)
+                                   AND second_id = greatest(NEW.sender_id, NEW.recipient_id) FOR KEY SHARE;
+    IF NOT FOUND THEN
+        PERFORM 1 FROM buddy_pairs WHERE first_id = least(NEW.sender_id, NEW.recipient_id)
+                                     AND second_id = greatest(NEW.sender_id, NEW.recipient_id) FOR KEY SHARE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'messages go only between a match or a pair' USING ERRCODE = 'HB011';
+        END IF;
     END IF;
     RETURN NEW;
 END $$;

@@ -86,6 +86,7 @@ enum BuddyCandidates {
             LEFT JOIN buddy_swipes sw ON sw.user_id = $1 AND sw.candidate_id = s.user_id
             WHERE (sw.user_id IS NOT NULL) = $3
               AND NOT EXISTS (SELECT 1 FROM buddy_pairs b WHERE b.first_id = least(s.user_id, $1) AND b.second_id = greatest(s.user_id, $1))
+              AND NOT EXISTS (SELECT 1 FROM buddy_matches b WHERE b.first_id = least(s.user_id, $1) AND b.second_id = greatest(s.user_id, $1))
               AND habit_buddy_count(s.user_id) < $2
         )
         SELECT user_id, names, time_zone, hours, activity,

@@ -112,12 +112,7 @@ enum BuddyChat {
         binder.rootAsync("Mutation", "declineBuddy") { input in
             let viewer = try input.request.signedIn()
             let other = try input.id("userId", of: "User")
-            let rows = try await input.request.database.query(
-                """
-                DELETE FROM buddy_matches WHERE first_id = least($1::bigint, $2::bigint) AND second_id = greatest($1::bigint, $2::bigint)
-                RETURNING 1
-                """, [viewer, other])
-            return .scalar(.boolean(!rows.isEmpty))
+            return .scalar(.boolean(try await input.request.database.withTransaction { try await end(viewer, other, on: $0) }))
         }
 
         SubscriptionResolvers.inbox(&binder, "buddyMessageReceived", kinds: [.buddyMessage]) { notice, database in
@@ -143,6 +138,21 @@ enum BuddyChat {
         PendingBuddy(
             viewerID: viewer, userID: try row.decode(at: 0), matchedAt: try row.decode(at: 1), viewerConfirmed: try row.decode(at: 2),
             otherConfirmed: try row.decode(at: 3), isNew: try row.decode(at: 4))
+    }
+
+    /// Ends the match between the two, if there is one, as a left swipe of
+    /// `viewer`'s: without it the other's right swipe, when the list comes
+    /// round again, would make the match anew. Whether there was one.
+    static func end(_ viewer: Int64, _ other: Int64, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            DELETE FROM buddy_matches WHERE first_id = least($1::bigint, $2::bigint) AND second_id = greatest($1::bigint, $2::bigint)
+            RETURNING 1
+            """, [viewer, other])
+        guard !rows.isEmpty else { return false }
+        _ = try await connection.query(
+            "UPDATE buddy_swipes SET direction = 'LEFT', swiped_at = now() WHERE user_id = $1 AND candidate_id = $2", [viewer, other])
+        return true
     }
 
     /// The match between the two, if there is one.

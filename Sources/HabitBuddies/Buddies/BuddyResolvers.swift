@@ -113,6 +113,8 @@ enum BuddyResolvers {
                     INSERT INTO buddy_swipes (user_id, candidate_id, direction) VALUES ($1, $2, $3)
                     ON CONFLICT (user_id, candidate_id) DO UPDATE SET direction = EXCLUDED.direction, swiped_at = now()
                     """, [viewer, other, direction])
+                // A left swipe on someone matched with ends the match.
+                if direction == "LEFT" { _ = try await BuddyChat.end(viewer, other, on: connection) }
                 guard direction == "RIGHT", let made = try await pair(of: viewer, and: other, on: connection) else {
                     // Or a match, with the fuller flow: both hear, and may chat.
                     let pending = direction == "RIGHT" ? try await BuddyChat.match(of: viewer, and: other, on: connection) : nil
