@@ -29,6 +29,38 @@ import Testing
         #expect(outcome.standardOutput == #"{"data":{"me":{"id":"7","name":"Ana"},"greet":"hello"}}"# + "\n")
     }
 
+    /// `--incremental`: a line per result, in graphql-js 17's shape.
+    @Test func deliversDeferAndStreamInPartsAsJSONLines() throws {
+        let schema = try file("s.graphql", "type Query { me: User } type User { id: ID! name: String pets: [String] }")
+        let data = try file("d.json", #"{"me": {"id": 7, "name": "Ana", "pets": ["Rex", "Tom", "Kit"]}}"#)
+        let deferred = try HuddleCommand.run(
+            ["execute", "--incremental", "--schema", schema, "--data", data, "-"],
+            input: #"{ me { id ... @defer(label: "more") { name } pets @stream(initialCount: 1) } }"#)
+        #expect(deferred.status == 0, "\(deferred.standardError)")
+        let lines = deferred.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count >= 2, "\(deferred.standardOutput)")
+        #expect(
+            lines.first
+                == #"{"data":{"me":{"id":"7","pets":["Rex"]}},"pending":[{"id":"0","path":["me"],"label":"more"},{"id":"1","path":["me","pets"]}],"hasNext":true}"#,
+            "\(deferred.standardOutput)")
+        // graphql-js 17 writes a subsequent result's hasNext first.
+        #expect(lines.last?.hasPrefix(#"{"hasNext":false,"#) == true, "\(deferred.standardOutput)")
+        // Every part arrives: the deferred name, the streamed pets, each completed.
+        let rest = lines.dropFirst().joined(separator: "\n")
+        #expect(rest.contains(#"{"data":{"name":"Ana"},"id":"0"}"#), "\(rest)")
+        #expect(rest.contains(#""Tom""#) && rest.contains(#""Kit""#) && rest.contains(#"{"id":"0"}"#) && rest.contains(#"{"id":"1"}"#))
+        // Nothing deferred: the one result, as without the flag.
+        let plain = try HuddleCommand.run(["execute", "--incremental", "--schema", schema, "--data", data, "-"], input: "{ me { id } }")
+        #expect(plain.status == 0 && plain.standardOutput == #"{"data":{"me":{"id":"7"}}}"# + "\n", "\(plain)")
+        // An error in a deferred part fails the command.
+        let broken = try file("b.json", #"{"me": {"id": 7}}"#)
+        let strict = try file("t.graphql", "type Query { me: User } type User { id: ID! name: String! }")
+        let failing = try HuddleCommand.run(
+            ["execute", "--incremental", "--schema", strict, "--data", broken, "-"], input: "{ me { id ... @defer { name } } }")
+        #expect(failing.status == 1, "\(failing)")
+        #expect(failing.standardOutput.contains("Cannot return null for non-nullable field User.name."), "\(failing.standardOutput)")
+    }
+
     @Test func errorsAreInTheResponseAndExitOne() throws {
         let schema = try file("s.graphql", "type Query { me: User } type User { id: ID! }")
         let data = try file("d.json", #"{"me": {}}"#)

@@ -84,8 +84,10 @@ struct SchemaOptions: ParsableArguments {
     /// The built and validated schema, or exit 2 listing every problem.
     /// `headersServeAnother`: the command names another schema by URL, and
     /// the headers are for that one.
-    func schema(headersServeAnother: Bool = false) throws -> GraphQLSchema {
-        let schema: GraphQLSchema
+    /// `withIncrementalDelivery`: SDL that does not declare `@defer` and
+    /// `@stream` gets graphql-js 17's definitions of them.
+    func schema(headersServeAnother: Bool = false, withIncrementalDelivery: Bool = false) throws -> GraphQLSchema {
+        var schema: GraphQLSchema
         if let url = files.first(where: RemoteSchema.isURL) {
             guard files.count == 1 else { throw CommandFailure.usage("a --schema URL goes alone, without SDL files") }
             schema = try RemoteSchema.fetch(url, headers: headers)
@@ -94,6 +96,9 @@ struct SchemaOptions: ParsableArguments {
             let sources = try sources()
             do throws(SchemaBuildError) {
                 schema = try buildSchema(sources)
+                if withIncrementalDelivery, schema.directive(named: "defer") == nil, schema.directive(named: "stream") == nil {
+                    schema = try buildSchema(sources + [incrementalDeliveryDirectives])
+                }
             } catch {
                 throw CommandFailure.schema(error.errors)
             }
