@@ -61,7 +61,7 @@ enum ProjectResolvers {
     }
 
     /// Projects newest first under `from`.
-    private static func list(_ page: PageRequest, _ from: String, _ parameters: [any PostgresEncodable], _ database: PostgresPool)
+    static func list(_ page: PageRequest, _ from: String, _ parameters: [any PostgresEncodable], _ database: PostgresPool)
         -> Resolved
     {
         let query = KeysetQuery(

@@ -31,16 +31,12 @@ enum WriterResolvers {
         }
         binder.root("Query", "followedWritersProjects") { input in
             let viewer = try input.request.signedIn()
-            let page = try PageRequest(input)
-            let query = KeysetQuery(
-                columns: ProjectRecord.columns,
-                from: """
-                    FROM writer_follows f JOIN projects p ON p.owner_id = f.writer_id
-                    WHERE f.follower_id = $1 AND \(ProjectRecord.visible(toViewerAt: 1))
-                    """,
-                parameters: [viewer], keys: [("p.created_at", "timestamptz"), ("p.id", "bigint")], descending: true)
-            let database = input.request.database
-            return .async { .object(try await query.page(page, on: database) { try ProjectRecord(row: $0) }) }
+            return ProjectResolvers.list(
+                try PageRequest(input),
+                """
+                FROM writer_follows f JOIN projects p ON p.owner_id = f.writer_id
+                WHERE f.follower_id = $1 AND \(ProjectRecord.visible(toViewerAt: 1))
+                """, [viewer], input.request.database)
         }
         binder.rootAsync("Mutation", "followUser") { input in try await follow(input, following: true) }
         binder.rootAsync("Mutation", "unfollowUser") { input in try await follow(input, following: false) }
