@@ -215,11 +215,7 @@ enum BuddyChat {
                 _ = try await connection.query(
                     "INSERT INTO buddy_pairs (first_id, second_id) VALUES (least($1::bigint, $2::bigint), greatest($1::bigint, $2::bigint))",
                     [viewer, other])
-                for (person, buddy) in [(viewer, other), (other, viewer)] {
-                    try await Notifications.record(
-                        .buddyMatched, for: person, actor: buddy, subject: NodeReference("User", buddy),
-                        message: "You have a new accountability buddy.", on: connection)
-                }
+                try await BuddyResolvers.tellBoth(.buddyMatched, viewer, other, "You have a new accountability buddy.", on: connection)
                 guard let made = try await BuddyResolvers.pair(of: viewer, and: other, on: connection) else { return .null }
                 return .object(made)
             }

@@ -69,6 +69,16 @@ enum BuddyResolvers {
         binder.rootAsync("Mutation", "removeBuddy", remove)
     }
 
+    /// The same notice to each of two people, about the other (by them).
+    static func tellBoth(
+        _ kind: NotificationKind, _ one: Int64, _ other: Int64, _ message: String, on connection: PostgresConnection
+    ) async throws {
+        for (person, about) in [(one, other), (other, one)] {
+            try await Notifications.record(
+                kind, for: person, actor: about, subject: NodeReference("User", about), message: message, on: connection)
+        }
+    }
+
     /// The pair of `viewer` and `other`, if they are buddies.
     static func pair(of viewer: Int64, and other: Int64, on database: some PostgresQuerying) async throws -> BuddyRecord? {
         let rows = try await database.query(
@@ -119,20 +129,14 @@ enum BuddyResolvers {
                     // Or a match, with the fuller flow: both hear, and may chat.
                     let pending = direction == "RIGHT" ? try await BuddyChat.match(of: viewer, and: other, on: connection) : nil
                     if pending?.isNew == true {
-                        for (person, match) in [(viewer, other), (other, viewer)] {
-                            try await Notifications.record(
-                                .buddyPending, for: person, actor: match, subject: NodeReference("User", match),
-                                message: "You both swiped right: say hello, and confirm when you want to be buddies.", on: connection)
-                        }
+                        try await tellBoth(
+                            .buddyPending, viewer, other, "You both swiped right: say hello, and confirm when you want to be buddies.",
+                            on: connection)
                     }
                     return .object(BuddySwipeResult(direction: direction, buddy: nil, pending: pending))
                 }
                 // This swipe made the pair: both hear of it.
-                for (person, buddy) in [(viewer, other), (other, viewer)] {
-                    try await Notifications.record(
-                        .buddyMatched, for: person, actor: buddy, subject: NodeReference("User", buddy),
-                        message: "You have a new accountability buddy.", on: connection)
-                }
+                try await tellBoth(.buddyMatched, viewer, other, "You have a new accountability buddy.", on: connection)
                 return .object(BuddySwipeResult(direction: direction, buddy: made))
             }
         }
