@@ -36,6 +36,9 @@ struct LargeResultTests {
             client.send(#"{"type":"connection_init"}"#)
             #expect(client.next()?.text == #"{"type":"connection_ack"}"#)
             let payload = String(decoding: try JSONSerialization.data(withJSONObject: ["query": Self.query]), as: UTF8.self)
+            // 120 introspections of the whole schema: seconds of work in a
+            // debug build, more on a loaded machine, before the first byte.
+            client.raw.waitAtMost(seconds: 300)
             client.send(#"{"id":"big","type":"subscribe","payload":\#(payload)}"#)
             var next = client.next()
             while next?.text == #"{"type":"ping"}"# { next = client.next() }

@@ -55,7 +55,13 @@ package final class RawClient: @unchecked Sendable {
             throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
         }
         descriptor = connecting
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        waitAtMost(seconds: 5)
+    }
+
+    /// How long a read waits for bytes before it gives up (5 s unless set):
+    /// a test whose server has minutes of work to do before it answers waits longer.
+    package func waitAtMost(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
