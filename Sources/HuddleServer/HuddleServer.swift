@@ -91,6 +91,7 @@ package final class HuddleServer: Sendable {
         let appSettings: AppSettings
         let mediaCache: MediaCache?
         let pictures: PictureURLs
+        let tallies: Tallies
     }
 
     package let configuration: Configuration
@@ -119,6 +120,8 @@ package final class HuddleServer: Sendable {
         let listener: PostgresListener
         let scheduler: JobRunner
         let schedulerPool: PostgresPool
+        /// Writes the counted reads, on the scheduler's pool.
+        let tallyWriter: TallyWriter
         /// Mail's and notice delivery's pool (when either sends), and
         /// notice delivery's HTTP client.
         let deliveryPool: PostgresPool?
@@ -258,10 +261,17 @@ package final class HuddleServer: Sendable {
                 traceExporter.failedExports.load(ordering: .relaxed)
             }
         }
+        let tallies = Tallies(capacity: appSettings[HuddleCore.Shared.tallyHeldReads])
+        metrics.registerCounter(
+            "huddle_tally_reads_dropped_total",
+            help: "Counted reads (page views) dropped: the held reads were full while a write was still pending."
+        ) { tallies.dropped }
+        metrics.registerGauge("huddle_tally_reads_held", help: "Counted reads (page views) held, not yet written.") { tallies.held }
         let shared = Shared(
             listener: listener, tokens: tokens, persistedQueries: persistedQueries, appSettings: appSettings,
             mediaCache: mediaCache,
-            pictures: PictureURLs(key: signingKey, lifetime: appSettings[HuddleCore.Shared.privatePictureURLMinutes] * 60))
+            pictures: PictureURLs(key: signingKey, lifetime: appSettings[HuddleCore.Shared.privatePictureURLMinutes] * 60),
+            tallies: tallies)
         // Few connections, each with a pipeline of statements, keep
         // PostgreSQL's CPUs on statements rather than on switching between
         // backends (docs/performance.md, "Measured choices").
@@ -293,8 +303,18 @@ package final class HuddleServer: Sendable {
         // The durable scheduler, on the listener's loop with a pool of its
         // own, so that due work never waits behind requests (or they behind it).
         var schedulerDatabase = database
-        schedulerDatabase.maxConnections = configuration.scheduler.concurrency + 1
+        // One more for the tallies' writer, so its batch never waits for a job.
+        schedulerDatabase.maxConnections = configuration.scheduler.concurrency + 2
         let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
+        let tallyWriter = TallyWriter(
+            tallies, database: schedulerPool, interval: .seconds(appSettings[HuddleCore.Shared.tallyWriteSeconds]),
+            logger: configuration.http.logger)
+        metrics.registerCounter(
+            "huddle_tally_buckets_written_total", help: "Counted reads written, by key and hour (one row each)."
+        ) { tallyWriter.written }
+        metrics.registerCounter(
+            "huddle_tally_writes_failed_total", help: "Batches of counted reads the database did not take (each tried again with the next)."
+        ) { tallyWriter.failed }
         var work =
             apps.flatMap { app in app.scheduledWork } + DataExport(apps: apps, settings: shared.appSettings).work + [Uploads.sweepWork]
         // Deliveries keep their books outside the jobs' transactions, on
@@ -336,7 +356,8 @@ package final class HuddleServer: Sendable {
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler, tracer: configuration.http.tracer)
         let made = Running(
             workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool,
-            deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient, traceExporter: traceExporter)
+            tallyWriter: tallyWriter, deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient,
+            traceExporter: traceExporter)
         running.set(made)
         if let failure = failures.first {
             stop()
@@ -345,6 +366,7 @@ package final class HuddleServer: Sendable {
         }
         for worker in workers { await worker.watchSignals() }
         if configuration.runsScheduler { scheduler.start() }
+        tallyWriter.start()
         if configuration.handlesSignals, let manifest = configuration.operations.trustedDocuments {
             // SIGHUP reads the manifest again: a deploy adds documents without a restart.
             let logger = configuration.http.logger
@@ -378,6 +400,8 @@ package final class HuddleServer: Sendable {
             // On the listener's loop, whose connections it closes last.
             let made = Task(executorPreference: running.listenerLoop) {
                 for worker in running.workers { await worker.finished() }
+                // The requests are over: what they counted is written now.
+                await running.tallyWriter.stop()
                 await running.scheduler.stop()
                 await running.schedulerPool.close()
                 running.pushClient?.close()

@@ -53,7 +53,7 @@ final class Worker: Sendable {
             request, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
                 for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings, trustedProxies: proxies,
-                push: push, pictures: shared.pictures)
+                push: push, pictures: shared.pictures, tallies: shared.tallies)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
@@ -61,7 +61,7 @@ final class Worker: Sendable {
             payload, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
                 forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings, push: push,
-                pictures: shared.pictures)
+                pictures: shared.pictures, tallies: shared.tallies)
         }
         let playground = settings.playgroundAssets.map { assets in
             var playgroundSettings = Playground.Configuration()

@@ -14,6 +14,7 @@ package enum Prolific: App {
         RoundResolvers.bind(&binder)
         SnippetResolvers.bind(&binder)
         WriterResolvers.bind(&binder)
+        ActivityResolvers.bind(&binder)
         ProlificInbox.bind(&binder)
     }
 
@@ -117,7 +118,8 @@ package enum Prolific: App {
 final class ProlificLoaders: RequestLoaders {
     private enum Slot: Int, CaseIterable {
         case projects, rounds, snippets, currentRounds, rankedSnippets, counts, stories, snippetCounts, viewerFollows,
-            viewerFollowsWriters, viewerMemberships, viewerVotes, members, writers, roundPages, userProjectPages, userSnippetPages
+            viewerFollowsWriters, viewerMemberships, viewerVotes, members, writers, roundPages, userProjectPages, userSnippetPages,
+            projectActivity
     }
     private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
@@ -196,6 +198,17 @@ final class ProlificLoaders: RequestLoaders {
                     open[round.projectID] = round
                 }
                 return ids.map { .success(open[$0]) }
+            }
+        }
+    }
+
+    /// Projects' days of activity, in the viewer's time zone (only owners ask).
+    var projectActivity: DataLoader<ProjectActivityAsk, [ActivityDay]> {
+        slots.loader(.projectActivity) { [database, viewerID] in
+            DataLoader { asks in
+                guard let viewerID else { return asks.map { _ in .success([]) } }
+                let days = try await ActivityReads.projects(asks, reader: viewerID, on: database)
+                return asks.map { .success(days[$0] ?? []) }
             }
         }
     }

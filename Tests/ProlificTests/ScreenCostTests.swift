@@ -42,6 +42,11 @@ import Testing
           followedProjects(first: 100) { edges { node { id title currentRound { endsAt } } } }
           searchUsers(query: "an", first: 50) { username avatar followerCount viewerFollows } }
         """,
+        // The owner's statistics: each project's last 90 days, and their own.
+        "activity": """
+        query Activity { me { writerActivity(days: 90) { day projectViews snippetViews votesReceived snippetsWritten }
+          projects(first: 20) { edges { node { id title activity(days: 90) { day views snippetViews votes snippets } } } } } }
+        """,
         "inbox": """
         query Inbox { notifications(first: 100) { edges { node { kind message createdAt actor { username avatar }
           project { id title } round { number } snippet { text } } } } unreadNotificationCount }

@@ -55,14 +55,14 @@ public enum HuddleAPI {
     package static func context(
         for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, tokens: TokenCache? = nil,
         settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration(),
-        pictures: PictureURLs = PictureURLs()
+        pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
             database: database, listener: listener,
             viewer: try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings), tokens: tokens,
             settings: settings, userAgent: request.head.header("user-agent"),
-            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push, pictures: pictures)
+            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push, pictures: pictures, tallies: tallies)
     }
 
     /// The context of a websocket connection, from the `token` (or
@@ -71,19 +71,21 @@ public enum HuddleAPI {
     package static func context(
         forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?,
         tokens: TokenCache? = nil, settings: AppSettings, push: PushRegistration = PushRegistration(),
-        pictures: PictureURLs = PictureURLs()
+        pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
         guard let token = member else {
             return RequestContext(
-                database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings, push: push, pictures: pictures)
+                database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings, push: push, pictures: pictures,
+                tallies: tallies)
         }
         guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings) else {
             return nil
         }
         return RequestContext(
-            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures)
+            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures,
+            tallies: tallies)
     }
 }

@@ -28,6 +28,9 @@ package final class RequestContext: Sendable {
     package let push: PushRegistration
     /// How picture paths are written (private ones signed).
     package let pictures: PictureURLs
+    /// Where reads an app counts (a project's page opened) are held until
+    /// written; nil counts nothing.
+    package let tallies: Tallies?
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -61,8 +64,9 @@ package final class RequestContext: Sendable {
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
         settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil,
-        push: PushRegistration = PushRegistration(), pictures: PictureURLs = PictureURLs()
+        push: PushRegistration = PushRegistration(), pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
     ) {
+        self.tallies = tallies
         self.push = push
         self.pictures = pictures
         self.userAgent = userAgent
@@ -84,7 +88,17 @@ package final class RequestContext: Sendable {
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
         RequestContext(
-            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures)
+            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures,
+            tallies: tallies)
+    }
+
+    /// Counts a read of `key` in `tally` by whoever asks: the signed-in
+    /// user, else the client's address.
+    package func count(_ tally: Tally, key: Int64) {
+        guard let tallies else { return }
+        let reader: TallyReader =
+            if let viewer { .user(viewer.userID) } else if let clientAddress { .address(clientAddress) } else { .unknown }
+        tallies.count(tally, key: key, by: reader)
     }
 }
 

@@ -14,7 +14,12 @@ enum ProjectResolvers {
             let parts = ProjectParts(
                 selecting: input.info.selectedFieldNames, onCurrentRound: input.info.selectedFieldNames(under: "currentRound"))
             let loader = input.request.prolific.projects(with: parts)
-            return loader.load(id.id) { $0.map { .object($0) } ?? .null }
+            let context = input.request
+            return loader.load(id.id) { project in
+                guard let project else { return .null }
+                ActivityResolvers.viewed(project, context)
+                return .object(project)
+            }
         }
         binder.root("Query", "projects") { input in
             let page = try PageRequest(input)

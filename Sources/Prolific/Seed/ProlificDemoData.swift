@@ -172,6 +172,15 @@ enum ProlificDemoData {
         try await countFinishedRounds(on: connection)
         try await awardWriting(inRounds: "completed_at IS NULL", on: connection)
         try await computeActivity(on: connection)
+        // Two weeks of page views (one hour a day each), so an owner's activity has something to show.
+        _ = try await connection.query(
+            """
+            INSERT INTO project_view_hours (project_id, hour, views)
+            SELECT p.id, date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => d) + interval '14 hours',
+                   1 + (p.id * 7 + d * 13) % 23
+            FROM projects p, generate_series(1, 14) AS d
+            WHERE p.created_at < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - make_interval(days => d)
+            """)
         _ = try await connection.query(
             "INSERT INTO scheduled_jobs (kind, subject_id, due_at) SELECT $1, id, ends_at FROM rounds WHERE completed_at IS NULL",
             [RoundEnd.kind])

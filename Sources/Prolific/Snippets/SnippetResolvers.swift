@@ -46,7 +46,12 @@ enum SnippetResolvers {
         binder.bindConnection("SnippetConnection", edge: "SnippetEdge")
         binder.root("Query", "snippet") { input in
             guard let id = GlobalID.decode(input.string("id") ?? ""), id.type == "Snippet" else { return .null }
-            return input.request.prolific.snippets.load(id.id) { $0.map { .object($0) } ?? .null }
+            let context = input.request
+            return input.request.prolific.snippets.load(id.id) { snippet in
+                guard let snippet else { return .null }
+                ActivityResolvers.viewed(snippet, context)
+                return .object(snippet)
+            }
         }
         binder.rootAsync("Mutation", "submitSnippet", submit)
         binder.rootAsync("Mutation", "vote") { input in try await vote(input, voting: true) }
