@@ -100,8 +100,24 @@ import Testing
         let root = try tree()
         let outcome = try HuddleCommand.run(["format", "--check", root])
         #expect(outcome.status == 1)
+        // Each with what formatting would change, as `diff -u` shows it.
+        let feed = "\(root)/src/queries/feed.gql"
         #expect(
-            outcome.standardOutput == "\(root)/src/queries/feed.gql: not in canonical form\n3 files, 1 to format\n",
+            outcome.standardOutput == """
+                \(feed): not in canonical form
+                --- \(feed)
+                +++ \(feed) (formatted)
+                @@ -1,1 +1,6 @@
+                -query Feed{feed(first:10){id}}
+                +query Feed {
+                +  feed(first: 10) {
+                +    id
+                +  }
+                +}
+                +
+                3 files, 1 to format
+
+                """,
             "\(outcome.standardOutput)")
         #expect(
             outcome.standardError == "\(root)/src/broken.graphql:1:18: Syntax Error: Expected Name, found <EOF>.\n",
@@ -124,6 +140,56 @@ import Testing
         #expect(checked.status == 0 && checked.standardOutput == "3 files, 0 to format\n", "\(checked.standardOutput)")
         let globbed = try HuddleCommand.run(["format", "--check", root + "/src/queries/*.g*ql", root + "/src/queries/me.graphql"])
         #expect(globbed.status == 0 && globbed.standardOutput == "2 files, 0 to format\n", "\(globbed.standardOutput)")
+    }
+
+    /// A formatter never loses a developer's text: comments stay, each
+    /// beside what it was beside, and the check then passes.
+    @Test func writeKeepsComments() throws {
+        let path = try file(
+            "commented.graphql",
+            "# The home screen.\nquery Home { # top\n  me { id } # who\n  # the feed\n  feed(first: 10) { id }\n}\n")
+        let written = try HuddleCommand.run(["format", "--write", path])
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == """
+                # The home screen.
+                query Home { # top
+                  me {
+                    id
+                  } # who
+                  # the feed
+                  feed(first: 10) {
+                    id
+                  }
+                }
+
+                """)
+        let checked = try HuddleCommand.run(["format", "--check", path])
+        #expect(checked.status == 0 && checked.standardOutput == "1 file, 0 to format\n", "\(checked.standardOutput)")
+    }
+
+    @Test func checkShowsTheChangesOfALongFileByHunks() throws {
+        let fields = (1...30).map { "  f\($0)" }.joined(separator: "\n")
+        let path = try file("long.graphql", "query Long {\n\(fields)\n}\n".replacingOccurrences(of: "  f15", with: "  f15(a:1)"))
+        let outcome = try HuddleCommand.run(["format", "--check", path])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardOutput == """
+                \(path): not in canonical form
+                --- \(path)
+                +++ \(path) (formatted)
+                @@ -13,7 +13,7 @@
+                   f12
+                   f13
+                   f14
+                -  f15(a:1)
+                +  f15(a: 1)
+                   f16
+                   f17
+                   f18
+                1 file, 1 to format
+
+                """, "\(outcome.standardOutput)")
     }
 
     @Test func badPathsAndFlagsAreRefused() throws {

@@ -21,7 +21,7 @@ import Testing
         #expect(outcome.standardOutput == "no errors (1 file, 1 operation, 0 fragments)\n")
         let json = try HuddleCommand.run(["validate", "--format", "json", "--schema", schemaPath, "-"], input: "{ me { id } }")
         #expect(json.status == 0)
-        #expect(json.standardOutput == #"{"errors":[],"files":1,"operations":1,"fragments":0}"# + "\n")
+        #expect(json.standardOutput == #"{"errors":[],"warnings":[],"files":1,"operations":1,"fragments":0}"# + "\n")
     }
 
     @Test func anInvalidDocumentPrintsGraphQLJSErrorsAndExitsOne() throws {
@@ -38,7 +38,7 @@ import Testing
         let json = try HuddleCommand.run(["validate", "--format", "json", "--schema", schemaPath, "-"], input: input)
         #expect(
             json.standardOutput == #"""
-                {"errors":[{"message":"Variable \"$x\" is never used in operation \"Q\".","locations":[{"file":"<stdin>","line":1,"column":9}]},{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","locations":[{"file":"<stdin>","line":1,"column":24}]}],"files":1,"operations":1,"fragments":0}
+                {"errors":[{"message":"Variable \"$x\" is never used in operation \"Q\".","rule":"NoUnusedVariablesRule","severity":"error","locations":[{"file":"<stdin>","line":1,"column":9}]},{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","rule":"FieldsOnCorrectTypeRule","severity":"error","locations":[{"file":"<stdin>","line":1,"column":24}]}],"warnings":[],"files":1,"operations":1,"fragments":0}
 
                 """#)
     }
@@ -179,7 +179,7 @@ import Testing
         // Without src/graphql, UserBits is unknown where it is spread.
         #expect(
             outcome.standardOutput == #"""
-                {"errors":[{"message":"Unknown fragment \"UserBits\".","locations":[{"file":"src/components/Friend.ts","line":2,"column":76}]},{"message":"Unknown fragment \"Missing\".","locations":[{"file":"src/components/Friend.ts","line":2,"column":88}]},{"message":"There can be only one operation named \"Me\".","locations":[{"file":"src/components/Menu.vue","line":5,"column":22},{"file":"src/components/Profile.tsx","line":10,"column":9}]},{"message":"Unknown fragment \"UserBits\".","locations":[{"file":"src/components/Profile.tsx","line":12,"column":10}]},{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","locations":[{"file":"src/components/Profile.tsx","line":13,"column":7}]},{"message":"Syntax Error: Expected Name, found <EOF>.","locations":[{"file":"src/components/Profile.tsx","line":21,"column":1}]}],"files":3,"operations":4,"fragments":0}
+                {"errors":[{"message":"Unknown fragment \"UserBits\".","rule":"KnownFragmentNamesRule","severity":"error","locations":[{"file":"src/components/Friend.ts","line":2,"column":76}]},{"message":"Unknown fragment \"Missing\".","rule":"KnownFragmentNamesRule","severity":"error","locations":[{"file":"src/components/Friend.ts","line":2,"column":88}]},{"message":"There can be only one operation named \"Me\".","rule":"UniqueOperationNamesRule","severity":"error","locations":[{"file":"src/components/Menu.vue","line":5,"column":22},{"file":"src/components/Profile.tsx","line":10,"column":9}]},{"message":"Unknown fragment \"UserBits\".","rule":"KnownFragmentNamesRule","severity":"error","locations":[{"file":"src/components/Profile.tsx","line":12,"column":10}]},{"message":"Cannot query field \"nam\" on type \"User\". Did you mean \"name\"?","rule":"FieldsOnCorrectTypeRule","severity":"error","locations":[{"file":"src/components/Profile.tsx","line":13,"column":7}]},{"message":"Syntax Error: Expected Name, found <EOF>.","rule":"SyntaxError","severity":"error","locations":[{"file":"src/components/Profile.tsx","line":21,"column":1}]}],"warnings":[],"files":3,"operations":4,"fragments":0}
 
                 """#, "\(outcome.standardOutput)")
     }
@@ -237,6 +237,18 @@ import Testing
                 src/components/Friend.ts:3:35: embedded document not in canonical form
                 src/components/Menu.vue:5:16: embedded document not in canonical form
                 src/graphql/friends.graphql: not in canonical form
+                --- src/graphql/friends.graphql
+                +++ src/graphql/friends.graphql (formatted)
+                @@ -1,1 +1,8 @@
+                -query Friends { me { friends { name } } }
+                +query Friends {
+                +  me {
+                +    friends {
+                +      name
+                +    }
+                +  }
+                +}
+                +
                 7 files (6 embedded documents), 4 to format
 
                 """, "\(checked.standardOutput)")

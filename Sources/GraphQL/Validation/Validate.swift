@@ -14,6 +14,25 @@ public func validate(
     return context.errors
 }
 
+/// `validate`, each error with the name of the rule that found it, as
+/// graphql-js names its rules (`FieldsOnCorrectTypeRule`); nil for the
+/// "Too many validation errors" error, which no rule reports. For tools
+/// that sort or filter by rule (`huddle validate --format sarif`).
+public func validateNamingRules(
+    schema: GraphQLSchema,
+    document: Document,
+    source: Source,
+    rules: [ValidationRule.Type] = specifiedRules,
+    maxErrors: Int = 100
+) -> [(error: GraphQLError, rule: String?)] {
+    let context = ValidationContext(schema: schema, document: document, source: source, maxErrors: maxErrors)
+    context.recordsRules = true
+    var walker = ValidationWalker(context: context, rules: rules.map { $0.init(context: context) })
+    walker.walk(document)
+    let names = rules.map { String(describing: $0) }
+    return zip(context.errors, context.errorRules).map { error, rule in (error, rule.map { names[$0] }) }
+}
+
 /// The rules of spec §5 in graphql-js's order (with graphql-js 17's rules
 /// of incremental delivery, which act only where the schema has `@defer`
 /// and `@stream`), then the September 2025 additions.
@@ -162,6 +181,7 @@ struct ValidationWalker {
     private mutating func enter(_ kind: ValidationHooks, _ hook: (ValidationRule) -> VisitAction) {
         depth += 1
         for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
+            context.currentRule = index
             if hook(rules[index]) == .skip {
                 isSkipping[index] = true
                 skipStack.append((index, depth))
@@ -173,6 +193,7 @@ struct ValidationWalker {
     private mutating func leave(_ kind: ValidationHooks, _ hook: (ValidationRule) -> Void) {
         if !context.isAborted {
             for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
+                context.currentRule = index
                 hook(rules[index])
             }
         }

@@ -8,6 +8,12 @@ final class ValidationContext {
     let maxErrors: Int
     let typeInfo: TypeInfo
     private(set) var errors: [GraphQLError] = []
+    /// The rule the traversal is calling, by its index in the rules.
+    var currentRule = 0
+    /// Whether `errorRules` is kept.
+    var recordsRules = false
+    /// With `recordsRules`, the rule of each error (nil for the limit's).
+    private(set) var errorRules: [Int?] = []
     /// Set once `maxErrors` is passed: the traversal stops.
     private(set) var isAborted = false
 
@@ -38,10 +44,12 @@ final class ValidationContext {
         guard !isAborted else { return }
         if errors.count >= maxErrors {
             errors.append(GraphQLError(message: "Too many validation errors, error limit reached. Validation aborted."))
+            if recordsRules { errorRules.append(nil) }
             isAborted = true
             return
         }
         errors.append(GraphQLError(message: message, locations: locations.map { source.location(at: $0.start) }))
+        if recordsRules { errorRules.append(currentRule) }
     }
 
     func report(_ message: String, _ location: Location) {

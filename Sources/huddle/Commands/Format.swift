@@ -7,13 +7,14 @@ struct Format: ParsableCommand {
         abstract: "Print a GraphQL document in canonical form, or check or rewrite files in place.",
         discussion: """
             Reads FILE, or standard input when FILE is absent or '-', and prints it \
-            as graphql-js's print() would. On a syntax error prints \
+            as graphql-js's print() would, keeping its comments. On a syntax error prints \
             FILE:LINE:COLUMN: MESSAGE on standard error and exits 1.
 
             With --check or --write, takes any number of files, folders (searched \
             for .graphql and .gql files, and for .js, .jsx, .ts, .tsx and .vue \
             files with embedded documents) and glob patterns: --check names each \
-            file not in canonical form and exits 1 if there is one; --write \
+            file not in canonical form, with a unified diff of what formatting \
+            would change, and exits 1 if there is one; --write \
             rewrites those files and names them. Documents embedded in tagged \
             templates are only checked, never rewritten: each is compared, \
             without its common indentation and its blank first and last lines, \
@@ -84,6 +85,9 @@ struct Format: ParsableCommand {
                 print("formatted \(file)")
             } else {
                 print("\(file): not in canonical form")
+                print(
+                    LineDiff(text, canonical).unified(from: file, to: "\(file) (formatted)")
+                        ?? "(too long to show what would change)\n", terminator: "")
                 failed = true
             }
         }
@@ -120,13 +124,12 @@ struct Format: ParsableCommand {
         return (documents.count, differing, broken)
     }
 
-    /// The document as print() writes it, with a final newline; nil (and the
+    /// The document as print() writes it, with its comments kept and a final newline; nil (and the
     /// error on standard error) when it does not parse.
     /// `place`, for an embedded document, maps the error back to its host file.
     static func canonical(_ text: String, name: String, place: ProjectDocument? = nil) -> String? {
         do throws(GraphQLError) {
-            let document = try GraphQL.parse(Source(body: text, name: name), options: .trusted)
-            return Printer.print(document) + "\n"
+            return try printKeepingComments(Source(body: text, name: name))
         } catch {
             let first = error.locations.first ?? SourceLocation(line: 1, column: 1)
             let spot = place?.place(of: first).description ?? "\(name):\(first)"

@@ -22,11 +22,16 @@ struct ValidateCommand: ParsableCommand {
             files are left out of the documents), or a live endpoint's \
             introspection (--schema URL, with --header for its credentials).
 
-            Prints FILE:LINE:COLUMN: MESSAGE for each error, then a summary \
-            line; --format json prints {"errors":[{"message","locations":[{"file",\
-            "line","column"}]}],"files","operations","fragments"} instead. Exits \
-            0 when every document is valid, 1 when not (a syntax error is an \
-            error), 2 for usage, I/O or schema problems.
+            Prints FILE:LINE:COLUMN: MESSAGE for each error, and FILE:LINE:COLUMN: \
+            warning: MESSAGE for each use of something deprecated, then a summary \
+            line; --format json prints {"errors":[{"message","rule","severity",\
+            "locations":[{"file","line","column"}]}],"warnings":[…],"files",\
+            "operations","fragments"} instead (rule: graphql-js's name of the \
+            validation rule, SyntaxError or MaxErrors); github, GitHub Actions' \
+            ::error and ::warning annotations; junit, JUnit XML (a test case a \
+            file); sarif, SARIF 2.1.0 for code scanning. Exits 0 when every \
+            document is valid (warnings too, unless --fail-on-warnings), 1 when \
+            not (a syntax error is an error), 2 for usage, I/O or schema problems.
             """
     )
 
@@ -35,10 +40,25 @@ struct ValidateCommand: ParsableCommand {
         case json
     }
 
+    enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+        case github
+        case junit
+        case sarif
+    }
+
     @OptionGroup var schemaOptions: SchemaOptions
 
-    @Option(help: "text: FILE:LINE:COLUMN: MESSAGE lines and a summary; json: one JSON object.")
-    var format: OutputFormat = .text
+    @Option(
+        help: """
+            text: FILE:LINE:COLUMN: MESSAGE lines and a summary; json: one JSON object; github: GitHub Actions \
+            annotations; junit: JUnit XML; sarif: SARIF 2.1.0.
+            """)
+    var format: ReportFormat = .text
+
+    @Flag(help: "Exit 1 for warnings (uses of deprecated fields, arguments, input fields and enum values) too.")
+    var failOnWarnings = false
 
     @Option(help: "Stop validating after this many errors, as graphql-js's validate() does.")
     var maxErrors = 100
@@ -53,11 +73,17 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let (schema, project) = try Self.schemaAndProject(schemaOptions, paths, command: "validate")
         let report = project.validate(schema: schema, maxErrors: maxErrors)
-        switch format {
-        case .text: print(text(report, files: project.fileCount), terminator: "")
-        case .json: print(json(report, files: project.fileCount))
-        }
-        if !report.errors.isEmpty { throw ExitCode(1) }
+        let reports = ValidateReports(report: report, files: project.fileCount, fileNames: project.fileNames)
+        let output =
+            switch format {
+            case .text: reports.text
+            case .json: reports.json
+            case .github: reports.github
+            case .junit: reports.junit
+            case .sarif: reports.sarif
+            }
+        print(output, terminator: "")
+        if !report.errors.isEmpty || (failOnWarnings && !report.warnings.isEmpty) { throw ExitCode(1) }
     }
 
     /// The schema `options` name and the project's documents, or the
@@ -97,32 +123,4 @@ struct ValidateCommand: ParsableCommand {
         }
     }
 
-    /// Compiler-style lines, then `2 errors in 1 file (3 files, 4 operations, 2 fragments)`.
-    private func text(_ report: ProjectDocuments.Report, files: Int) -> String {
-        var output = ""
-        for error in report.errors { output += error.compilerText() }
-        let counts =
-            "\(counted(files, "file")), \(counted(report.operations, "operation")), \(counted(report.fragments, "fragment"))"
-        if report.errors.isEmpty {
-            output += "no errors (\(counts))\n"
-        } else {
-            let erring = Set(report.errors.compactMap { $0.places.first?.file }).count
-            output += "\(counted(report.errors.count, "error")) in \(counted(erring, "file")) (\(counts))\n"
-        }
-        return output
-    }
-
-    private func json(_ report: ProjectDocuments.Report, files: Int) -> String {
-        var writer = JSONWriter(capacity: 1024)
-        writer.value(
-            .object([
-                .init(
-                    "errors",
-                    .list(
-                        report.errors.map { $0.json() })),
-                .init("files", .int(files)), .init("operations", .int(report.operations)),
-                .init("fragments", .int(report.fragments)),
-            ]))
-        return writer.text
-    }
 }

@@ -35,17 +35,42 @@ struct ProjectDocument {
 
 /// An error found in a project, with the places it concerns.
 struct ProjectError: Hashable {
+    enum Severity: String {
+        case error
+        /// The use of something deprecated: reported, not failing.
+        case warning
+    }
+
     var message: String
     var places: [FilePlace]
     /// The operation or fragment its first place is in: `query Feed`,
     /// `fragment UserBits`, `an anonymous query`.
     var definition: String?
+    /// The validation rule that found it, as graphql-js names it
+    /// (`FieldsOnCorrectTypeRule`), or `SyntaxError`, or `MaxErrors` for
+    /// the error that stops validation.
+    var rule = "SyntaxError"
+    var severity = Severity.error
+
+    static let syntaxRule = "SyntaxError"
+
+    /// By first place (those without one last), ties kept in order by a stable sort's caller.
+    static func byPlace(_ left: ProjectError, _ right: ProjectError) -> Bool {
+        switch (left.places.first, right.places.first) {
+        case (let a?, let b?): a < b
+        case (.some, nil): true
+        default: false
+        }
+    }
+    static let maxErrorsRule = "MaxErrors"
 }
 
 extension ProjectError {
     /// `{"message", ["definition",] "locations":[{"file","line","column"}]}`.
     func json(naming definition: Bool = false) -> GraphQLValue {
-        var members: [GraphQLValue.Member] = [.init("message", .string(message))]
+        var members: [GraphQLValue.Member] = [
+            .init("message", .string(message)), .init("rule", .string(rule)), .init("severity", .string(severity.rawValue)),
+        ]
         if definition { members.append(.init("definition", self.definition.map(GraphQLValue.string) ?? .null)) }
         if !places.isEmpty {
             members.append(
@@ -59,11 +84,13 @@ extension ProjectError {
         return .object(members)
     }
 
-    /// `FILE:LINE:COLUMN: MESSAGE`, and an `also here` line for each other place.
+    /// `FILE:LINE:COLUMN: MESSAGE` (`warning: MESSAGE` for a warning), and
+    /// an `also here` line for each other place.
     func compilerText(naming definition: Bool = false) -> String {
         let suffix = definition ? self.definition.map { " (in \($0))" } ?? "" : ""
-        guard let first = places.first else { return message + suffix + "\n" }
-        return "\(first): \(message)\(suffix)\n" + places.dropFirst().map { "  \($0): also here\n" }.joined()
+        let text = (severity == .warning ? "warning: " : "") + message + suffix
+        guard let first = places.first else { return text + "\n" }
+        return "\(first): \(text)\n" + places.dropFirst().map { "  \($0): also here\n" }.joined()
     }
 }
 
@@ -72,7 +99,9 @@ extension ProjectError {
 /// fragment names are unique across all of them.
 struct ProjectDocuments {
     var documents: [ProjectDocument]
-    var fileCount: Int
+    /// The files read ('-' for standard input), in order.
+    var fileNames: [String]
+    var fileCount: Int { fileNames.count }
 
     struct Unreadable: Error, CustomStringConvertible {
         var file: String
@@ -108,12 +137,14 @@ struct ProjectDocuments {
                 documents.append(ProjectDocument(file: name, text: text, start: SourceLocation(line: 1, column: 1)))
             }
         }
-        return ProjectDocuments(documents: documents, fileCount: files.count)
+        return ProjectDocuments(documents: documents, fileNames: files)
     }
 
     /// What validating a project found.
     struct Report {
         var errors: [ProjectError]
+        /// Uses of deprecated fields, arguments, input fields and enum values.
+        var warnings: [ProjectError] = []
         /// The definitions of the documents that parse, in order.
         var definitions: [Definition] = []
         var operations = 0
@@ -167,7 +198,7 @@ struct ProjectDocuments {
                     definitions.append(
                         (source.location(at: definition.location.start), source.location(at: definition.location.end), name))
                 }
-                for error in GraphQL.validate(schema: schema, document: whole, source: source, maxErrors: maxErrors) {
+                func projectError(_ error: GraphQLError, rule: String?, severity: ProjectError.Severity) -> ProjectError {
                     let places = error.locations.map { location in
                         let index = Self.lastIndex(in: startLines, notAbove: location.line)
                         return parsed[index].place(
@@ -179,8 +210,16 @@ struct ProjectDocuments {
                                 && (location.line, location.column) < ($0.end.line, $0.end.column)
                         }?.name
                     }
-                    errors.append(ProjectError(message: error.message, places: places, definition: enclosing))
+                    return ProjectError(
+                        message: error.message, places: places, definition: enclosing, rule: rule ?? ProjectError.maxErrorsRule,
+                        severity: severity)
                 }
+                for (error, rule) in validateNamingRules(schema: schema, document: whole, source: source, maxErrors: maxErrors) {
+                    errors.append(projectError(error, rule: rule, severity: .error))
+                }
+                report.warnings = validateNamingRules(
+                    schema: schema, document: whole, source: source, rules: [NoDeprecatedUsageRule.self], maxErrors: maxErrors
+                ).map { projectError($0.error, rule: $0.rule, severity: .warning) }.sorted(by: ProjectError.byPlace)
             } catch {
                 // Each part parsed alone; together they can only fail where one
                 // ends inside a construct the next closes, which parsing alone
