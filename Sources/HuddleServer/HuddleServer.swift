@@ -66,6 +66,8 @@ package final class HuddleServer: Sendable {
         /// trusted documents again: what a process that is only a server
         /// wants, and what a test beside others must not do.
         package var handlesSignals = false
+        /// What hour counted reads are in (tests pin it).
+        package var tallyClock: @Sendable () -> Date = Date.init
         /// Called on the first SIGTERM or SIGINT, before the workers drain.
         package var onShutdownSignal: (@Sendable () -> Void)?
 
@@ -261,12 +263,14 @@ package final class HuddleServer: Sendable {
                 traceExporter.failedExports.load(ordering: .relaxed)
             }
         }
-        let tallies = Tallies(capacity: appSettings[HuddleCore.Shared.tallyHeldReads])
+        let tallies = Tallies(capacity: appSettings[HuddleCore.Shared.tallyHeldReads], clock: configuration.tallyClock)
         metrics.registerCounter(
             "huddle_tally_reads_dropped_total",
-            help: "Counted reads (page views) dropped: the held reads were full while a write was still pending."
+            help: "Counted reads (page views) dropped: tally-held-reads readers were held in the hour already."
         ) { tallies.dropped }
-        metrics.registerGauge("huddle_tally_reads_held", help: "Counted reads (page views) held, not yet written.") { tallies.held }
+        metrics.registerGauge("huddle_tally_reads_held", help: "Readers of counted reads (page views) held this hour.") {
+            tallies.held
+        }
         let shared = Shared(
             listener: listener, tokens: tokens, persistedQueries: persistedQueries, appSettings: appSettings,
             mediaCache: mediaCache,
@@ -307,8 +311,8 @@ package final class HuddleServer: Sendable {
         schedulerDatabase.maxConnections = configuration.scheduler.concurrency + 2
         let schedulerPool = PostgresPool(schedulerDatabase, on: listenerLoop)
         let tallyWriter = TallyWriter(
-            tallies, database: schedulerPool, interval: .seconds(appSettings[HuddleCore.Shared.tallyWriteSeconds]),
-            logger: configuration.http.logger)
+            tallies, declared: apps.flatMap { $0.tallies }, database: schedulerPool,
+            interval: .seconds(appSettings[HuddleCore.Shared.tallyWriteSeconds]), settings: appSettings, logger: configuration.http.logger)
         metrics.registerCounter(
             "huddle_tally_buckets_written_total", help: "Counted reads written, by key and hour (one row each)."
         ) { tallyWriter.written }

@@ -58,10 +58,10 @@ final class Worker: Sendable {
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
         let webSocket = GraphQLOverWebSocket(schema: schema, configuration: ws, metrics: metrics) {
-            payload, _ async throws(ServiceUnavailable) in
+            payload, upgrade async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
-                forConnectionInit: payload, database: pool, listener: listener, tokens: tokens, settings: appSettings, push: push,
-                pictures: shared.pictures, tallies: shared.tallies)
+                forConnectionInit: payload, upgrade: upgrade, database: pool, listener: listener, tokens: tokens, settings: appSettings,
+                trustedProxies: proxies, push: push, pictures: shared.pictures, tallies: shared.tallies)
         }
         let playground = settings.playgroundAssets.map { assets in
             var playgroundSettings = Playground.Configuration()

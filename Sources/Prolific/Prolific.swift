@@ -43,6 +43,8 @@ package enum Prolific: App {
     ]
 
     package static let scheduledWork = [RoundEnd.work]
+    package static let settings = [ProlificViews.historyDays]
+    package static let tallies = [ProlificViews.project, ProlificViews.snippet]
 
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? {
         try await ProlificDemoData.seed(scale, users: users, on: connection)
@@ -84,6 +86,17 @@ package enum Prolific: App {
                 UNION SELECT r.project_id FROM votes v JOIN rounds r ON r.id = v.round_id WHERE v.voter_id = $1)
             ORDER BY id FOR SHARE
             """, [user])
+        // Then the projects the deletion changes (owned: no owner; followed:
+        // one follower fewer; member of), in id order as every batch of
+        // views locks them, rather than in whatever order its plan takes.
+        _ = try await connection.query(
+            """
+            SELECT id FROM projects WHERE id IN (
+                SELECT id FROM projects WHERE owner_id = $1
+                UNION SELECT project_id FROM project_follows WHERE user_id = $1
+                UNION SELECT project_id FROM project_members WHERE user_id = $1)
+            ORDER BY id FOR NO KEY UPDATE
+            """, [user])
     }
 
     /// The stories stay: projects, snippets and the votes of finished
@@ -119,7 +132,7 @@ final class ProlificLoaders: RequestLoaders {
     private enum Slot: Int, CaseIterable {
         case projects, rounds, snippets, currentRounds, rankedSnippets, counts, stories, snippetCounts, viewerFollows,
             viewerFollowsWriters, viewerMemberships, viewerVotes, members, writers, roundPages, userProjectPages, userSnippetPages,
-            projectActivity
+            projectActivity, writerActivity
     }
     private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
@@ -208,6 +221,17 @@ final class ProlificLoaders: RequestLoaders {
             DataLoader { asks in
                 guard let viewerID else { return asks.map { _ in .success([]) } }
                 let days = try await ActivityReads.projects(asks, reader: viewerID, on: database)
+                return asks.map { .success(days[$0] ?? []) }
+            }
+        }
+    }
+
+    /// The viewer's own days of activity as a writer, by days asked.
+    var writerActivity: DataLoader<Int, [ActivityDay]> {
+        slots.loader(.writerActivity) { [database, viewerID] in
+            DataLoader { asks in
+                guard let viewerID else { return asks.map { _ in .success([]) } }
+                let days = try await ActivityReads.writer(viewerID, days: asks, on: database)
                 return asks.map { .success(days[$0] ?? []) }
             }
         }

@@ -6,26 +6,30 @@
 -- here in batches, through the two functions below.
 CREATE TABLE project_view_hours (
     project_id bigint NOT NULL REFERENCES projects ON DELETE CASCADE,
-    hour timestamptz NOT NULL CHECK (extract(epoch FROM hour)::bigint % 3600 = 0),
+    hour timestamptz NOT NULL CHECK (extract(epoch FROM hour) % 3600 = 0),
     views integer NOT NULL CHECK (views > 0),
     PRIMARY KEY (project_id, hour)
 );
 
 CREATE TABLE snippet_view_hours (
     snippet_id bigint NOT NULL REFERENCES snippets ON DELETE CASCADE,
-    hour timestamptz NOT NULL CHECK (extract(epoch FROM hour)::bigint % 3600 = 0),
+    hour timestamptz NOT NULL CHECK (extract(epoch FROM hour) % 3600 = 0),
     views integer NOT NULL CHECK (views > 0),
     -- Kept here too: a project's page of activity sums its snippets' views by hour.
     project_id bigint NOT NULL REFERENCES projects ON DELETE CASCADE,
     PRIMARY KEY (snippet_id, hour)
 );
 CREATE INDEX snippet_view_hours_project ON snippet_view_hours (project_id, hour);
+-- What the hourly prune of counts older than view-history-days reads.
+CREATE INDEX project_view_hours_hour ON project_view_hours (hour);
+CREATE INDEX snippet_view_hours_hour ON snippet_view_hours (hour);
 CREATE INDEX votes_snippet_time ON votes (snippet_id, created_at);
 
 -- A batch of project views: a key and hour come once. A view by someone
--- signed in warms the project a little (a vote is 1, a snippet 3), so
--- trending follows what people open; views by no one in particular, which
--- anyone can make in numbers, do not. Projects gone since are skipped.
+-- signed in (each once an hour) warms the project a little (a vote is 1, a
+-- snippet 3), so trending follows what people open; views by no one in
+-- particular, which anyone can make in numbers, do not. Projects gone
+-- since are skipped.
 CREATE FUNCTION prolific_add_project_views(project_ids bigint[], hour_starts bigint[], counts integer[], signed_in_counts integer[])
 RETURNS void LANGUAGE sql AS $$
     INSERT INTO project_view_hours AS h (project_id, hour, views)

@@ -30,6 +30,8 @@ package protocol App: SendableMetatype {
     static var scheduledWork: [ScheduledWork] { get }
     /// The settings it reads (`RequestContext.settings`), which operators set.
     static var settings: [AppSetting] { get }
+    /// What it counts as people read (`RequestContext.count`), written in batches.
+    static var tallies: [Tally] { get }
     /// Locks, in the deleting transaction but before the `users` row is
     /// locked, what `prepareDeletion` will change and the app's scheduled
     /// work locks before it writes about a user (a round being ended, which
@@ -52,6 +54,7 @@ extension App {
     package static func seed(_ scale: DemoScale, users: Int, on connection: PostgresConnection) async throws -> String? { nil }
     package static var scheduledWork: [ScheduledWork] { [] }
     package static var settings: [AppSetting] { [] }
+    package static var tallies: [Tally] { [] }
     package static func lockAheadOfDeletion(of user: Int64, on connection: PostgresConnection) async throws {}
     package static func prepareDeletion(of user: Int64, on connection: PostgresConnection) async throws {}
     package static func exportData(of user: Int64, on connection: PostgresConnection) async throws -> String? { nil }

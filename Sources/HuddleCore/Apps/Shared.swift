@@ -77,11 +77,11 @@ package enum Shared: App {
     /// How often counted reads (a project's page opened) are written.
     package static let tallyWriteSeconds = AppSetting(
         "tally-write-seconds", default: 60, range: 1...3_600,
-        help: "how often the reads apps count (page views) are written to the database, in seconds; within it a reader counts once")
-    /// How many counted reads a process holds before it writes them at once.
+        help: "how often the reads apps count (page views) are written to the database, in seconds")
+    /// How many readers of counted reads a process holds in an hour.
     package static let tallyHeldReads = AppSetting(
         "tally-held-reads", default: 100_000, range: 10...10_000_000,
-        help: "distinct counted reads a process holds before writing them early; with a write still pending, more are dropped")
+        help: "distinct readers of a page a process holds in an hour, so that each counts once; more in the hour are not counted")
 
     /// How long a signed-in device stays signed in unused.
     package static let sessionDays = AppSetting(

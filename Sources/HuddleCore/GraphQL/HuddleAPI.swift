@@ -67,25 +67,28 @@ public enum HuddleAPI {
 
     /// The context of a websocket connection, from the `token` (or
     /// `Authorization: Bearer …`) in its connection_init payload; anonymous
-    /// without one, refused (nil) with one that is not valid.
+    /// without one, refused (nil) with one that is not valid. The client's
+    /// address and User-Agent are the upgrade request's, when there is one.
     package static func context(
-        forConnectionInit payload: [GraphQLValue.Member], database: PostgresPool, listener: PostgresListener?,
-        tokens: TokenCache? = nil, settings: AppSettings, push: PushRegistration = PushRegistration(),
+        forConnectionInit payload: [GraphQLValue.Member], upgrade: HTTPRequest? = nil, database: PostgresPool,
+        listener: PostgresListener?, tokens: TokenCache? = nil, settings: AppSettings,
+        trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration(),
         pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
             ?? Authentication.bearerToken(payload.first { $0.name.lowercased() == "authorization" }?.value.stringValue)
-        guard let token = member else {
-            return RequestContext(
-                database: database, listener: listener, viewer: nil, tokens: tokens, settings: settings, push: push, pictures: pictures,
-                tallies: tallies)
-        }
-        guard let viewer = try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings) else {
-            return nil
+        var viewer: RequestContext.Viewer?
+        if let token = member {
+            guard let known = try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings) else {
+                return nil
+            }
+            viewer = known
         }
         return RequestContext(
-            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures,
-            tallies: tallies)
+            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings,
+            userAgent: upgrade?.head.header("user-agent"),
+            clientAddress: upgrade.flatMap { ClientAddress.of($0, trusting: trustedProxies) },
+            push: push, pictures: pictures, tallies: tallies)
     }
 }

@@ -88,8 +88,8 @@ package final class RequestContext: Sendable {
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
         RequestContext(
-            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, push: push, pictures: pictures,
-            tallies: tallies)
+            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, userAgent: userAgent,
+            clientAddress: clientAddress, push: push, pictures: pictures, tallies: tallies)
     }
 
     /// Counts a read of `key` in `tally` by whoever asks: the signed-in
@@ -97,7 +97,14 @@ package final class RequestContext: Sendable {
     package func count(_ tally: Tally, key: Int64) {
         guard let tallies else { return }
         let reader: TallyReader =
-            if let viewer { .user(viewer.userID) } else if let clientAddress { .address(clientAddress) } else { .unknown }
+            if let viewer {
+                .user(viewer.userID)
+            } else if let clientAddress {
+                // By network for IPv6, as the other limits by address: one client has a whole /64.
+                .address(ClientAddress.limitKey(clientAddress))
+            } else {
+                .unknown
+            }
         tallies.count(tally, key: key, by: reader)
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import Synchronization
 
 /// The process's counted reads not yet in the database, by tally, key and
-/// hour, bounded: at most `capacity` distinct reads are held, and at most
-/// one more batch of them waits to be written. A read that finds both full
-/// is dropped (`dropped`) rather than held: counting never costs a reader
-/// memory without bound, nor waits for the database.
+/// hour. A reader counts once per key and hour: who read what is held
+/// until the hour ends (whatever was written meanwhile), at most `capacity`
+/// of them; a new reader that finds them full is dropped (`dropped`) rather
+/// than held, so counting never costs memory without bound, nor waits for
+/// the database.
 package final class Tallies: Sendable {
     /// What a batch adds: one tally's key in one hour (seconds since 1970).
     package struct Bucket: Hashable, Sendable {
@@ -28,6 +29,11 @@ package final class Tallies: Sendable {
             self.reads = reads
             self.signedIn = signedIn
         }
+
+        mutating func add(_ other: Counts) {
+            reads = reads.addingReportingOverflow(other.reads).overflow ? .max : reads + other.reads
+            signedIn = signedIn.addingReportingOverflow(other.signedIn).overflow ? .max : signedIn + other.signedIn
+        }
     }
 
     private struct Read: Hashable {
@@ -37,77 +43,77 @@ package final class Tallies: Sendable {
 
     private struct State {
         var counts: [Bucket: Counts] = [:]
+        /// Who read what this hour (and in an hour not yet pruned).
         var reads: Set<Read> = []
-        /// The batch being written, or handed over to be written.
+        /// The batch being written, or left by a write that failed.
         var writing: [Bucket: Counts]?
-        var wake: (@Sendable () -> Void)?
+
+        /// Forgets the reads of hours before `hour`: their readers count again in a new hour anyway.
+        mutating func prune(before hour: Int64) {
+            if reads.contains(where: { $0.bucket.hour < hour }) { reads = reads.filter { $0.bucket.hour >= hour } }
+        }
     }
 
-    /// Distinct reads held before they are handed over to be written.
+    /// Distinct readers of a key in an hour held at once.
     package let capacity: Int
+    private let clock: @Sendable () -> Date
     private let state = Mutex(State())
     private let droppedCount = Atomic<Int>(0)
 
-    package init(capacity: Int) {
+    /// `clock` says what hour it is (tests pin it).
+    package init(capacity: Int, clock: @escaping @Sendable () -> Date = Date.init) {
         self.capacity = max(1, capacity)
+        self.clock = clock
     }
 
-    /// Reads dropped because the held reads and the batch being written were both full.
+    /// Reads dropped because the held readers were full.
     package var dropped: Int { droppedCount.load(ordering: .relaxed) }
 
-    /// Reads held now, not yet handed over.
+    /// Readers held now.
     package var held: Int { state.withLock { $0.reads.count } }
 
-    /// Counts a read of `key` by `reader` now; again within the same hour
-    /// before the next batch, the same reader is not counted again.
-    package func count(_ tally: Tally, key: Int64, by reader: TallyReader, at now: Date = Date()) {
-        let hour = Int64(now.timeIntervalSince1970.rounded(.down)) / 3600 * 3600
+    private static func hour(of date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down)) / 3600 * 3600
+    }
+
+    /// Counts a read of `key` by `reader` at `now` (the clock's time by
+    /// default); the same reader of the same key in the same hour counts once.
+    package func count(_ tally: Tally, key: Int64, by reader: TallyReader, at now: Date? = nil) {
+        let hour = Self.hour(of: now ?? clock())
         let read = Read(bucket: Bucket(tally: tally, key: key, hour: hour), reader: reader)
-        let wake: (@Sendable () -> Void)? = state.withLock { state in
-            var wake: (@Sendable () -> Void)?
-            if case .unknown = reader {
-                // Counted every time; held once, for the bound.
-            } else if state.reads.contains(read) {
-                return nil
-            }
-            if !state.reads.contains(read) && state.reads.count >= capacity {
-                guard state.writing == nil else {
-                    droppedCount.add(1, ordering: .relaxed)
-                    return nil
+        let counted = state.withLock { state -> Bool in
+            if !state.reads.contains(read) {
+                if state.reads.count >= capacity {
+                    state.prune(before: hour)
+                    if state.reads.count >= capacity { return false }
                 }
-                state.writing = state.counts
-                state.counts = [:]
-                state.reads = []
-                wake = state.wake
+                state.reads.insert(read)
+            } else if reader != .unknown {
+                return true
             }
-            state.reads.insert(read)
-            state.counts[read.bucket, default: Counts()].reads += 1
-            if reader.isSignedIn { state.counts[read.bucket, default: Counts()].signedIn += 1 }
-            return wake
+            state.counts[read.bucket, default: Counts()].add(Counts(reads: 1, signedIn: reader.isSignedIn ? 1 : 0))
+            return true
         }
-        wake?()
+        if !counted { droppedCount.add(1, ordering: .relaxed) }
     }
 
-    /// Called (on any thread) when the held reads are full and handed over.
-    package func onFull(_ wake: @escaping @Sendable () -> Void) {
-        state.withLock { $0.wake = wake }
-    }
-
-    /// The batch to write: the one handed over (or left by a failed write),
-    /// else the held reads, which are handed over now. Empty when there is nothing.
+    /// The batch to write: the one a failed write left, else the counts
+    /// held, which are handed over now. Empty when there is nothing.
     package func batchToWrite() -> [Bucket: Counts] {
-        state.withLock { state in
+        let hour = Self.hour(of: clock())
+        return state.withLock { state in
+            state.prune(before: hour)
             if let writing = state.writing { return writing }
             let batch = state.counts
             state.counts = [:]
-            state.reads = []
             state.writing = batch.isEmpty ? nil : batch
             return batch
         }
     }
 
-    /// The batch `batchToWrite` gave is in the database.
-    package func written() {
-        state.withLock { $0.writing = nil }
+    /// The batch `batchToWrite` gave is in the database but for `failed`,
+    /// which the next write tries again.
+    package func written(except failed: [Bucket: Counts] = [:]) {
+        state.withLock { $0.writing = failed.isEmpty ? nil : failed }
     }
 }

@@ -13,10 +13,14 @@ package struct Tally: Sendable, Hashable {
     /// them were by signed-in people (`integer[]`). A key and hour come once
     /// in a batch; a key whose row has gone since must be skipped, not fail.
     package let statement: String
+    /// How old counts are removed: a statement given `$1`, the oldest hour
+    /// to keep in seconds since 1970, run hourly with `keepDays`' value.
+    package let prune: (statement: String, keepDays: AppSetting)?
 
-    package init(_ name: String, statement: String) {
+    package init(_ name: String, statement: String, prune: (statement: String, keepDays: AppSetting)? = nil) {
         self.name = name
         self.statement = statement
+        self.prune = prune
     }
 
     // A tally is its name: hashing the statement on every read would cost for nothing.
@@ -24,11 +28,10 @@ package struct Tally: Sendable, Hashable {
     package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
-/// Who a counted read was by: each counts once per key and hour until the
-/// next batch is written, so that refreshing a page does not count again.
+/// Who a counted read was by: each counts once per key and hour.
 package enum TallyReader: Hashable, Sendable {
     case user(Int64)
-    /// Someone signed out, by their address.
+    /// Someone signed out, by their address (an IPv6 address's /64).
     case address(String)
     /// Someone signed out whose address is not known: every read counts.
     case unknown

@@ -22,7 +22,7 @@ struct ProjectActivityAsk: Hashable, Sendable {
 /// statement for a whole batch: each table grouped once by the reader's day,
 /// then set beside the calendar (a day without any is zeros).
 enum ActivityReads {
-    /// Days a reader may ask for (the tallies' hours are kept longer).
+    /// Days a reader may ask for (the counts are kept `view-history-days`, at least 91).
     static let maxDays = 90
 
     static func days(_ input: ResolverInput) throws -> Int {
@@ -40,8 +40,7 @@ enum ActivityReads {
         let rows = try await database.query(
             """
             WITH asked AS (
-                SELECT a.project, a.days, z.zone, (now() AT TIME ZONE z.zone)::date - (a.days - 1) AS first_day,
-                       (now() AT TIME ZONE z.zone)::date AS today
+                SELECT a.project, a.days, z.zone, (now() AT TIME ZONE z.zone)::date - (a.days - 1) AS first_day
                 FROM unnest($1::bigint[], $2::integer[]) AS a(project, days), (SELECT reader_time_zone($3) AS zone) z
             ), since AS (
                 SELECT project, zone, min(first_day) AS first_day, (min(first_day)::timestamp AT TIME ZONE zone) AS starts
@@ -62,11 +61,11 @@ enum ActivityReads {
             )
             SELECT a.project, a.days, to_char(d.day, 'YYYY-MM-DD'),
                    coalesce(v.n, 0)::integer, coalesce(sv.n, 0)::integer, coalesce(vo.n, 0)::integer, coalesce(w.n, 0)::integer
-            FROM asked a CROSS JOIN LATERAL generate_series(a.first_day, a.today, interval '1 day') AS d(day)
-            LEFT JOIN views v ON v.project = a.project AND v.day = d.day::date
-            LEFT JOIN snippet_views sv ON sv.project = a.project AND sv.day = d.day::date
-            LEFT JOIN votes vo ON vo.project = a.project AND vo.day = d.day::date
-            LEFT JOIN written w ON w.project = a.project AND w.day = d.day::date
+            FROM asked a CROSS JOIN LATERAL (SELECT a.first_day + g AS day FROM generate_series(0, a.days - 1) AS g) d
+            LEFT JOIN views v ON v.project = a.project AND v.day = d.day
+            LEFT JOIN snippet_views sv ON sv.project = a.project AND sv.day = d.day
+            LEFT JOIN votes vo ON vo.project = a.project AND vo.day = d.day
+            LEFT JOIN written w ON w.project = a.project AND w.day = d.day
             ORDER BY a.project, a.days, d.day
             """, [asks.map(\.project), asks.map(\.days), reader])
         var byAsk: [ProjectActivityAsk: [ActivityDay]] = [:]
@@ -77,16 +76,16 @@ enum ActivityReads {
         return byAsk
     }
 
-    /// A writer's days: views of the projects they own and of their
-    /// snippets, votes their snippets received, snippets they wrote.
-    static func writer(_ writer: Int64, days: Int, on database: PostgresPool) async throws -> [ActivityDay] {
+    /// A writer's days, by days asked: views of the projects they own and
+    /// of their snippets, votes their snippets received, snippets they wrote.
+    static func writer(_ writer: Int64, days asks: [Int], on database: PostgresPool) async throws -> [Int: [ActivityDay]] {
         let rows = try await database.query(
             """
             WITH asked AS (
-                SELECT z.zone, (now() AT TIME ZONE z.zone)::date - ($2::integer - 1) AS first_day, (now() AT TIME ZONE z.zone)::date AS today
-                FROM (SELECT reader_time_zone($1) AS zone) z
+                SELECT a.days, z.zone, (now() AT TIME ZONE z.zone)::date - (a.days - 1) AS first_day
+                FROM unnest($2::integer[]) AS a(days), (SELECT reader_time_zone($1) AS zone) z
             ), since AS (
-                SELECT zone, first_day, today, (first_day::timestamp AT TIME ZONE zone) AS starts FROM asked
+                SELECT zone, (min(first_day)::timestamp AT TIME ZONE zone) AS starts FROM asked GROUP BY zone
             ), views AS (
                 SELECT (h.hour AT TIME ZONE s.zone)::date AS day, sum(h.views) AS n
                 FROM since s JOIN projects p ON p.owner_id = $1
@@ -103,16 +102,18 @@ enum ActivityReads {
                 SELECT (sn.created_at AT TIME ZONE s.zone)::date AS day, count(*) AS n
                 FROM since s JOIN snippets sn ON sn.author_id = $1 AND sn.created_at >= s.starts GROUP BY 1
             )
-            SELECT to_char(d.day, 'YYYY-MM-DD'),
+            SELECT a.days, to_char(d.day, 'YYYY-MM-DD'),
                    coalesce(v.n, 0)::integer, coalesce(sv.n, 0)::integer, coalesce(vo.n, 0)::integer, coalesce(w.n, 0)::integer
-            FROM since s CROSS JOIN LATERAL generate_series(s.first_day, s.today, interval '1 day') AS d(day)
-            LEFT JOIN views v ON v.day = d.day::date
-            LEFT JOIN snippet_views sv ON sv.day = d.day::date
-            LEFT JOIN votes vo ON vo.day = d.day::date
-            LEFT JOIN written w ON w.day = d.day::date
-            ORDER BY d.day
-            """, [writer, days])
-        return try rows.map { try day($0, from: 0) }
+            FROM asked a CROSS JOIN LATERAL (SELECT a.first_day + g AS day FROM generate_series(0, a.days - 1) AS g) d
+            LEFT JOIN views v ON v.day = d.day
+            LEFT JOIN snippet_views sv ON sv.day = d.day
+            LEFT JOIN votes vo ON vo.day = d.day
+            LEFT JOIN written w ON w.day = d.day
+            ORDER BY a.days, d.day
+            """, [writer, asks])
+        var byDays: [Int: [ActivityDay]] = [:]
+        for row in rows { byDays[try row.decode(Int.self, at: 0), default: []].append(try day(row, from: 1)) }
+        return byDays
     }
 
     private static func day(_ row: PostgresRow, from first: Int) throws -> ActivityDay {

@@ -16,8 +16,7 @@ enum ActivityResolvers {
         binder.field("User", "writerActivity") { (user: UserRecord, input) in
             let days = try ActivityReads.days(input)
             guard input.request.viewer?.userID == user.id else { return .null }
-            let database = input.request.database
-            return .async { .list(try await ActivityReads.writer(user.id, days: days, on: database).map { .object($0) }) }
+            return input.request.prolific.writerActivity.load(days) { .list($0.map { .object($0) }) }
         }
         for type in ["ProjectActivityDay", "WriterActivityDay"] {
             binder.field(type, "day") { (day: ActivityDay) in .scalar(.string(day.day)) }
