@@ -47,7 +47,8 @@ import Testing
         #expect(reverse.status == 1)
         #expect(
             reverse.standardOutput.hasPrefix(
-                #"{"changes":[{"severity":"breaking","type":"ARG_REMOVED","description":"Query.user arg active was removed."}"#))
+                #"{"changes":[{"severity":"breaking","type":"ARG_REMOVED","coordinate":"Query.user(active:)","description":"Query.user arg active was removed."}"#
+            ))
         #expect(reverse.standardOutput.hasSuffix(#""breaking":4,"dangerous":1,"safe":1}"# + "\n"), "\(reverse.standardOutput)")
     }
 
@@ -119,25 +120,52 @@ import Testing
         #expect(
             outcome.standardOutput == """
                 src/Profile.tsx:10:48: Field "user" argument "active" of type "Boolean!" is required, but it was not provided. (in query User)
-                src/person.graphql:3:3: Cannot query field "name" on type "User". (in fragment Person)
+                src/person.graphql:3:3: Cannot query field "name" on type "User". (in fragment Person, used by query Profile)
                 breaking  REQUIRED_ARG_ADDED        A required arg active on Query.user was added.
                 dangerous ARG_DEFAULT_VALUE_CHANGE  Query.search arg first has changed defaultValue from 10 to 20.
                 breaking  FIELD_REMOVED             User.name was removed.
                 dangerous OPTIONAL_ARG_ADDED        An optional arg first on User.friends was added.
                 dangerous VALUE_ADDED_TO_ENUM       GUEST was added to enum type Role.
-                1 operation and 1 fragment broken (2 files, 3 operations, 1 fragment; 1 error already there, not counted)
+                2 operations and 1 fragment broken (2 files, 3 operations, 1 fragment; 1 error already there, not counted)
 
                 """, "\(outcome.standardOutput)")
         let json = try HuddleCommand.run(["schema", "check", "--format", "json", "--schema", old, "--against", new, "src"], in: root)
         #expect(
-            json.standardOutput.contains(#""definition":"fragment Person","locations":[{"file":"src/person.graphql","line":3,"column":3}]"#)
+            json.standardOutput.contains(
+                #""rule":"FieldsOnCorrectTypeRule","severity":"error","definition":"fragment Person","usedBy":["query Profile"],"locations":[{"file":"src/person.graphql","line":3,"column":3}]"#
+            )
         )
-        #expect(json.standardOutput.hasSuffix(#""brokenOperations":1,"brokenFragments":1,"errorsAlreadyThere":1}"# + "\n"))
+        #expect(
+            json.standardOutput.hasSuffix(
+                #""brokenOperations":2,"brokenFragments":1,"brokenOperationNames":["query Profile","query User"],"errorsAlreadyThere":1}"#
+                    + "\n"))
         // Against the schema it has, nothing breaks.
         let same = try HuddleCommand.run(["schema", "check", "--schema", old, "--against", old, "src"], in: root)
         #expect(same.status == 0)
         #expect(
             same.standardOutput
                 == "0 operations and 0 fragments broken (2 files, 3 operations, 1 fragment; 1 error already there, not counted)\n")
+    }
+
+    /// A broken fragment spread through another breaks every operation that reaches it.
+    @Test func aBrokenFragmentNamesTheOperationsThatReachIt() throws {
+        let root = scratch.url.appendingPathComponent("fragments")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data(
+            """
+            query One { me { ...Outer } }
+            query Two { me { friends { ...Outer } } }
+            query Three { me { id } }
+            fragment Outer on User { id ...Inner }
+            fragment Inner on User { name }
+            """.utf8
+        ).write(to: root.appendingPathComponent("ops.graphql"))
+        let outcome = try HuddleCommand.run(["schema", "check", "--schema", old, "--against", new, "ops.graphql"], in: root)
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.standardOutput.hasPrefix(
+                #"ops.graphql:5:26: Cannot query field "name" on type "User". (in fragment Inner, used by query One, query Two)"# + "\n"),
+            "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.hasSuffix("2 operations and 1 fragment broken (1 file, 3 operations, 2 fragments)\n"))
     }
 }

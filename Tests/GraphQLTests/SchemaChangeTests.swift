@@ -92,3 +92,45 @@ struct SchemaChangeCase: Decodable, CustomTestStringConvertible, Sendable {
         #expect(errors.allSatisfy { $0.message.hasPrefix("Fields \"a\" conflict") })
     }
 }
+
+/// Each change names what changed by its schema coordinate (spec §2.14),
+/// so tools can point at the line of the SDL.
+@Suite struct SchemaChangeCoordinateTests {
+    @Test func everyKindOfChangeHasTheCoordinateOfWhatChanged() throws {
+        let old = try buildSchema(
+            """
+            directive @cached(ttl: Int, scope: String) repeatable on FIELD | QUERY
+            type Query { user(id: ID!, active: Boolean = true): User old: Int }
+            "A person."
+            type User implements Node { id: ID! name: String role: Role }
+            interface Node { id: ID! }
+            enum Role { ADMIN MEMBER }
+            union Result = User
+            input Filter { name: String, gone: Int }
+            scalar Gone
+            """)
+        let new = try buildSchema(
+            """
+            directive @cached(ttl: Int!) on FIELD
+            type Query { user(id: ID!, active: Boolean = false, first: Int): User added: Int }
+            "Someone."
+            type User { id: ID! name: Int role: Role }
+            interface Node { id: ID! }
+            enum Role { ADMIN GUEST }
+            union Result = User | Query
+            input Filter { name: String, needed: Int! }
+            """)
+        let coordinates = findSchemaChanges(old: old, new: new).map { "\($0.type) \($0.coordinate)" }
+        for expected in [
+            "TYPE_REMOVED Gone", "FIELD_REMOVED Query.old", "FIELD_ADDED Query.added",
+            "ARG_DEFAULT_VALUE_CHANGE Query.user(active:)", "OPTIONAL_ARG_ADDED Query.user(first:)",
+            "FIELD_CHANGED_KIND User.name", "IMPLEMENTED_INTERFACE_REMOVED User", "DESCRIPTION_CHANGED User",
+            "VALUE_REMOVED_FROM_ENUM Role.MEMBER", "VALUE_ADDED_TO_ENUM Role.GUEST", "TYPE_ADDED_TO_UNION Result",
+            "FIELD_REMOVED Filter.gone", "REQUIRED_INPUT_FIELD_ADDED Filter.needed",
+            "DIRECTIVE_ARG_REMOVED @cached(scope:)",
+            "DIRECTIVE_REPEATABLE_REMOVED @cached", "DIRECTIVE_LOCATION_REMOVED @cached",
+        ] {
+            #expect(coordinates.contains(expected), "\(expected) not in \(coordinates)")
+        }
+    }
+}

@@ -35,7 +35,7 @@ struct MailOptions: ParsableArguments {
 
     var mailFolder: String? { mailFolderOption ?? ProcessInfo.processInfo.environment["HUDDLE_MAIL_FOLDER"] }
 
-    @Option(help: "Sends of a message before it is given up as dead, 1 to 100 (HUDDLE_MAIL_ATTEMPTS).")
+    @Option(parsing: .unconditional, help: "Sends of a message before it is given up as dead, 1 to 100 (HUDDLE_MAIL_ATTEMPTS).")
     var mailAttempts: Int = ProcessInfo.processInfo.environment["HUDDLE_MAIL_ATTEMPTS"].flatMap { Int($0) } ?? 8
 
     @Option(

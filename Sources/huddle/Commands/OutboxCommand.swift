@@ -24,7 +24,7 @@ struct OutboxCommand: AsyncParsableCommand {
     @Flag(name: .customLong("retry-all-dead"), help: "Send every dead message again.")
     var retryAllDead = false
 
-    @Option(help: "The most messages listed, 1 to 100000.")
+    @Option(parsing: .unconditional, help: "The most messages listed, 1 to 100000.")
     var limit = 1000
 
     func validate() throws {

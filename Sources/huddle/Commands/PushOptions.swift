@@ -85,7 +85,7 @@ struct PushOptions: ParsableArguments {
     )
     var pushPrivateNetworks = false
 
-    @Option(help: "Sends of a notice to a device before it is given up as dead, 1 to 100 (HUDDLE_PUSH_ATTEMPTS).")
+    @Option(parsing: .unconditional, help: "Sends of a notice to a device before it is given up as dead, 1 to 100 (HUDDLE_PUSH_ATTEMPTS).")
     var pushAttempts: Int = environment["HUDDLE_PUSH_ATTEMPTS"].flatMap { Int($0) } ?? 8
 
     /// The VAPID key's file: the one given, else in a checkout's `.huddle`

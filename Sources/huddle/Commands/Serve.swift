@@ -24,10 +24,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The IPv4 or IPv6 address to listen on (HUDDLE_HOST).")
     var host: String = ProcessInfo.processInfo.environment["HUDDLE_HOST"] ?? "127.0.0.1"
 
-    @Option(help: "The TCP port (HUDDLE_PORT).")
+    @Option(parsing: .unconditional, help: "The TCP port (HUDDLE_PORT).")
     var port: Int = ProcessInfo.processInfo.environment["HUDDLE_PORT"].flatMap(Int.init) ?? 8080
 
-    @Option(help: "Event loops, each on a thread of its own (HUDDLE_WORKERS; default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Event loops, each on a thread of its own (HUDDLE_WORKERS; default: the number of cores).")
     var workers: Int =
         ProcessInfo.processInfo.environment["HUDDLE_WORKERS"].flatMap(Int.init)
         ?? ProcessInfo.processInfo.activeProcessorCount
@@ -36,6 +36,7 @@ struct Serve: AsyncParsableCommand {
     var logLevel: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_LEVEL"] ?? "info"
 
     @Option(
+        parsing: .unconditional,
         help:
             "GraphQL operation names /metrics counts under a label of their own; later ones count as other (HUDDLE_METRICS_OPERATION_NAMES)."
     )
@@ -45,6 +46,7 @@ struct Serve: AsyncParsableCommand {
     var logFormat: String = ProcessInfo.processInfo.environment["HUDDLE_LOG_FORMAT"] ?? "auto"
 
     @Option(
+        parsing: .unconditional,
         help:
             "A request slower than this many seconds gets a warning line with its document's hash; 0 for none (HUDDLE_SLOW_REQUEST_SECONDS)."
     )
@@ -57,6 +59,7 @@ struct Serve: AsyncParsableCommand {
     var otlpEndpoint: String?
 
     @Option(
+        parsing: .unconditional,
         help:
             "The share of traces starting here that are recorded, 0 to 1; a request whose traceparent says sampled is always recorded (parentbased_traceidratio). Default: OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, else 1."
     )
@@ -91,50 +94,59 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Comma-separated origins whose browsers may call the API (CORS and websockets; `*` for any) (HUDDLE_ALLOWED_ORIGINS).")
     var allowedOrigins: String = ProcessInfo.processInfo.environment["HUDDLE_ALLOWED_ORIGINS"] ?? ""
 
-    @Option(help: "The highest cost an operation may have; 0 for no limit (HUDDLE_MAX_COST).")
+    @Option(parsing: .unconditional, help: "The highest cost an operation may have; 0 for no limit (HUDDLE_MAX_COST).")
     var maxCost: Int = environment("HUDDLE_MAX_COST") ?? ExecutionLimits.default.maxCost!
 
-    @Option(help: "The deepest field nesting an operation may have; 0 for no limit (HUDDLE_MAX_DEPTH).")
+    @Option(parsing: .unconditional, help: "The deepest field nesting an operation may have; 0 for no limit (HUDDLE_MAX_DEPTH).")
     var maxDepth: Int = environment("HUDDLE_MAX_DEPTH") ?? ExecutionLimits.default.maxDepth!
 
-    @Option(help: "Aliases an operation may use; 0 for no limit (HUDDLE_MAX_ALIASES).")
+    @Option(parsing: .unconditional, help: "Aliases an operation may use; 0 for no limit (HUDDLE_MAX_ALIASES).")
     var maxAliases: Int = environment("HUDDLE_MAX_ALIASES") ?? ExecutionLimits.default.maxAliases!
 
-    @Option(help: "Root fields an operation may have; 0 for no limit (HUDDLE_MAX_ROOT_FIELDS).")
+    @Option(parsing: .unconditional, help: "Root fields an operation may have; 0 for no limit (HUDDLE_MAX_ROOT_FIELDS).")
     var maxRootFields: Int = environment("HUDDLE_MAX_ROOT_FIELDS") ?? ExecutionLimits.default.maxRootFields!
 
-    @Option(help: "Directives an operation may use; 0 for no limit (HUDDLE_MAX_DIRECTIVES).")
+    @Option(parsing: .unconditional, help: "Directives an operation may use; 0 for no limit (HUDDLE_MAX_DIRECTIVES).")
     var maxDirectives: Int = environment("HUDDLE_MAX_DIRECTIVES") ?? ExecutionLimits.default.maxDirectives!
 
-    @Option(help: "How deep introspection's list fields may nest; 0 for no limit (HUDDLE_MAX_INTROSPECTION_DEPTH).")
+    @Option(
+        parsing: .unconditional, help: "How deep introspection's list fields may nest; 0 for no limit (HUDDLE_MAX_INTROSPECTION_DEPTH).")
     var maxIntrospectionDepth: Int = environment("HUDDLE_MAX_INTROSPECTION_DEPTH") ?? ExecutionLimits.default.maxIntrospectionDepth!
 
-    @Option(help: "The size assumed for a list no argument sizes, in an operation's cost (HUDDLE_DEFAULT_LIST_SIZE).")
+    @Option(
+        parsing: .unconditional, help: "The size assumed for a list no argument sizes, in an operation's cost (HUDDLE_DEFAULT_LIST_SIZE).")
     var defaultListSize: Int = environment("HUDDLE_DEFAULT_LIST_SIZE") ?? ExecutionLimits.default.defaultListSize
 
-    @Option(help: "Seconds an operation (or a subscription event) may run; 0 for no limit (HUDDLE_MAX_EXECUTION_TIME).")
+    @Option(
+        parsing: .unconditional, help: "Seconds an operation (or a subscription event) may run; 0 for no limit (HUDDLE_MAX_EXECUTION_TIME)."
+    )
     var maxExecutionTime: Double =
         ProcessInfo.processInfo.environment["HUDDLE_MAX_EXECUTION_TIME"].flatMap { Double($0) }
         ?? Double(ExecutionLimits.default.maxExecutionTime!.components.seconds)
 
-    @Option(help: "The most bytes of data one response may hold; 0 for no limit (HUDDLE_MAX_RESPONSE_BYTES).")
+    @Option(parsing: .unconditional, help: "The most bytes of data one response may hold; 0 for no limit (HUDDLE_MAX_RESPONSE_BYTES).")
     var maxResponseBytes: Int = environment("HUDDLE_MAX_RESPONSE_BYTES") ?? ExecutionLimits.default.maxResponseBytes!
 
-    @Option(help: "The most bytes an execution may hold, written and still waiting; 0 for no limit (HUDDLE_MAX_HELD_BYTES).")
+    @Option(
+        parsing: .unconditional,
+        help: "The most bytes an execution may hold, written and still waiting; 0 for no limit (HUDDLE_MAX_HELD_BYTES).")
     var maxHeldBytes: Int = environment("HUDDLE_MAX_HELD_BYTES") ?? ExecutionLimits.default.maxHeldBytes!
 
     @Option(
+        parsing: .unconditional,
         help: "Seconds a request waits for a free database connection before it is told the database is unavailable (HUDDLE_DATABASE_WAIT)."
     )
     var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
 
     @Option(
+        parsing: .unconditional,
         help:
             "Seconds a client may read nothing of a response, event or message waiting for it before it counts as stalled and is disconnected; a large result read slowly is not stalled (HUDDLE_SEND_TIMEOUT)."
     )
     var sendTimeout: Double = ProcessInfo.processInfo.environment["HUDDLE_SEND_TIMEOUT"].flatMap { Double($0) } ?? 10
 
     @Option(
+        parsing: .unconditional,
         help:
             "Connections to PostgreSQL for requests, shared out between the workers, at least one each (HUDDLE_DATABASE_CONNECTIONS; default: twice the number of cores, and no fewer than the workers)."
     )
@@ -147,18 +159,21 @@ struct Serve: AsyncParsableCommand {
     }
 
     @Option(
+        parsing: .unconditional,
         help:
             "Seconds a process may keep a checked token's user rather than ask the database each request; revocations reach every process at once; 0 to ask each time (HUDDLE_TOKEN_CACHE_SECONDS)."
     )
     var tokenCacheSeconds: Int = environment("HUDDLE_TOKEN_CACHE_SECONDS") ?? 60
 
     @Option(
+        parsing: .unconditional,
         help:
             "Bytes the process keeps of automatic persisted queries, over all its workers (their texts without comments or white space); 0 keeps none (HUDDLE_PERSISTED_QUERY_BYTES)."
     )
     var persistedQueryBytes: Int = environment("HUDDLE_PERSISTED_QUERY_BYTES") ?? 16 << 20
 
     @Option(
+        parsing: .unconditional,
         help:
             "Bytes the process keeps in memory of the pictures it served lately, over all its workers; 0 reads each from the database (HUDDLE_MEDIA_CACHE_BYTES)."
     )
@@ -170,7 +185,9 @@ struct Serve: AsyncParsableCommand {
     )
     var mediaStore: String = ProcessInfo.processInfo.environment["HUDDLE_MEDIA_STORE"] ?? ""
 
-    @Option(help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
+    @Option(
+        parsing: .unconditional,
+        help: "Scheduled jobs (round ends, reminders) this process runs at once, 1 to 64 (HUDDLE_SCHEDULER_CONCURRENCY).")
     var schedulerConcurrency: Int = environment("HUDDLE_SCHEDULER_CONCURRENCY") ?? JobRunner.Settings().concurrency
 
     @Flag(
@@ -250,7 +267,27 @@ struct Serve: AsyncParsableCommand {
         )
     }
 
+    /// The environment variables that hold numbers, whole or not: one set
+    /// to something else stops the start rather than being ignored.
+    static let numericEnvironment: [(name: String, whole: Bool)] =
+        [
+            "HUDDLE_PORT", "HUDDLE_WORKERS", "HUDDLE_METRICS_OPERATION_NAMES", "HUDDLE_MAX_COST", "HUDDLE_MAX_DEPTH",
+            "HUDDLE_MAX_ALIASES", "HUDDLE_MAX_ROOT_FIELDS", "HUDDLE_MAX_DIRECTIVES", "HUDDLE_MAX_INTROSPECTION_DEPTH",
+            "HUDDLE_DEFAULT_LIST_SIZE", "HUDDLE_MAX_RESPONSE_BYTES", "HUDDLE_MAX_HELD_BYTES", "HUDDLE_DATABASE_CONNECTIONS",
+            "HUDDLE_TOKEN_CACHE_SECONDS", "HUDDLE_PERSISTED_QUERY_BYTES", "HUDDLE_MEDIA_CACHE_BYTES", "HUDDLE_SCHEDULER_CONCURRENCY",
+            "HUDDLE_MAIL_ATTEMPTS", "HUDDLE_PUSH_ATTEMPTS",
+        ].map { ($0, true) }
+        + ["HUDDLE_SLOW_REQUEST_SECONDS", "HUDDLE_MAX_EXECUTION_TIME", "HUDDLE_DATABASE_WAIT", "HUDDLE_SEND_TIMEOUT"].map { ($0, false) }
+
     func validate() throws {
+        let environment = ProcessInfo.processInfo.environment
+        for (name, whole) in Self.numericEnvironment {
+            guard let text = environment[name] else { continue }
+            let trimmed = text
+            guard whole ? Int(trimmed) != nil : Double(trimmed).map(\.isFinite) == true else {
+                throw ValidationError("\(name)=\(text) is not \(whole ? "a whole number" : "a number")")
+            }
+        }
         for (name, value) in [
             ("max-cost", maxCost), ("max-depth", maxDepth), ("max-aliases", maxAliases), ("max-root-fields", maxRootFields),
             ("max-directives", maxDirectives), ("max-introspection-depth", maxIntrospectionDepth),

@@ -60,7 +60,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Exit 1 for warnings (uses of deprecated fields, arguments, input fields and enum values) too.")
     var failOnWarnings = false
 
-    @Option(help: "Stop validating after this many errors, as graphql-js's validate() does.")
+    @Option(parsing: .unconditional, help: "Stop validating after this many errors, as graphql-js's validate() does.")
     var maxErrors = 100
 
     @ArgumentParser.Argument(help: "Files, folders and glob patterns; '-' for standard input.")

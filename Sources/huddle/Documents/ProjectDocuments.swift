@@ -51,6 +51,8 @@ struct ProjectError: Hashable {
     /// the error that stops validation.
     var rule = "SyntaxError"
     var severity = Severity.error
+    /// For an error in a fragment, the operations that spread it (`schema check`).
+    var usedBy: [String] = []
 
     static let syntaxRule = "SyntaxError"
 
@@ -71,7 +73,10 @@ extension ProjectError {
         var members: [GraphQLValue.Member] = [
             .init("message", .string(message)), .init("rule", .string(rule)), .init("severity", .string(severity.rawValue)),
         ]
-        if definition { members.append(.init("definition", self.definition.map(GraphQLValue.string) ?? .null)) }
+        if definition {
+            members.append(.init("definition", self.definition.map(GraphQLValue.string) ?? .null))
+            if self.definition?.hasPrefix("fragment ") == true { members.append(.init("usedBy", .list(usedBy.map { .string($0) }))) }
+        }
         if !places.isEmpty {
             members.append(
                 .init(
@@ -87,7 +92,8 @@ extension ProjectError {
     /// `FILE:LINE:COLUMN: MESSAGE` (`warning: MESSAGE` for a warning), and
     /// an `also here` line for each other place.
     func compilerText(naming definition: Bool = false) -> String {
-        let suffix = definition ? self.definition.map { " (in \($0))" } ?? "" : ""
+        let users = usedBy.isEmpty ? "" : ", used by " + usedBy.joined(separator: ", ")
+        let suffix = definition ? self.definition.map { " (in \($0)\(users))" } ?? "" : ""
         let text = (severity == .warning ? "warning: " : "") + message + suffix
         guard let first = places.first else { return text + "\n" }
         return "\(first): \(text)\n" + places.dropFirst().map { "  \($0): also here\n" }.joined()

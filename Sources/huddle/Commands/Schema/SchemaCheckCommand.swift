@@ -12,7 +12,8 @@ struct SchemaCheckCommand: ParsableCommand {
             SDL files, a URL, or Huddle's own by default) and against NEW (an SDL \
             file or folder, a URL, or 'builtin'). Each error NEW brings that the \
             current schema does not is printed at its place with the operation or \
-            fragment it is in, then the schema's breaking and dangerous changes, \
+            fragment it is in (and, for a fragment, the operations that spread \
+            it, which it breaks too), then the schema's breaking and dangerous changes, \
             then a summary; errors already there are counted, not listed. \
             --format json prints one object. Exits 1 when NEW breaks an \
             operation, 0 otherwise, 2 for usage, I/O or schema problems.
@@ -50,11 +51,20 @@ struct SchemaCheckCommand: ParsableCommand {
             return [message] + error.places.map(\.description)
         }
         let known = Set(before.errors.map(key))
-        let broken = after.errors.filter { !known.contains(key($0)) }
+        // A broken fragment breaks the operations that spread it, directly or through others.
+        let users = FragmentUsers(after.definitions)
+        let broken = after.errors.filter { !known.contains(key($0)) }.map { error in
+            var error = error
+            if let definition = error.definition, definition.hasPrefix("fragment ") {
+                error.usedBy = users.operations(using: String(definition.dropFirst("fragment ".count)))
+            }
+            return error
+        }
         let changes = findSchemaChanges(old: current, new: proposed).filter { $0.severity != .safe }
         let definitions = Set(broken.compactMap(\.definition))
-        let operations = definitions.filter { !$0.hasPrefix("fragment ") }.count
-        let fragments = definitions.count - operations
+        let brokenOperations = Set(definitions.filter { !$0.hasPrefix("fragment ") } + broken.flatMap(\.usedBy))
+        let operations = brokenOperations.count
+        let fragments = definitions.filter { $0.hasPrefix("fragment ") }.count
         switch format {
         case .text:
             var output = broken.map { $0.compilerText(naming: true) }.joined()
@@ -77,6 +87,7 @@ struct SchemaCheckCommand: ParsableCommand {
                         .list(
                             changes.map(SchemaDiffCommand.json))),
                     .init("brokenOperations", .int(operations)), .init("brokenFragments", .int(fragments)),
+                    .init("brokenOperationNames", .list(brokenOperations.sorted().map { .string($0) })),
                     .init("errorsAlreadyThere", .int(before.errors.count)),
                 ]))
             print(writer.text)

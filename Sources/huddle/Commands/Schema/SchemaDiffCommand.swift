@@ -39,11 +39,11 @@ struct SchemaDiffCommand: ParsableCommand {
         if changes.contains(where: { $0.severity == .breaking }) { throw ExitCode(1) }
     }
 
-    /// `{"severity","type","description"}`.
+    /// `{"severity","type","coordinate","description"}`.
     static func json(_ change: SchemaChange) -> GraphQLValue {
         .object([
             .init("severity", .string(change.severity.rawValue)), .init("type", .string(change.type)),
-            .init("description", .string(change.description)),
+            .init("coordinate", .string(change.coordinate)), .init("description", .string(change.description)),
         ])
     }
 
