@@ -9,6 +9,10 @@ usage:
       each event's name and data.
   incremental_clients.py eventsource PORT QUERY
       A GET of /graphql/stream?query=..., as a browser's EventSource sends it.
+  incremental_clients.py watch PORT QUERY
+      A subscription asked for with a GET of /graphql/stream?query=..., as a
+      browser's EventSource asks (no headers of its own): prints each event
+      until `complete`, or `cut` when the stream ends without one.
   incremental_clients.py subscribe PORT TOKEN SENDER_TOKEN USER_ID
       A subscription over SSE (friendRequestReceived for TOKEN's user); once
       it is open, SENDER_TOKEN's user sends USER_ID a friend request over
@@ -68,6 +72,18 @@ elif mode == "eventsource":
     with requests.get(url, headers={"Accept": "text/event-stream"}, stream=True, timeout=30) as response:
         print(response.status_code, response.headers["Content-Type"])
         print_events(response)
+elif mode == "watch":
+    url = endpoint + "/stream?" + urllib.parse.urlencode({"query": sys.argv[3]})
+    completed = False
+    with requests.get(url, headers={"Accept": "text/event-stream"}, stream=True, timeout=600) as response:
+        print(response.status_code, response.headers["Content-Type"], flush=True)
+        for event in sseclient.SSEClient(response).events():
+            print(event.event, compact(event.data) if event.data else "", flush=True)
+            if event.event == "complete":
+                completed = True
+                break
+    if not completed:
+        print("cut")
 elif mode == "subscribe":
     token, sender, user_id = sys.argv[3], sys.argv[4], sys.argv[5]
     query = "subscription { friendRequestReceived { from { username } to { username } } }"

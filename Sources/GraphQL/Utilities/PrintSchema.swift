@@ -9,6 +9,23 @@ public func printSchema(_ schema: GraphQLSchema) -> String {
     )
 }
 
+/// `printSchema`, declaring too the specified directives that graphql-js 16
+/// does not know and the schema has: `@oneOf` (September 2025) when an
+/// input type uses it, `@defer` and `@stream` (incremental delivery) when
+/// the schema offers them. What a server serves as its SDL file, so that
+/// tools built on graphql-js 16 (whose `buildSchema` refuses an unknown
+/// directive) read it, as graphql-js 17 prints them when asked.
+public func printSchemaForOlderTools(_ schema: GraphQLSchema) -> String {
+    let builtins = Builtins.shared
+    let usesOneOf = schema.types.contains { $0.kind == .inputObject && $0.isOneOf }
+    let newer: Set<String> = usesOneOf ? ["oneOf", "defer", "stream"] : ["defer", "stream"]
+    return SchemaPrinter.print(
+        schema,
+        directives: schema.directives.filter { !builtins.isSpecifiedDirective($0) || newer.contains($0.name) },
+        types: schema.types.filter { !builtins.isSpecifiedScalar($0) && !builtins.isIntrospectionType($0) }
+    )
+}
+
 /// The built-in directives and introspection types as SDL.
 public func printIntrospectionSchema(_ schema: GraphQLSchema) -> String {
     let builtins = Builtins.shared

@@ -47,35 +47,55 @@ enum EventStreamResults {
     }
 
     /// A subscription: each event's result as it comes, a comment every
-    /// `keepAliveInterval` while none does; `complete` when the source ends.
-    /// A client that leaves cancels the task, which ends the source stream.
-    /// Counted in `metrics` as an active subscription while it runs.
+    /// `keepAliveInterval` while none does; `complete` when the source ends
+    /// or the server begins shutting down (so a client knows it was not cut
+    /// off, and may reconnect elsewhere). A client that leaves cancels the
+    /// task, which ends the source stream. Counted in `metrics` as an
+    /// active subscription while it runs.
     static func stream(
         subscription events: AsyncStream<ExecutionResult>, keepAliveInterval: Duration, metrics: Metrics?
     ) -> HTTPBodyStream {
-        HTTPBodyStream { writer in
+        enum Item {
+            case result(ExecutionResult)
+            case keepAlive
+            case serverStopping
+        }
+        return HTTPBodyStream { writer in
             metrics?.subscriptionStarted()
             defer { metrics?.subscriptionEnded() }
             guard await writer.write(keepAlive) else { return }
-            let (merged, continuation) = AsyncStream<ExecutionResult?>.makeStream()
+            let (merged, continuation) = AsyncStream<Item>.makeStream()
             let ended = await withTaskGroup(of: Void.self) { group -> Bool in
                 group.addTask {
-                    for await result in events { continuation.yield(result) }
+                    for await result in events { continuation.yield(.result(result)) }
                     continuation.finish()
                 }
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: keepAliveInterval)
-                        if !Task.isCancelled { continuation.yield(nil) }
+                        if !Task.isCancelled { continuation.yield(.keepAlive) }
                     }
                 }
-                for await item in merged {
-                    var json = JSONWriter(capacity: 512)
-                    item.map(GraphQLOverHTTP.namingTheRequest)?.write(to: &json)
-                    guard await writer.write(item == nil ? keepAlive : event("next", json.bytes)) else { break }
-                    if item != nil { metrics?.subscriptionEventDelivered() }
+                group.addTask {
+                    await writer.untilServerStops()
+                    if !Task.isCancelled { continuation.yield(.serverStopping) }
                 }
-                // The source ended, rather than the client or the writer.
+                for await item in merged {
+                    switch item {
+                    case .result(let result):
+                        var json = JSONWriter(capacity: 512)
+                        GraphQLOverHTTP.namingTheRequest(result).write(to: &json)
+                        guard await writer.write(event("next", json.bytes)) else { break }
+                        metrics?.subscriptionEventDelivered()
+                        continue
+                    case .keepAlive:
+                        if await writer.write(keepAlive) { continue }
+                    case .serverStopping:
+                        break
+                    }
+                    break
+                }
+                // The source ended or the server is stopping, rather than the client or the writer.
                 let ended = !Task.isCancelled && writer.isOpen
                 group.cancelAll()
                 continuation.finish()

@@ -60,7 +60,7 @@ public final class GraphQLOverHTTP: Sendable {
             configuration.persistedQueries
             ?? PersistedQueries(capacity: configuration.maxPersistedQueries, maxBytes: configuration.maxPersistedQueryBytes)
         makeContext = context
-        sdl = Array(printSchema(schema.schema).utf8) + [0x0A]
+        sdl = Array(printSchemaForOlderTools(schema.schema).utf8) + [0x0A]
     }
 
     /// The response for a request to one of this endpoint's paths, nil for any other path.
@@ -337,7 +337,10 @@ public final class GraphQLOverHTTP: Sendable {
         case .success(let operation):
             operationType = operation.operation.rawValue
             logged.name = logged.name ?? operation.name.map { LoggedOperation.clamped($0.value) }
-            if viaGet && operation.operation != .query { return .success(Answer(nil, [], operationType, logged: logged)) }
+            // A subscription changes nothing, so an event stream may be asked
+            // for with GET (what a browser's EventSource sends); a mutation may not.
+            let readsOnly = operation.operation == .query || (operation.operation == .subscription && delivery == .eventStream)
+            if viaGet && !readsOnly { return .success(Answer(nil, [], operationType, logged: logged)) }
             if operation.operation == .subscription && delivery != .eventStream {
                 return .success(refused(requestErrorStatus, [.coded(Self.subscriptionNeedsAStream, code: "BAD_REQUEST")], operationType))
             }

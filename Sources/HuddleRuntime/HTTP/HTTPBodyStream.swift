@@ -38,4 +38,12 @@ public struct HTTPBodyWriter: Sendable {
 
     /// Whether the client is still there to write to.
     public var isOpen: Bool { !connection.isClosed }
+
+    /// Returns when the server begins shutting down (or the client has
+    /// gone, or the task is cancelled): a stream that would run on ends
+    /// itself then, as the protocol says, within the grace period.
+    public func untilServerStops() async { await connection.untilServerStops() }
+
+    /// Whether the server is shutting down.
+    public var serverIsStopping: Bool { connection.serverIsStopping }
 }

@@ -142,6 +142,8 @@ final class HTTPConnection: @unchecked Sendable {
     func finish() {
         server.loop.assertInLoopThread()
         state.advance(to: .finishing)
+        serverIsStopping = true
+        resumeStopWaiters()
         if let webSocket {
             webSocket.close(code: 1001, reason: "server shutting down")
         } else if isIdle {
@@ -526,6 +528,35 @@ final class HTTPConnection: @unchecked Sendable {
     /// when the connection closes or their own wait times out.
     private var roomWaiters: [Int: (limit: Int, continuation: CheckedContinuation<Bool, Never>)] = [:]
     private var nextRoomWaiter = 0
+    /// The server is shutting down (`finish`).
+    private(set) var serverIsStopping = false
+    /// Producers of long streams waiting to hear that the server is stopping.
+    private var stopWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextStopWaiter = 0
+
+    /// Returns once the server is shutting down or the connection has
+    /// closed, or the calling task is cancelled: a long stream (an event
+    /// stream's subscription) ends itself properly rather than being cut
+    /// at the end of the grace period.
+    func untilServerStops() async {
+        server.loop.assertInLoopThread()
+        guard !serverIsStopping, !state.isClosed else { return }
+        let number = nextStopWaiter
+        nextStopWaiter += 1
+        let loop = server.loop
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { stopWaiters[number] = $0 }
+        } onCancel: {
+            // Enqueued, so after the continuation is stored (both on the loop).
+            loop.enqueue { [weak self] in self?.stopWaiters.removeValue(forKey: number)?.resume() }
+        }
+    }
+
+    private func resumeStopWaiters() {
+        let waiters = stopWaiters
+        stopWaiters = [:]
+        for waiter in waiters.values { waiter.resume() }
+    }
 
     /// Waits until what is queued for the client is within
     /// `maxUnsentBytes` (at once when it is), so that a producer writes its
@@ -761,6 +792,7 @@ final class HTTPConnection: @unchecked Sendable {
         bodyStream?.fail(HTTPError(400, "the connection closed"))
         bodyStream = nil
         resumeRoomWaiters(false)
+        resumeStopWaiters()
         endResponder()
         webSocket?.end(code: nil)
         if reading {
