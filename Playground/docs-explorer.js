@@ -20,6 +20,30 @@ const introspectionQuery = `query PlaygroundIntrospection {
 }
 fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }`;
 
+/// The full introspection query graphql-js's getIntrospectionQuery writes
+/// (descriptions, specifiedByURL, repeatable directives, deprecated input
+/// values), for the introspection JSON a schema tool loads.
+export const fullIntrospectionQuery = `query IntrospectionQuery {
+  __schema {
+    description
+    queryType { name } mutationType { name } subscriptionType { name }
+    types { ...FullType }
+    directives { name description isRepeatable locations args(includeDeprecated: true) { ...InputValue } }
+  }
+}
+fragment FullType on __Type {
+  kind name description specifiedByURL
+  fields(includeDeprecated: true) { name description args(includeDeprecated: true) { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason }
+  inputFields(includeDeprecated: true) { ...InputValue }
+  interfaces { ...TypeRef }
+  enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+  possibleTypes { ...TypeRef }
+}
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue isDeprecated deprecationReason }
+fragment TypeRef on __Type {
+  kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }
+}`;
+
 function typeName(ref) {
   if (ref.kind === 'NON_NULL') return typeName(ref.ofType) + '!';
   if (ref.kind === 'LIST') return '[' + typeName(ref.ofType) + ']';
@@ -43,6 +67,15 @@ export class DocsExplorer {
     this.types = new Map();
     this.stack = [];
     search.addEventListener('input', () => this.render());
+  }
+
+  /// The schema, introspected once.
+  async ensureLoaded() {
+    if (!this.schema) {
+      this.loading ??= this.load().finally(() => { this.loading = null; });
+      await this.loading;
+    }
+    return this.schema;
   }
 
   async load() {

@@ -1,13 +1,17 @@
-// The Playground: editors, running operations, subscriptions' live events,
-// sign-in, prettify, history, the operation picker and shareable URLs.
+// The Playground: documents in tabs, editors, running operations (their
+// incremental results as they come), subscriptions' live events, the
+// response's headers and size, sign-in, prettify, history, the operation
+// picker, shareable URLs, the explorer and resizable panes.
 import { completionHint, diagnosticsSource, format, operationsOf } from './language-service.js';
-import { account, post, postMultipart, signIn, signOut, subscribe } from './transport.js';
-import { DocsExplorer } from './docs-explorer.js';
+import { account, post, postIncremental, postMultipart, signIn, signOut, subscribe } from './transport.js';
+import { DocsExplorer, fullIntrospectionQuery } from './docs-explorer.js';
+import { QueryExplorer } from './query-explorer.js';
 
 const $ = (id) => document.getElementById(id);
 const sessionKey = 'huddle.playground.session';
 const historyKey = 'huddle.playground.history';
 const historyLimit = 50;
+const layoutKey = 'huddle.playground.layout';
 const welcome = `# Welcome to the Huddle Playground.
 # Ctrl-Space completes, Ctrl-Enter runs; "Sign in" keeps a token for you.
 query Me {
@@ -103,10 +107,24 @@ function selectedOperation() {
   return operations.find((operation) => operation.name === $('operation').value) ?? operations[0];
 }
 
+/// The editor's JSON object; a mistake is told with its line and column,
+/// not as the browser's parser words it.
 function parseJSONObject(editor, what) {
-  const text = editor.getValue().trim();
-  if (!text) return {};
-  const value = JSON.parse(text);
+  const text = editor.getValue();
+  if (!text.trim()) return {};
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const position = Number(/position (\d+)/.exec(error.message)?.[1] ?? NaN);
+    let place = '';
+    if (Number.isInteger(position)) {
+      const before = text.slice(0, position).split('\n');
+      place = ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+      editor.setCursor({ line: before.length - 1, ch: before[before.length - 1].length });
+    }
+    throw new Error(`The ${what} are not valid JSON${place}: check the quotes, commas and brackets there.`);
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`The ${what} must be a JSON object.`);
   return value;
 }
@@ -146,12 +164,132 @@ async function run() {
   setStatus('Running…');
   try {
     const files = chosenFilesFor(query, operation);
-    const { status, body, milliseconds } = files.length ? await postMultipart(request, files, headers) : await post(request, headers);
-    resultView.setValue(typeof body === 'string' ? body : JSON.stringify(body, null, 2));
-    setStatus(`${status} · ${milliseconds} ms`, status === 200 ? 'ok' : 'error');
+    let answer;
+    if (files.length) {
+      answer = await postMultipart(request, files, headers);
+    } else if (/@(defer|stream)\b/.test(operationText(query, operation))) {
+      answer = await runIncrementally(request, headers);
+    } else {
+      answer = await post(request, headers);
+    }
+    const { status, body, milliseconds, bytes } = answer;
+    const shown = answer.merged ?? body;
+    resultView.setValue(typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2));
+    showResponse(answer);
+    const parts = answer.parts > 1 ? ` · ${answer.parts} parts` : '';
+    setStatus(`${status} · ${milliseconds} ms · ${size(bytes)}${parts}`, status === 200 ? 'ok' : 'error');
   } catch (error) {
     setStatus(`The request failed: ${error.message}`, 'error');
   }
+}
+
+/// A size as people read it.
+function size(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+// MARK: - Incremental delivery
+
+/// Runs an operation with @defer or @stream over multipart/mixed: each
+/// result is listed as it arrives and merged into the result shown (the
+/// initial data, each deferred fragment's data at its path, each streamed
+/// item appended to its list), as a client library would.
+async function runIncrementally(request, headers) {
+  const list = $('event-list');
+  list.replaceChildren();
+  $('events-title').textContent = 'Incremental results';
+  $('event-count').textContent = '0';
+  $('stop').hidden = true;
+  $('events').hidden = false;
+  const merged = { data: null };
+  const pending = new Map();
+  const answer = await postIncremental(request, headers, (part) => {
+    listPart(part);
+    mergeIncremental(merged, pending, part);
+    resultView.setValue(JSON.stringify(merged, null, 2));
+  });
+  return { ...answer, merged };
+}
+
+function listPart(payload) {
+  const list = $('event-list');
+  const item = document.createElement('li');
+  item.className = 'event';
+  const time = document.createElement('time');
+  time.textContent = new Date().toLocaleTimeString();
+  const body = document.createElement('pre');
+  body.textContent = JSON.stringify(payload, null, 2);
+  item.append(time, body);
+  list.prepend(item);
+  $('event-count').textContent = String(list.childElementCount);
+}
+
+/// Merges one result of an incremental delivery (the RFC's `pending`,
+/// `incremental`, `completed`) into `merged`.
+function mergeIncremental(merged, pending, part) {
+  if ('data' in part && !part.incremental) merged.data = part.data;
+  for (const entry of part.pending ?? []) pending.set(entry.id, entry.path);
+  const at = (path) => path.reduce((node, key) => (node == null ? node : node[key]), merged.data);
+  for (const entry of part.incremental ?? []) {
+    const path = [...(pending.get(entry.id) ?? []), ...(entry.subPath ?? [])];
+    const target = at(path);
+    if (entry.items && Array.isArray(target)) target.push(...entry.items);
+    if (entry.data && target && typeof target === 'object') deepMerge(target, entry.data);
+    if (entry.errors) (merged.errors ??= []).push(...entry.errors);
+  }
+  for (const entry of part.completed ?? []) {
+    if (entry.errors) (merged.errors ??= []).push(...entry.errors);
+    pending.delete(entry.id);
+  }
+  if (part.errors) (merged.errors ??= []).push(...part.errors);
+  if (part.extensions) merged.extensions = { ...(merged.extensions ?? {}), ...part.extensions };
+}
+
+function deepMerge(target, source) {
+  for (const [key, value] of Object.entries(source)) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && target[key] && typeof target[key] === 'object') {
+      deepMerge(target[key], value);
+    } else {
+      target[key] = value;
+    }
+  }
+}
+
+// MARK: - The response
+
+let lastResponse = null;
+
+function showResponse(answer) {
+  lastResponse = answer;
+  for (const id of ['response-headers-button', 'copy-result', 'download-result']) $(id).disabled = false;
+  $('response-headers').textContent = answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n');
+}
+
+$('response-headers-button').addEventListener('click', () => { $('response-headers').hidden = !$('response-headers').hidden; });
+$('copy-result').addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(resultView.getValue());
+    setStatus('Result copied.', 'ok');
+  } catch {
+    // Without clipboard access (an http page elsewhere than localhost), select it to copy by hand.
+    resultView.focus();
+    resultView.execCommand('selectAll');
+    setStatus('Press Ctrl-C to copy the selected result.');
+  }
+});
+$('download-result').addEventListener('click', () => download('result.json', resultView.getValue(), 'application/json'));
+
+/// Saves `text` as a file named `name`.
+function download(name, text, type) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 // MARK: - Files
@@ -220,6 +358,8 @@ queryEditor.on('change', renderFiles);
 function startSubscription(request, headers) {
   const list = $('event-list');
   list.replaceChildren();
+  $('events-title').textContent = 'Subscription events';
+  $('stop').hidden = false;
   $('event-count').textContent = '0';
   $('events').hidden = false;
   resultView.setValue('');
@@ -323,11 +463,113 @@ $('share').addEventListener('click', () => {
 });
 $('share-close').addEventListener('click', () => { $('share-box').hidden = true; });
 
+// MARK: - Tabs: a document each
+
+/// { id, title, query, variables, headers } for each tab; `activeTab` the shown one.
+let tabs = [];
+let activeTab = null;
+let nextTabNumber = 1;
+
+/// A tab's title: its first operation's name, else "Untitled".
+function titleOf(query) {
+  return /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(query.replace(/#[^\n]*/g, ''))?.[1] ?? 'Untitled';
+}
+
+function keepActiveTab() {
+  const tab = tabs.find((candidate) => candidate.id === activeTab);
+  if (!tab) return;
+  tab.query = queryEditor.getValue();
+  tab.variables = variablesEditor.getValue();
+  tab.headers = headersEditor.getValue();
+  tab.title = titleOf(tab.query);
+}
+
+function showTab(id) {
+  keepActiveTab();
+  const tab = tabs.find((candidate) => candidate.id === id);
+  if (!tab) return;
+  activeTab = id;
+  queryEditor.setValue(tab.query);
+  variablesEditor.setValue(tab.variables ?? '');
+  headersEditor.setValue(tab.headers ?? '');
+  queryEditor.clearHistory();
+  renderTabs();
+  saveSession();
+}
+
+function newTab(query = '', variables = '', headers = '', title = null) {
+  keepActiveTab();
+  const tab = { id: `tab-${nextTabNumber++}`, title: title ?? titleOf(query), query, variables, headers };
+  tabs.push(tab);
+  activeTab = null;
+  showTab(tab.id);
+  return tab;
+}
+
+function closeTab(id) {
+  const index = tabs.findIndex((tab) => tab.id === id);
+  if (index < 0) return;
+  tabs.splice(index, 1);
+  if (!tabs.length) return newTab(welcome);
+  if (activeTab === id) {
+    activeTab = null;
+    showTab(tabs[Math.min(index, tabs.length - 1)].id);
+  } else {
+    renderTabs();
+    saveSession();
+  }
+}
+
+function renderTabs() {
+  const bar = $('document-tabs');
+  const items = tabs.map((tab) => {
+    const item = document.createElement('div');
+    item.className = 'document-tab';
+    item.setAttribute('role', 'tab');
+    item.dataset.tab = tab.id;
+    item.setAttribute('aria-selected', String(tab.id === activeTab));
+    const title = document.createElement('span');
+    title.className = 'tab-title';
+    title.textContent = tab.id === activeTab ? titleOf(queryEditor.getValue()) : tab.title;
+    title.addEventListener('click', () => showTab(tab.id));
+    const close = document.createElement('button');
+    close.className = 'tab-close';
+    close.textContent = '×';
+    close.title = 'Close this tab';
+    close.addEventListener('click', () => closeTab(tab.id));
+    item.append(title, close);
+    return item;
+  });
+  const add = document.createElement('button');
+  add.id = 'new-tab';
+  add.textContent = '+';
+  add.title = 'A new tab';
+  add.addEventListener('click', () => newTab());
+  bar.replaceChildren(...items, add);
+}
+
 function restore() {
+  try {
+    const session = JSON.parse(localStorage.getItem(sessionKey));
+    if (Array.isArray(session?.tabs) && session.tabs.length) {
+      tabs = session.tabs;
+      nextTabNumber = 1 + Math.max(0, ...tabs.map((tab) => Number(tab.id.replace('tab-', '')) || 0));
+      activeTab = tabs.some((tab) => tab.id === session.active) ? session.active : tabs[0].id;
+    } else if (session?.query != null) {
+      tabs = [{ id: 'tab-1', title: titleOf(session.query), query: session.query, variables: session.variables ?? '', headers: session.headers ?? '' }];
+      activeTab = 'tab-1';
+      nextTabNumber = 2;
+    }
+  } catch {
+    tabs = [];
+  }
+  // Nothing is in the editors yet: no tab is shown, so none is kept from them.
+  const kept = activeTab;
+  activeTab = null;
   const parameters = new URLSearchParams(location.search);
   if (parameters.has('query')) {
-    queryEditor.setValue(parameters.get('query'));
-    variablesEditor.setValue(parameters.get('variables') ?? '');
+    // A shared link opens in a tab of its own, beside the ones kept.
+    newTab(parameters.get('query'), parameters.get('variables') ?? '');
     const operationName = parameters.get('operationName');
     if (operationName) {
       const option = document.createElement('option');
@@ -337,24 +579,67 @@ function restore() {
     }
     return;
   }
-  try {
-    const session = JSON.parse(localStorage.getItem(sessionKey));
-    queryEditor.setValue(session?.query ?? welcome);
-    variablesEditor.setValue(session?.variables ?? '');
-    headersEditor.setValue(session?.headers ?? '');
-  } catch {
-    queryEditor.setValue(welcome);
-  }
+  if (!tabs.length) return newTab(welcome);
+  showTab(kept);
 }
 
 let saveTimer = 0;
 function saveSession() {
   clearTimeout(saveTimer);
   saveTimer = setTimeout(() => {
-    localStorage.setItem(sessionKey, JSON.stringify({
-      query: queryEditor.getValue(), variables: variablesEditor.getValue(), headers: headersEditor.getValue(),
-    }));
+    keepActiveTab();
+    localStorage.setItem(sessionKey, JSON.stringify({ tabs, active: activeTab }));
   }, 300);
+}
+queryEditor.on('change', () => {
+  const shown = document.querySelector(`#document-tabs [data-tab="${activeTab}"] .tab-title`);
+  if (shown) shown.textContent = titleOf(queryEditor.getValue());
+});
+
+// MARK: - Resizable panes
+
+/// Each splitter resizes the pane before it (the docs': the pane after),
+/// by dragging or by the arrow keys; the widths are kept.
+function layout() {
+  try { return JSON.parse(localStorage.getItem(layoutKey)) ?? {}; } catch { return {}; }
+}
+
+function applyWidth(pane, width) {
+  $(pane).style.flex = `0 0 ${Math.round(width)}px`;
+}
+
+for (const [splitterId, pane, after] of [['explorer-splitter', 'explorer', false], ['editors-splitter', 'editors', false], ['docs-splitter', 'docs', true]]) {
+  const splitter = $(splitterId);
+  const kept = layout()[pane];
+  if (kept) applyWidth(pane, kept);
+  const resize = (width) => {
+    const main = document.querySelector('main').getBoundingClientRect().width;
+    const clamped = Math.max(160, Math.min(width, main - 320));
+    applyWidth(pane, clamped);
+    localStorage.setItem(layoutKey, JSON.stringify({ ...layout(), [pane]: clamped }));
+    for (const editor of [queryEditor, variablesEditor, headersEditor, resultView]) editor.refresh();
+  };
+  splitter.addEventListener('pointerdown', (event) => {
+    event.preventDefault();
+    splitter.setPointerCapture(event.pointerId);
+    splitter.classList.add('dragging');
+    const startX = event.clientX;
+    const startWidth = $(pane).getBoundingClientRect().width;
+    const move = (moved) => resize(startWidth + (after ? startX - moved.clientX : moved.clientX - startX));
+    const up = () => {
+      splitter.classList.remove('dragging');
+      splitter.removeEventListener('pointermove', move);
+      splitter.removeEventListener('pointerup', up);
+    };
+    splitter.addEventListener('pointermove', move);
+    splitter.addEventListener('pointerup', up);
+  });
+  splitter.addEventListener('keydown', (event) => {
+    const step = event.key === 'ArrowLeft' ? -20 : event.key === 'ArrowRight' ? 20 : 0;
+    if (!step) return;
+    event.preventDefault();
+    resize($(pane).getBoundingClientRect().width + (after ? -step : step));
+  });
 }
 
 // MARK: - Sign-in
@@ -398,7 +683,35 @@ const docs = new DocsExplorer({
 });
 $('docs-button').addEventListener('click', () => {
   $('docs').hidden = !$('docs').hidden;
-  if (!$('docs').hidden && !docs.schema) docs.load();
+  $('docs-splitter').hidden = $('docs').hidden;
+  if (!$('docs').hidden) docs.ensureLoaded();
+});
+$('download-introspection').addEventListener('click', async () => {
+  const { body } = await post({ query: fullIntrospectionQuery, operationName: 'IntrospectionQuery' });
+  if (!body?.data) return setStatus(body?.errors?.[0]?.message ?? 'The schema could not be read.', 'error');
+  download('schema.json', JSON.stringify(body, null, 2), 'application/json');
+});
+
+// MARK: - The explorer
+
+/// The explorer writes its operation into a tab of its own (made when it
+/// is first needed), never over a document typed by hand.
+let explorerTab = null;
+const explorer = new QueryExplorer({
+  tree: $('explorer-tree'),
+  kind: $('explorer-kind'),
+  schema: () => docs.ensureLoaded(),
+  onChange(text) {
+    if (!explorerTab || !tabs.some((tab) => tab.id === explorerTab)) explorerTab = newTab(text, '', '', 'Explorer').id;
+    else if (activeTab !== explorerTab) showTab(explorerTab);
+    if (queryEditor.getValue() !== text) queryEditor.setValue(text);
+  },
+});
+$('explorer-button').addEventListener('click', () => {
+  $('explorer').hidden = !$('explorer').hidden;
+  $('explorer-splitter').hidden = $('explorer').hidden;
+  if (!$('explorer').hidden) explorer.open();
+  for (const editor of [queryEditor, variablesEditor, headersEditor, resultView]) editor.refresh();
 });
 
 document.addEventListener('keydown', (event) => {
@@ -410,4 +723,7 @@ renderAccount();
 for (const editor of [queryEditor, variablesEditor, headersEditor]) editor.on('change', saveSession);
 queryEditor.focus();
 queryEditor.setCursor(queryEditor.lineCount(), 0);
-window.playground = { queryEditor, variablesEditor, headersEditor, resultView };
+window.playground = {
+  queryEditor, variablesEditor, headersEditor, resultView,
+  get tabs() { keepActiveTab(); return tabs.map((tab) => ({ ...tab, active: tab.id === activeTab })); },
+};

@@ -28,7 +28,20 @@ function requestHeaders(extra) {
   return Object.assign(headers, extra);
 }
 
-/// Runs a query or mutation; resolves to { status, body, milliseconds }.
+/// What a response says besides its body: its status, headers and size.
+function described(response, text, started) {
+  let body;
+  try { body = JSON.parse(text); } catch { body = text; }
+  return {
+    status: response.status,
+    body,
+    headers: [...response.headers.entries()],
+    bytes: new TextEncoder().encode(text).length,
+    milliseconds: Math.round(performance.now() - started),
+  };
+}
+
+/// Runs a query or mutation; resolves to { status, body, headers, bytes, milliseconds }.
 export async function post(request, extraHeaders = {}) {
   const started = performance.now();
   const response = await fetch(graphQLPath, {
@@ -36,10 +49,73 @@ export async function post(request, extraHeaders = {}) {
     headers: requestHeaders(extraHeaders),
     body: JSON.stringify(request),
   });
-  const text = await response.text();
-  let body;
-  try { body = JSON.parse(text); } catch { body = text; }
-  return { status: response.status, body, milliseconds: Math.round(performance.now() - started) };
+  return described(response, await response.text(), started);
+}
+
+/// Runs an operation that may deliver incrementally (@defer, @stream),
+/// asking for multipart/mixed as the incremental delivery RFC describes
+/// and calling `onPart(json)` for each result as it arrives (the initial
+/// one first). Resolves as `post` does, `body` the last part, with `parts`
+/// the count.
+export async function postIncremental(request, extraHeaders, onPart) {
+  const started = performance.now();
+  const headers = requestHeaders(extraHeaders);
+  headers.Accept = 'multipart/mixed, application/graphql-response+json, application/json';
+  const response = await fetch(graphQLPath, { method: 'POST', headers, body: JSON.stringify(request) });
+  const type = response.headers.get('content-type') ?? '';
+  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1];
+  if (!type.startsWith('multipart/mixed') || !boundary) {
+    const result = described(response, await response.text(), started);
+    if (typeof result.body === 'object') onPart(result.body);
+    return { ...result, parts: 1 };
+  }
+  // Parts: CRLF "--" boundary CRLF, headers, a blank line, the JSON; "--" boundary "--" ends.
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const delimiter = '\r\n--' + boundary;
+  let buffer = '';
+  let whole = '';
+  let parts = 0;
+  let last = null;
+  const take = (final) => {
+    for (;;) {
+      const start = buffer.indexOf(delimiter);
+      if (start < 0) return;
+      const next = buffer.indexOf(delimiter, start + delimiter.length);
+      if (next < 0 && !final) return;
+      const part = buffer.slice(start + delimiter.length, next < 0 ? buffer.length : next);
+      buffer = next < 0 ? '' : buffer.slice(next);
+      const blank = part.indexOf('\r\n\r\n');
+      if (part.startsWith('--') || blank < 0) continue;
+      const json = part.slice(blank + 4).trim();
+      if (!json) continue;
+      try {
+        last = JSON.parse(json);
+        parts += 1;
+        onPart(last);
+      } catch {
+        // An incomplete part waits for its end.
+      }
+      if (next < 0) return;
+    }
+  };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value, { stream: true });
+    buffer += text;
+    whole += text;
+    take(false);
+  }
+  take(true);
+  return {
+    status: response.status,
+    body: last,
+    parts,
+    headers: [...response.headers.entries()],
+    bytes: new TextEncoder().encode(whole).length,
+    milliseconds: Math.round(performance.now() - started),
+  };
 }
 
 /// Runs an operation with files, by the GraphQL multipart request
@@ -63,10 +139,7 @@ export async function postMultipart(request, files, extraHeaders = {}) {
   const headers = requestHeaders({ 'GraphQL-Require-Preflight': '1', ...extraHeaders });
   for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type') delete headers[name];
   const response = await fetch(graphQLPath, { method: 'POST', headers, body: form });
-  const text = await response.text();
-  let body;
-  try { body = JSON.parse(text); } catch { body = text; }
-  return { status: response.status, body, milliseconds: Math.round(performance.now() - started) };
+  return described(response, await response.text(), started);
 }
 
 /// Signs in with logIn and keeps the token; resolves to the username.
