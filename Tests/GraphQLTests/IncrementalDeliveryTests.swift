@@ -322,15 +322,15 @@ import Testing
             ),
             (
                 #"{ a: person(id: "1") { ... @defer(label: "x") { name } } b: people @stream(label: "x") { id } }"#,
-                #"{"errors":[{"message":"Defer/Stream directive label argument must be unique.","locations":[{"line":1,"column":28},{"line":1,"column":68}]}]}"#
+                #"{"errors":[{"message":"Value for arguments \"defer(label:)\" and \"stream(label:)\" must be unique across all Defer/Stream directive usages.","locations":[{"line":1,"column":28},{"line":1,"column":68}]}]}"#
             ),
             (
                 "query ($l: String) { person(id: \"1\") { ... @defer(label: $l) { name } } }",
-                #"{"errors":[{"message":"Directive \"defer\"'s label argument must be a static string.","locations":[{"line":1,"column":44}]}]}"#
+                #"{"errors":[{"message":"Argument \"@defer(label:)\" must be a static string.","locations":[{"line":1,"column":44}]}]}"#
             ),
             (
                 "{ name @stream }",
-                #"{"errors":[{"message":"Stream directive cannot be used on non-list field \"name\" on type \"Query\".","locations":[{"line":1,"column":8}]}]}"#
+                #"{"errors":[{"message":"Directive \"@stream\" cannot be used on non-list field \"Query.name\".","locations":[{"line":1,"column":8}]}]}"#
             ),
             (
                 "{ people @stream { id } people { id } }",

@@ -147,6 +147,11 @@ package final class TestServer: Sendable {
         // seconds to open: a minute by default, where `huddle serve` waits
         // 2 s; the tests of an outage give that.
         database.acquireTimeout = databaseWait
+        // The tests that count a request's statements read /metrics, where
+        // the check of a connection idle for 30 s (`SELECT 1`, which a busy
+        // machine's slow set-up leaves connections idle long enough for)
+        // would count as the request's; the check is tested on the pool.
+        database.healthCheckAfterIdle = .seconds(3_600)
         _ = try await DatabaseLocation(configuration: database).migrate(schema: schema, registering: apps)
         var configuration = HuddleServer.Configuration()
         configuration.http.port = 0

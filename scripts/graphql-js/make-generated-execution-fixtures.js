@@ -16,14 +16,30 @@
 // `execute` must give byte for byte, and what its incremental results must
 // add up to (Tests/GraphQLTests/Fixtures/generated-incremental-cases.json).
 //
-// usage: node make-generated-execution-fixtures.js GRAPHQL_MODULE_PATH [CASES] [FIRST_SEED] [incremental]
+// With `incremental17`, GRAPHQL_MODULE_PATH is a bundle of graphql-js 17
+// (below) and the same operations are validated by its rules and run by its
+// `experimentalExecuteIncrementally`: every result it gives, the initial one
+// and each subsequent one, goes to
+// Tests/GraphQLTests/Fixtures/graphql-js-17-incremental-cases.json, which
+// IncrementalParity17Tests compares with Huddle's results (their union, not
+// their split into results, which the RFC leaves to the server). No
+// package manager has graphql-js 17; it is bundled from its repository
+// (nothing of it is committed):
+//
+//   git clone https://github.com/graphql/graphql-js && cd graphql-js && git checkout v17.0.0-alpha.8
+//   esbuild src/index.ts --bundle --platform=node --format=cjs --outfile=/tmp/graphql17.js   # Debian's esbuild
+//   node scripts/graphql-js/make-generated-execution-fixtures.js /tmp/graphql17.js 1200 1 incremental17
+//
+// usage: node make-generated-execution-fixtures.js GRAPHQL_MODULE_PATH [CASES] [FIRST_SEED] [incremental|incremental17]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const graphql = require(process.argv[2]);
 const wanted = Number(process.argv[3] ?? 400);
 const firstSeed = Number(process.argv[4] ?? 1);
-const incremental = process.argv[5] === 'incremental';
+const mode = process.argv[5] ?? '';
+const incremental = mode === 'incremental' || mode === 'incremental17';
+const seventeen = mode === 'incremental17';
 
 const schemaSDL = `
 type Query { me: User other: User users: [User!]! node: Node nodes: [Node] search: [Result!] pet: Pet }
@@ -160,6 +176,15 @@ function generate(seed) {
   return { query, variables };
 }
 
+/// graphql-js 17's results of one operation: the initial result and each subsequent one.
+async function incrementalResults(schema, document, variables) {
+  const outcome = await graphql.experimentalExecuteIncrementally({ schema, document, rootValue: data, variableValues: variables });
+  if (!('initialResult' in outcome)) return [outcome];
+  const results = [outcome.initialResult];
+  for await (const next of outcome.subsequentResults) results.push(next);
+  return results;
+}
+
 async function main() {
   const schema = graphql.buildSchema(schemaSDL);
   const cases = [];
@@ -170,12 +195,19 @@ async function main() {
     const { query, variables } = generate(seed++);
     const document = graphql.parse(query);
     if (graphql.validate(schema, document).length) continue;
+    if (seventeen) {
+      const results = await incrementalResults(schema, document, variables);
+      cases.push({ seed: seed - 1, query, variables: JSON.stringify(variables), results: JSON.stringify(results) });
+      continue;
+    }
     const result = await graphql.execute({ schema, document, rootValue: data, variableValues: variables });
     cases.push({ seed: seed - 1, query, variables: JSON.stringify(variables), response: JSON.stringify(result) });
   }
-  const out = path.join(
-    __dirname, '../../Tests/GraphQLTests/Fixtures/' + (incremental ? 'generated-incremental-cases.json' : 'generated-execution-cases.json'));
-  const corpus = { schema: schemaSDL, data: JSON.stringify(data), cases };
+  const name = seventeen
+    ? 'graphql-js-17-incremental-cases.json'
+    : incremental ? 'generated-incremental-cases.json' : 'generated-execution-cases.json';
+  const out = path.join(__dirname, '../../Tests/GraphQLTests/Fixtures/' + name);
+  const corpus = { schema: schemaSDL, data: JSON.stringify(data), ...(seventeen ? { graphql: graphql.version } : {}), cases };
   fs.writeFileSync(out, JSON.stringify(corpus, null, 0).replace(/\{"seed"/g, '\n{"seed"') + '\n');
   console.log(`wrote ${cases.length} cases from ${tried} seeds`);
 }

@@ -1,6 +1,8 @@
 /// The validation rules of incremental delivery, as graphql-js 17 has
-/// them. Each applies only where the schema defines `@defer` and
-/// `@stream`; without them both are unknown directives, as in graphql-js 16.
+/// them (17.0.0-alpha.8: its words, where it reports and in what order,
+/// checked against it on generated documents, IncrementalValidation17Tests).
+/// Each applies only where the schema defines `@defer` and `@stream`;
+/// without them both are unknown directives, as in graphql-js 16.
 
 /// Defer And Stream Directives Are Used On Valid Root Field: not on the
 /// root fields of a mutation or subscription.
@@ -24,66 +26,41 @@ final class DeferStreamDirectiveOnRootFieldRule: ValidationRule {
 }
 
 /// Defer And Stream Directives Are Used On Valid Operations: in a
-/// subscription only where they can be turned off (`if` a variable or false).
+/// subscription, and in a fragment a subscription before it spreads, only
+/// where they can be turned off (`if` a variable or false). Each directive
+/// is reported where the traversal meets it, as graphql-js 17 does; a
+/// selection left out by `@skip` or `@include` counts all the same.
 final class DeferStreamDirectiveOnValidOperationsRule: ValidationRule {
-    override class var hooks: ValidationHooks { [.operationDefinition] }
+    override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition, .directive] }
+
+    private var fragmentsUsedOnSubscriptions: Set<String> = []
+    /// Whether the definition being walked runs in a subscription.
+    private var inSubscription = false
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
-        guard node.operation == .subscription, context.schema.directive(named: "defer") != nil else { return .skip }
-        var fragments: [String: FragmentDefinition] = [:]
-        for case .fragment(let fragment) in context.document.definitions { fragments[fragment.name.value] = fragment }
-        var visited: Set<String> = []
-        forbidUnconditional(node.selectionSet, parents: [], fragments: fragments, visited: &visited)
-        return .skip
-    }
-
-    private func forbidUnconditional(
-        _ selectionSet: SelectionSet, parents: [Location], fragments: [String: FragmentDefinition], visited: inout Set<String>
-    ) {
-        for selection in selectionSet.selections {
-            let directives: [Directive]
-            switch selection {
-            case .field(let field): directives = field.directives
-            case .fragmentSpread(let spread): directives = spread.directives
-            case .inlineFragment(let inline): directives = inline.directives
-            }
-            if let skip = directives.first(where: { $0.name.value == "skip" }), Self.canSkip(skip, whenLiteral: true) { continue }
-            if let include = directives.first(where: { $0.name.value == "include" }), Self.canSkip(include, whenLiteral: false) {
-                continue
-            }
-            for directive in directives where !Self.ifCanBeFalse(directive) {
-                switch directive.name.value {
-                case "defer":
-                    context.report(
-                        "Defer directive not supported on subscription operations. Disable `@defer` by setting the `if` argument to `false`.",
-                        [directive.location] + parents)
-                case "stream":
-                    context.report(
-                        "Stream directive not supported on subscription operations. Disable `@stream` by setting the `if` argument to `false`.",
-                        [directive.location] + parents)
-                default: break
-                }
-            }
-            switch selection {
-            case .fragmentSpread(let spread):
-                let name = spread.name.value
-                guard visited.insert(name).inserted, let fragment = fragments[name] else { continue }
-                forbidUnconditional(fragment.selectionSet, parents: [spread.location] + parents, fragments: fragments, visited: &visited)
-            case .inlineFragment(let inline):
-                forbidUnconditional(inline.selectionSet, parents: parents, fragments: fragments, visited: &visited)
-            case .field(let field):
-                if let selectionSet = field.selectionSet {
-                    forbidUnconditional(selectionSet, parents: parents, fragments: fragments, visited: &visited)
-                }
-            }
+        inSubscription = node.operation == .subscription
+        if inSubscription {
+            for fragment in context.recursivelyReferencedFragments(node) { fragmentsUsedOnSubscriptions.insert(fragment.name.value) }
         }
+        return .continue
     }
 
-    /// Whether `@skip` (`whenLiteral` true) or `@include` (false) can leave the selection out.
-    private static func canSkip(_ directive: Directive, whenLiteral skips: Bool) -> Bool {
-        guard let argument = directive.arguments.first(where: { $0.name.value == "if" }) else { return skips }
-        if case .boolean(let literal) = argument.value { return literal.value == skips }
-        return true
+    override func enterFragmentDefinition(_ node: FragmentDefinition) -> VisitAction {
+        inSubscription = fragmentsUsedOnSubscriptions.contains(node.name.value)
+        return .continue
+    }
+
+    override func enterDirective(_ node: Directive, location: DirectiveLocation) -> VisitAction {
+        let name = node.name.value
+        guard inSubscription, name == "defer" || name == "stream", context.schema.directive(named: name) != nil,
+            !Self.ifCanBeFalse(node)
+        else { return .continue }
+        context.report(
+            name == "defer"
+                ? "Defer directive not supported on subscription operations. Disable `@defer` by setting the `if` argument to `false`."
+                : "Stream directive not supported on subscription operations. Disable `@stream` by setting the `if` argument to `false`.",
+            node.location)
+        return .continue
     }
 
     private static func ifCanBeFalse(_ directive: Directive) -> Bool {
@@ -108,11 +85,13 @@ final class DeferStreamDirectiveLabelRule: ValidationRule {
             let label = node.arguments.first(where: { $0.name.value == "label" })
         else { return .continue }
         guard case .string(let value) = label.value else {
-            context.report("Directive \"\(name)\"'s label argument must be a static string.", node.location)
+            context.report("Argument \"@\(name)(label:)\" must be a static string.", node.location)
             return .continue
         }
         if let known = knownLabels[value.value] {
-            context.report("Defer/Stream directive label argument must be unique.", [known.location, node.location])
+            context.report(
+                "Value for arguments \"defer(label:)\" and \"stream(label:)\" must be unique across all Defer/Stream directive usages.",
+                [known.location, node.location])
         } else {
             knownLabels[value.value] = node
         }
@@ -131,8 +110,7 @@ final class StreamDirectiveOnListFieldRule: ValidationRule {
         switch field.type {
         case .list, .nonNull(.list): return .continue
         default:
-            context.report(
-                "Stream directive cannot be used on non-list field \"\(field.name)\" on type \"\(parentType.name)\".", node.location)
+            context.report("Directive \"@stream\" cannot be used on non-list field \"\(parentType.name).\(field.name)\".", node.location)
             return .continue
         }
     }

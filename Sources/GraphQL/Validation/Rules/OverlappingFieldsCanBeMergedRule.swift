@@ -315,14 +315,15 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
                     fields1: [node1], fields2: [node2]
                 )
             }
-            // With incremental delivery (graphql-js 17): one list cannot be
-            // streamed one way and delivered whole, or streamed another way.
-            if hasStream, !sameStreams(node1, node2) {
-                return Conflict(
-                    responseName: responseName, reason: .message("they have differing stream directives"),
-                    fields1: [node1], fields2: [node2]
-                )
-            }
+        }
+        // With incremental delivery (graphql-js 17): one list cannot be
+        // streamed one way and delivered whole, or streamed another way;
+        // checked on fields of different object types too, as graphql-js 17 does.
+        if hasStream, !sameStreams(node1, node2) {
+            return Conflict(
+                responseName: responseName, reason: .message("they have differing stream directives"),
+                fields1: [node1], fields2: [node2]
+            )
         }
         let type1 = field1.definition?.type, type2 = field2.definition?.type
         if let type1, let type2, doTypesConflict(type1, type2) {

@@ -1,0 +1,68 @@
+import Foundation
+import GraphQL
+import Testing
+
+/// The validation rules of incremental delivery against graphql-js 17
+/// itself (scripts/graphql-js/make-incremental17-validation-fixtures.js):
+/// seeded documents with @defer and @stream on root fields of mutations
+/// and subscriptions, in subscriptions, with labels repeated or not static,
+/// @stream on fields that are not lists, one response key streamed two
+/// ways, the directives at wrong locations. Every error, its message and
+/// its locations, in graphql-js 17's order.
+@Suite struct IncrementalValidation17Tests {
+    struct Case: Decodable, CustomTestStringConvertible, Sendable {
+        var seed: Int
+        var query: String
+        var errors: String
+        var testDescription: String { "seed \(seed)" }
+    }
+
+    struct Corpus: Decodable {
+        var schema: String, graphql: String, cases: [Case]
+    }
+
+    static let corpus: Corpus = {
+        let url = Bundle.module.url(
+            forResource: "graphql-js-17-incremental-validation-cases", withExtension: "json", subdirectory: "Fixtures")!
+        return try! JSONDecoder().decode(Corpus.self, from: Data(contentsOf: url))
+    }()
+
+    static let schema = try! buildSchema(corpus.schema)
+
+    @Test func theCorpusIsFromGraphQLJS17AndMostlyInvalid() {
+        #expect(Self.corpus.graphql.hasPrefix("17."))
+        #expect(Self.corpus.cases.count >= 800)
+        #expect(Self.corpus.cases.filter { $0.errors != "[]" }.count >= 500)
+    }
+
+    /// Where OverlappingFieldsCanBeMerged reports a conflict of differing
+    /// stream directives found under subfields once more, or in another
+    /// form, than graphql-js 17 (docs/engine.md, "graphql-js 17"); each must
+    /// still differ, so that one settled is taken off the list.
+    static let knownDifferences: Set<Int> = [441, 590, 701, 748, 781]
+
+    @Test(arguments: corpus.cases)
+    func errorsMatchGraphQLJS17(_ testCase: Case) throws {
+        if Self.knownDifferences.contains(testCase.seed) {
+            withKnownIssue("a subfield conflict of stream directives reported otherwise") { try compare(testCase) }
+        } else {
+            try compare(testCase)
+        }
+    }
+
+    func compare(_ testCase: Case) throws {
+        let source = Source(body: testCase.query)
+        let document = try parse(source)
+        let errors = validate(schema: Self.schema, document: document, source: source).map { error in
+            GraphQLValue.object([
+                .init("message", .string(error.message)),
+                .init(
+                    "locations",
+                    .list(error.locations.map { .object([.init("line", .int($0.line)), .init("column", .int($0.column))]) })),
+            ])
+        }
+        var writer = JSONWriter(capacity: 1024)
+        writer.value(.list(errors))
+        #expect(writer.text == testCase.errors)
+    }
+}
