@@ -568,8 +568,10 @@ function restore() {
   activeTab = null;
   const parameters = new URLSearchParams(location.search);
   if (parameters.has('query')) {
-    // A shared link opens in a tab of its own, beside the ones kept.
+    // A shared link opens in a tab of its own, beside the ones kept; the
+    // address drops it, so that a reload does not open it again.
     newTab(parameters.get('query'), parameters.get('variables') ?? '');
+    window.history.replaceState(null, '', location.pathname);
     const operationName = parameters.get('operationName');
     if (operationName) {
       const option = document.createElement('option');

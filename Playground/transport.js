@@ -82,7 +82,23 @@ export async function postIncremental(request, extraHeaders, onPart) {
       const start = buffer.indexOf(delimiter);
       if (start < 0) return;
       const next = buffer.indexOf(delimiter, start + delimiter.length);
-      if (next < 0 && !final) return;
+      if (next < 0 && !final) {
+        // The server writes each delimiter before its part, none after: a
+        // part is whole once its JSON parses (its top level is an object,
+        // so no prefix of it does).
+        const part = buffer.slice(start + delimiter.length);
+        const blank = part.indexOf('\r\n\r\n');
+        if (part.startsWith('--') || blank < 0) return;
+        try {
+          last = JSON.parse(part.slice(blank + 4));
+        } catch {
+          return;
+        }
+        buffer = '';
+        parts += 1;
+        onPart(last);
+        return;
+      }
       const part = buffer.slice(start + delimiter.length, next < 0 ? buffer.length : next);
       buffer = next < 0 ? '' : buffer.slice(next);
       const blank = part.indexOf('\r\n\r\n');

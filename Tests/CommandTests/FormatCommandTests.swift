@@ -107,14 +107,14 @@ import Testing
                 \(feed): not in canonical form
                 --- \(feed)
                 +++ \(feed) (formatted)
-                @@ -1,1 +1,6 @@
+                @@ -1 +1,5 @@
                 -query Feed{feed(first:10){id}}
+                \\ No newline at end of file
                 +query Feed {
                 +  feed(first: 10) {
                 +    id
                 +  }
                 +}
-                +
                 3 files, 1 to format
 
                 """,

@@ -239,8 +239,9 @@ import Testing
                 src/graphql/friends.graphql: not in canonical form
                 --- src/graphql/friends.graphql
                 +++ src/graphql/friends.graphql (formatted)
-                @@ -1,1 +1,8 @@
+                @@ -1 +1,7 @@
                 -query Friends { me { friends { name } } }
+                \\ No newline at end of file
                 +query Friends {
                 +  me {
                 +    friends {
@@ -248,7 +249,6 @@ import Testing
                 +    }
                 +  }
                 +}
-                +
                 7 files (6 embedded documents), 4 to format
 
                 """, "\(checked.standardOutput)")

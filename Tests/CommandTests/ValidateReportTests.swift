@@ -99,4 +99,16 @@ import Testing
         // A file name is a URI reference: percent-encoded.
         #expect(results[2]["uri"].string == "b,%20c.graphql", "\(report)")
     }
+
+    /// A document read from standard input is a test case of its own, failing with its errors.
+    @Test func standardInputIsATestCaseOfItsOwn() async throws {
+        let outcome = try HuddleCommand.run(
+            ["validate", "--format", "junit", "--schema", "schema.graphql", "-"], input: "{ me { nope } }", in: scratch.url)
+        #expect(outcome.status == 1)
+        let path = try scratch.file("stdin.xml", outcome.standardOutput)
+        let read = try await ClientProcess.python("validate_reports.py", ["junit", path]).finished()
+        let report = JSON(try JSONReader().read(read.output))
+        #expect(report["failures"].int == 1, "\(report)")
+        #expect(report["cases"].array.map { $0["name"].string } == ["<stdin>"], "\(report)")
+    }
 }

@@ -111,6 +111,44 @@ import Testing
         }
     }
 
+    /// Comments put into the untidy source itself (after `{`, `(` and `,`,
+    /// lines that the printer joins or splits): still every comment, in
+    /// order. (A comment that fell inside a string changes the document and
+    /// that sample is passed over.)
+    @Test func commentsInTheSourcesOwnLayoutKeepTheirOrder() throws {
+        let url = try #require(Bundle.module.url(forResource: "kitchen-sink", withExtension: "graphql", subdirectory: "Fixtures"))
+        let base = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        let printed = Printer.print(try parse(base, options: .trusted))
+        let gaps = base.utf8.indices.filter { [0x7B, 0x28, 0x2C].contains(base.utf8[$0]) }
+        var generator = SeededGenerator(seed: 23)
+        var checked = 0
+        for round in 0..<300 {
+            var text = Array(base.utf8)
+            var inserted: [(Int, String)] = []
+            for index in 0..<Int.random(in: 1...8, using: &generator) {
+                let gap = gaps.randomElement(using: &generator)!
+                inserted.append((base.utf8.distance(from: base.utf8.startIndex, to: gap), "# s\(round)-\(index)"))
+            }
+            for (offset, comment) in inserted.sorted(by: { $0.0 > $1.0 }) {
+                // On a line of its own, or trailing: both kinds.
+                let own = comment.hasSuffix("0") || comment.hasSuffix("3")
+                text.insert(contentsOf: Array(((own ? "\n" : " ") + comment + "\n").utf8), at: offset + 1)
+            }
+            let commented = String(decoding: text, as: UTF8.self)
+            guard let document = try? parse(commented, options: .trusted), Printer.print(document) == printed else { continue }
+            checked += 1
+            try expectSameDocument(try Self.format(commented), as: commented, comments: commentsOf(commented))
+        }
+        #expect(checked > 200)
+    }
+
+    @Test func aCommentBeforeTheNextArgumentStaysAfterTheOneBefore() throws {
+        let formatted = try Self.format(
+            "query Feed(\n  $first: Int # page size\n  # the cursor, from pageInfo\n  $after: String\n) { me { id } }\n")
+        #expect(
+            formatted == "query Feed($first: Int, $after: String) { # page size\n  # the cursor, from pageInfo\n  me {\n    id\n  }\n}\n")
+    }
+
     private func commentsOf(_ text: String) -> [String] {
         // The fixtures' strings hold no '#'.
         text.split(separator: "\n").compactMap { line in line.firstIndex(of: "#").map { String(line[$0...]) } }

@@ -61,6 +61,14 @@ struct EventSourceSubscriptionTests {
                     "http://127.0.0.1:\(server.port)/graphql/stream?query=mutation%20%7B%20logOut%20%7D",
                 ])
             #expect(outcome.output == "405", "\(outcome.output)")
+            // A HEAD would start a subscription only to drop it.
+            let head = try await ClientProcess.run(
+                "curl",
+                [
+                    "-s", "-I", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Accept: text/event-stream",
+                    "http://127.0.0.1:\(server.port)/graphql/stream?query=subscription%20%7B%20roundEnded%20%7B%20round%20%7B%20number%20%7D%20%7D%20%7D",
+                ])
+            #expect(head.output == "405", "\(head.output)")
         }
     }
 

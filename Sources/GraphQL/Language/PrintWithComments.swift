@@ -177,6 +177,10 @@ private struct CommentWeaving {
     private let tokens: [CommentedTokens.Lexed]
     /// The offset each line starts at.
     private let lineStarts: [Int]
+    /// For each line, the multi-line token whose inside its start is (a
+    /// block string's later lines), made once: looking it up per comment
+    /// made formatting quadratic in comments.
+    private let spanning: [Int?]
     private var before: [Int: [String]] = [:]
     private var trailing: [Int: String] = [:]
     private var atEnd: [String] = []
@@ -187,6 +191,17 @@ private struct CommentWeaving {
         var starts = [0]
         for (offset, byte) in bytes.enumerated() where byte == 0x0A && offset + 1 < bytes.count { starts.append(offset + 1) }
         lineStarts = starts
+        var spanning = [Int?](repeating: nil, count: starts.count)
+        var line = 0
+        for (index, token) in tokens.enumerated() where bytes[token.start..<token.end].contains(0x0A) {
+            while line < starts.count, starts[line] <= token.start { line += 1 }
+            var inside = line
+            while inside < starts.count, starts[inside] < token.end {
+                spanning[inside] = index
+                inside += 1
+            }
+        }
+        self.spanning = spanning
     }
 
     private func line(of offset: Int) -> Int {
@@ -199,9 +214,16 @@ private struct CommentWeaving {
     }
 
     /// The token that spans the start of `line` (a block string's later lines), if any.
-    private func tokenSpanningStart(of line: Int) -> Int? {
-        let offset = lineStarts[line]
-        return tokens.firstIndex { $0.start < offset && offset < $0.end }
+    private func tokenSpanningStart(of line: Int) -> Int? { spanning[line] }
+
+    /// The first token that starts at or after `offset`, by binary search (tokens are in order).
+    private func firstToken(startingAtOrAfter offset: Int) -> Int? {
+        var (low, high) = (0, tokens.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if tokens[middle].start < offset { low = middle + 1 } else { high = middle }
+        }
+        return low < tokens.count ? low : nil
     }
 
     /// The line a comment may end: the line of `line`'s end, or, when a
@@ -230,6 +252,9 @@ private struct CommentWeaving {
         if let spanning = tokenSpanningStart(of: line) {
             // Inside a block string: before the first token after the line it ends on.
             insertAfter(comment, line: safeEnd(of: self.line(of: tokens[spanning].end - 1)))
+        } else if trailing[line] != nil {
+            // An earlier comment already ends this line: this one comes after it.
+            insertAfter(comment, line: line)
         } else {
             before[line, default: []].append(comment)
         }
@@ -238,7 +263,7 @@ private struct CommentWeaving {
     /// Before the line of the first token that starts after `line`.
     private mutating func insertAfter(_ comment: String, line: Int) {
         let end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
-        if let next = tokens.firstIndex(where: { $0.start >= end }) {
+        if let next = firstToken(startingAtOrAfter: end) {
             insert(comment, beforeLineOf: next)
         } else {
             atEnd.append(comment)

@@ -7,6 +7,8 @@ import HuddleRuntime
 /// so a browser's EventSource can read them.
 enum EventStreamResults {
     static let contentType = "text/event-stream; charset=utf-8"
+    /// No cache may keep an event stream, and nginx must not buffer it.
+    static let headers = [("Content-Type", contentType), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")]
 
     /// A comment: opens the stream at once, and keeps an idle one alive through proxies.
     private static let keepAlive = Array(":\n\n".utf8)
@@ -105,11 +107,14 @@ enum EventStreamResults {
         }
     }
 
-    /// Whether the client asks for an event stream.
+    /// Whether the client asks for an event stream (not with `q=0`).
     static func isAccepted(accept: String?) -> Bool {
         guard let accept else { return false }
         return accept.split(separator: ",").contains { range in
-            range.split(separator: ";").first.map { $0.trimmingSpaces().lowercased() } == "text/event-stream"
+            let parameters = range.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
+            guard parameters.first == "text/event-stream" else { return false }
+            let quality = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
         }
     }
 }

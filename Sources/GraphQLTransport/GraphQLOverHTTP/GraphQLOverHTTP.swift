@@ -108,7 +108,7 @@ public final class GraphQLOverHTTP: Sendable {
         case .success(let answered): response = answered
         case .failure(let failure) where eventStream && failure.status != 405 && failure.status != 503:
             // The protocol's way: a request error is a `next` event an EventSource can read.
-            response = HTTPResponse(status: 200, headers: [("Content-Type", EventStreamResults.contentType)] + failure.headers)
+            response = HTTPResponse(status: 200, headers: EventStreamResults.headers + failure.headers)
             response.stream = EventStreamResults.single(
                 Self.errorBody(failure.message, code: failure.code, extensions: failure.extensions))
             response.operation = LoggedOperation(failure)
@@ -140,6 +140,12 @@ public final class GraphQLOverHTTP: Sendable {
             // An EventSource cannot set a header; a GET runs no mutation, so
             // an event stream needs no preflight to be safe.
             if !eventStream, let refusal = csrfRefusal(request) { return .failure(refusal) }
+            // A HEAD would start a subscription only to drop its events.
+            if eventStream && request.head.method == "HEAD" {
+                return .failure(
+                    GraphQLOverHTTPFailure(
+                        status: 405, message: "Ask for an event stream with GET or POST.", headers: [("Allow", "GET, POST")]))
+            }
             let queryString = request.head.target.drop { $0 != "?" }.dropFirst()
             switch GraphQLRequest.from(queryString: queryString, reader: reader) {
             case .failure(let failure): return .failure(failure)
@@ -278,7 +284,7 @@ public final class GraphQLOverHTTP: Sendable {
         func response(status: Int, mediaType: ResponseMediaType, delivery: Delivery) -> HTTPResponse {
             var response: HTTPResponse
             if delivery == .eventStream {
-                response = HTTPResponse(status: 200, headers: [("Content-Type", EventStreamResults.contentType)])
+                response = HTTPResponse(status: 200, headers: EventStreamResults.headers)
                 response.stream = stream ?? EventStreamResults.single(body)
             } else if let stream {
                 response = HTTPResponse(status: status, headers: [("Content-Type", MultipartResults.contentType)])

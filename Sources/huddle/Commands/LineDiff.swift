@@ -10,12 +10,26 @@ struct LineDiff {
         case added(Int)
     }
 
-    let old: [Substring]
-    let new: [Substring]
+    let old: [String]
+    let new: [String]
+    /// Whether each text ends without a line feed (`diff -u`'s "\ No newline at end of file").
+    let oldLacksFinalNewline: Bool
+    let newLacksFinalNewline: Bool
 
     init(_ old: String, _ new: String) {
-        self.old = old.split(separator: "\n", omittingEmptySubsequences: false)
-        self.new = new.split(separator: "\n", omittingEmptySubsequences: false)
+        (self.old, oldLacksFinalNewline) = Self.lines(of: old)
+        (self.new, newLacksFinalNewline) = Self.lines(of: new)
+    }
+
+    /// The lines by line feed, read as bytes (Swift takes "\r\n" for one
+    /// character, which a split at "\n" never splits), a carriage return
+    /// kept with its line; no empty line after a final line feed.
+    private static func lines(of text: String) -> ([String], lacksFinalNewline: Bool) {
+        let bytes = Array(text.utf8)
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let endsWithNewline = bytes.last == 0x0A
+        if endsWithNewline { lines.removeLast() }
+        return (lines, !bytes.isEmpty && !endsWithNewline)
     }
 
     /// The hunks with `context` unchanged lines around each change, under
@@ -28,7 +42,7 @@ struct LineDiff {
         while index < changes.count {
             // A hunk: changes whose gaps are at most twice the context.
             var last = index
-            while last + 1 < changes.count, changes[last + 1] - changes[last] <= 2 * context { last += 1 }
+            while last + 1 < changes.count, changes[last + 1] - changes[last] - 1 <= 2 * context { last += 1 }
             let start = max(0, changes[index] - context)
             let end = min(steps.count, changes[last] + context + 1)
             let hunk = steps[start..<end]
@@ -36,12 +50,25 @@ struct LineDiff {
             let newStart = hunk.first.map(newLine(at:)) ?? 0
             let oldCount = hunk.filter { if case .added = $0 { false } else { true } }.count
             let newCount = hunk.filter { if case .removed = $0 { false } else { true } }.count
-            lines.append("@@ -\(oldStart + 1),\(oldCount) +\(newStart + 1),\(newCount) @@")
+            // As diff -u writes a range: a count of one left out, an empty one after the line before.
+            func range(_ start: Int, _ count: Int) -> String {
+                count == 1 ? "\(start + 1)" : count == 0 ? "\(start),0" : "\(start + 1),\(count)"
+            }
+            lines.append("@@ -\(range(oldStart, oldCount)) +\(range(newStart, newCount)) @@")
+            let noNewline = "\\ No newline at end of file"
             for step in hunk {
                 switch step {
-                case .same(let line, _): lines.append(" " + old[line])
-                case .removed(let line): lines.append("-" + old[line])
-                case .added(let line): lines.append("+" + new[line])
+                case .same(let line, let other):
+                    lines.append(" " + old[line])
+                    if line == old.count - 1 && oldLacksFinalNewline || other == new.count - 1 && newLacksFinalNewline {
+                        lines.append(noNewline)
+                    }
+                case .removed(let line):
+                    lines.append("-" + old[line])
+                    if line == old.count - 1 && oldLacksFinalNewline { lines.append(noNewline) }
+                case .added(let line):
+                    lines.append("+" + new[line])
+                    if line == new.count - 1 && newLacksFinalNewline { lines.append(noNewline) }
                 }
             }
             index = last + 1

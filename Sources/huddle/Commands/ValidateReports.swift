@@ -71,14 +71,16 @@ struct ValidateReports {
             if let file = problem.places.first?.file { byFile[file, default: []].append(problem) } else { unplaced.append(problem) }
         }
         var cases = ""
-        for file in fileNames {
+        // Standard input is read as "-" and its places named "<stdin>".
+        let files = fileNames.map { $0 == "-" ? "<stdin>" : $0 }
+        for file in files {
             let found = byFile[file] ?? []
             cases += testCase(name: file, found)
         }
         if !unplaced.isEmpty { cases += testCase(name: "project", unplaced) }
         let total = fileNames.count + (unplaced.isEmpty ? 0 : 1)
         let failing =
-            fileNames.filter { (byFile[$0] ?? []).contains { $0.severity == .error } }.count
+            files.filter { (byFile[$0] ?? []).contains { $0.severity == .error } }.count
             + (unplaced.contains { $0.severity == .error } ? 1 : 0)
         return """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -114,7 +116,10 @@ struct ValidateReports {
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
-            case "\n", "\t": escaped.unicodeScalars.append(scalar)
+            // In an attribute a parser would read them as spaces: written as references, they stay.
+            case "\n": escaped += "&#10;"
+            case "\r": escaped += "&#13;"
+            case "\t": escaped += "&#9;"
             // XML 1.0 has no other control characters, even escaped.
             case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: escaped += "\u{FFFD}"
             default: escaped.unicodeScalars.append(scalar)
@@ -135,7 +140,8 @@ struct ValidateReports {
                 .init("level", .string(problem.severity == .error ? "error" : "warning")),
                 .init("message", .object([.init("text", .string(problem.message))])),
             ]
-            let locations: [GraphQLValue] = problem.places.map { place in
+            // Standard input has no URI: a problem there has no location.
+            let locations: [GraphQLValue] = problem.places.filter { $0.file != "<stdin>" }.map { place in
                 .object([
                     .init(
                         "physicalLocation",

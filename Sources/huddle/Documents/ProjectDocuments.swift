@@ -223,8 +223,9 @@ struct ProjectDocuments {
                 for (error, rule) in validateNamingRules(schema: schema, document: whole, source: source, maxErrors: maxErrors) {
                     errors.append(projectError(error, rule: rule, severity: .error))
                 }
+                // Every use of something deprecated, however many errors stopped validation.
                 report.warnings = validateNamingRules(
-                    schema: schema, document: whole, source: source, rules: [NoDeprecatedUsageRule.self], maxErrors: maxErrors
+                    schema: schema, document: whole, source: source, rules: [NoDeprecatedUsageRule.self], maxErrors: .max
                 ).map { projectError($0.error, rule: $0.rule, severity: .warning) }.sorted(by: ProjectError.byPlace)
             } catch {
                 // Each part parsed alone; together they can only fail where one
