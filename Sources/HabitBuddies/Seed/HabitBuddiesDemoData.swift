@@ -103,7 +103,9 @@ enum HabitBuddiesDemoData {
             FROM habit_profiles p WHERE p.user_id % 10 = 3 AND p.user_id <= 10000
             """, [ownHabits])
         // Each user checks in on a share of days of their own (55% to 95%);
-        // the demo account has not missed one in the last twelve days.
+        // the demo account has not missed one in the last twelve days. Days
+        // are picked by how long ago they are, not by their date, so that a
+        // seed the next day (in any user's zone) makes the same rows.
         _ = try await connection.query(
             """
             INSERT INTO habit_check_ins (habit_id, day, created_at)
@@ -112,7 +114,7 @@ enum HabitBuddiesDemoData {
                  generate_series(h.started_on, (now() AT TIME ZONE p.time_zone)::date - 1, interval '1 day') AS d
             WHERE h.status = 'ACTIVE'
               AND ((h.user_id = 1 AND d::date >= (now() AT TIME ZONE p.time_zone)::date - 12)
-                   OR \(pick("h.id || ':' || d::date")) < 0.55 + 0.4 * \(pick("h.user_id || ':consistency'")))
+                   OR \(pick("h.id || ':' || ((now() AT TIME ZONE p.time_zone)::date - d::date)")) < 0.55 + 0.4 * \(pick("h.user_id || ':consistency'")))
             """)
         try await DemoData.setTriggers(ruleTriggers, enabled: true, on: connection)
         try await checkRules(on: connection)
