@@ -69,11 +69,12 @@ final class Deferral {
 extension FieldCollector {
     /// CollectFields as the incremental delivery RFC extends it: each field
     /// with the deferred fragment it was met in (nil outside any), and the
-    /// `@defer`s met, in order. A deferred spread of a fragment already
-    /// collected is collected again: its fields may be wanted sooner. Any
-    /// other spread of a fragment already collected is passed over before its
-    /// `@skip` and `@include` are read, as in graphql-js 16 (a condition that
-    /// cannot be coerced there is then no error).
+    /// `@defer`s met, in order. A spread of a fragment already collected
+    /// without `@defer` is passed over, deferred or not, before its `@skip`
+    /// and `@include` are read, as in graphql-js 17 (17.0.0-alpha.8; and 16,
+    /// so a condition that cannot be coerced there is no error); a deferred
+    /// spread does not count as collecting its fragment, so one spread later
+    /// without `@defer` collects it again.
     struct IncrementalFields {
         var grouped = GroupedFields()
         /// For each response key, the deferred fragment of each of its fields.
@@ -113,11 +114,10 @@ extension FieldCollector {
                 collected.append(field, usage)
             case .fragmentSpread(let spread):
                 let name = spread.name.value
-                let deferred = try deferUsage(spread.directives, parent: usage)
-                if deferred == nil, visitedFragments.contains(name) { continue }
-                guard try shouldInclude(spread.directives) else { continue }
-                if deferred == nil { visitedFragments.insert(name) }
+                guard !visitedFragments.contains(name), try shouldInclude(spread.directives) else { continue }
                 guard let fragment = fragments[name], doesFragmentTypeApply(objectType, fragment.typeCondition) else { continue }
+                let deferred = try deferUsage(spread.directives, parent: usage)
+                if deferred == nil { visitedFragments.insert(name) }
                 if let deferred { collected.newUsages.append(deferred) }
                 try collectIncremental(objectType, fragment.selectionSet, deferred ?? usage, &collected, &visitedFragments)
             case .inlineFragment(let inline):
