@@ -12,20 +12,6 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     override class var hooks: ValidationHooks { [.selectionSet] }
 
     private var comparedFragmentPairs = FragmentPairSet()
-    /// Which selection set's fields (by its location) were compared with
-    /// which fragment, and whether mutually exclusively: graphql-js 17's
-    /// memo. graphql-js 16 memoized the pair of fragments instead, so a
-    /// fragment reached through another was compared with the first fields
-    /// that reached it and then skipped for all others: a conflict there
-    /// went unreported (`me { name } me { tags @stream ...F1 }`, F1 spreading
-    /// a fragment with `tags` streamed otherwise).
-    private var comparedFieldsAndFragments: Set<FieldsAndFragment> = []
-
-    private struct FieldsAndFragment: Hashable {
-        var fields: Location
-        var fragment: String
-        var mutuallyExclusive: Bool
-    }
     private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
     private var printedFields: [Location: String] = [:]
 
@@ -161,13 +147,13 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func collectConflictsBetweenFieldsAndFragment(
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap: FieldMap, _ fragmentName: String
     ) {
-        guard conflicts.count < conflictCap else { return }
-        let compared = FieldsAndFragment(fields: fieldMap.id, fragment: fragmentName, mutuallyExclusive: mutuallyExclusive)
-        guard comparedFieldsAndFragments.insert(compared).inserted, let fragment = context.fragment(named: fragmentName) else { return }
+        guard conflicts.count < conflictCap, let fragment = context.fragment(named: fragmentName) else { return }
         let (fieldMap2, referencedFragmentNames) = referencedFieldsAndFragmentNames(fragment)
         if fieldMap.id == fieldMap2.id && fieldMap.id != .none { return }
         collectConflictsBetween(&conflicts, mutuallyExclusive, fieldMap, fieldMap2)
         for referenced in referencedFragmentNames {
+            if comparedFragmentPairs.contains(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive) { continue }
+            comparedFragmentPairs.insert(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive)
             collectConflictsBetweenFieldsAndFragment(&conflicts, mutuallyExclusive, fieldMap, referenced)
         }
     }
@@ -291,8 +277,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func conflictingGroups(
         _ name: String, _ groups1: [FieldEntry], _ groups2: [FieldEntry], symmetric: Bool, mutuallyExclusive: Bool = false
     ) -> [Bool] {
-        let savedPairs = comparedFragmentPairs, savedFieldsAndFragments = comparedFieldsAndFragments
-        defer { (comparedFragmentPairs, comparedFieldsAndFragments) = (savedPairs, savedFieldsAndFragments) }
+        let savedPairs = comparedFragmentPairs
+        defer { comparedFragmentPairs = savedPairs }
         var conflicting = [Bool](repeating: false, count: groups1.count * groups2.count)
         for (g, first) in groups1.enumerated() {
             for (h, second) in groups2.enumerated() {
