@@ -65,4 +65,25 @@ import Testing
         writer.value(.list(errors))
         #expect(writer.text == testCase.errors)
     }
+
+    /// The conflict graphql-js 16's memo of fragment pairs lets pass (and
+    /// Huddle's, kept because graphql-js 17's is quadratic on fragment
+    /// chains: docs/frontend-tooling.md): a known issue until a bounded way
+    /// finds it.
+    @Test func aFragmentReachedAgainIsNotComparedAgain() throws {
+        let schema = try buildSchema("type Query { me: User } type User { id: ID name: String friends(first: Int): [User] }")
+        let text = """
+            query Op { me { name } me { friends(first: 1) { id } ...F1 } }
+            fragment F1 on User { ...F2 }
+            fragment F2 on User { friends(first: 2) { id } }
+            """
+        let source = Source(body: text)
+        let errors = validate(schema: schema, document: try parse(source), source: source)
+        withKnownIssue("graphql-js 16's memo of fragment pairs, kept for its bounded cost") {
+            #expect(
+                errors.map(\.message) == [
+                    "Fields \"friends\" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional."
+                ])
+        }
+    }
 }
