@@ -213,6 +213,7 @@ async function runIncrementally(request, headers) {
   return { ...answer, merged };
 }
 
+/// Lists a subscription's event or an incremental result, the newest first.
 function listPart(payload) {
   const list = $('event-list');
   const item = document.createElement('li');
@@ -366,15 +367,7 @@ function startSubscription(request, headers) {
   setStatus('Subscribed; waiting for events…', 'ok');
   stopSubscription = subscribe(request, headers, {
     onEvent(payload) {
-      const item = document.createElement('li');
-      item.className = 'event';
-      const time = document.createElement('time');
-      time.textContent = new Date().toLocaleTimeString();
-      const body = document.createElement('pre');
-      body.textContent = JSON.stringify(payload, null, 2);
-      item.append(time, body);
-      list.prepend(item);
-      $('event-count').textContent = String(list.childElementCount);
+      listPart(payload);
       resultView.setValue(JSON.stringify(payload, null, 2));
     },
     onEnd(reason) {
