@@ -44,17 +44,17 @@ fragment TypeRef on __Type {
   kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } }
 }`;
 
-function typeName(ref) {
+export function typeName(ref) {
   if (ref.kind === 'NON_NULL') return typeName(ref.ofType) + '!';
   if (ref.kind === 'LIST') return '[' + typeName(ref.ofType) + ']';
   return ref.name;
 }
 
-function namedType(ref) {
+export function namedType(ref) {
   return ref.ofType ? namedType(ref.ofType) : ref.name;
 }
 
-function element(tag, className, text) {
+export function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text != null) node.textContent = text;

@@ -4,23 +4,7 @@
 // follow, the required ones always, each with a value written as GraphQL
 // (a string in quotes, an enum value bare). The operation it writes is its
 // own: `onChange(text)` gets the whole document each time.
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text != null) node.textContent = text;
-  return node;
-}
-
-function typeName(ref) {
-  if (ref.kind === 'NON_NULL') return typeName(ref.ofType) + '!';
-  if (ref.kind === 'LIST') return '[' + typeName(ref.ofType) + ']';
-  return ref.name;
-}
-
-function namedType(ref) {
-  return ref.ofType ? namedType(ref.ofType) : ref.name;
-}
+import { element, namedType, typeName } from './docs-explorer.js';
 
 /// A value to start a required argument with, by its type.
 function startingValue(ref, types) {
