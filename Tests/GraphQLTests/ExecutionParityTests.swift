@@ -30,7 +30,10 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
         }
         let url = Bundle.module.url(forResource: "generated-execution-cases", withExtension: "json", subdirectory: "Fixtures")!
         let corpus = try! JSONDecoder().decode(Corpus.self, from: Data(contentsOf: url))
-        return corpus.cases.map {
+        // Seed 435 merges fields that cannot merge, which graphql-js 16's
+        // memo of fragment pairs let pass (graphql-js 17 and Huddle report
+        // it: IncrementalParityTests.conflictsGraphQLJS16Missed says more).
+        return corpus.cases.filter { $0.seed != 435 }.map {
             ExecutionCase(schema: corpus.schema, data: corpus.data, query: $0.query, variables: $0.variables, response: $0.response)
         }
     }()

@@ -28,6 +28,12 @@ import Testing
         return try! JSONDecoder().decode(Corpus.self, from: Data(contentsOf: url))
     }()
 
+    /// Documents graphql-js 16 accepted though two of their fields cannot
+    /// merge: its memo of fragment pairs skipped a comparison with the
+    /// fields that reached a fragment second. graphql-js 17 (and Huddle, since
+    /// it took 17's memo) reports the conflict, so these are not run.
+    static let conflictsGraphQLJS16Missed: Set<Int> = [174, 263, 274, 423, 976]
+
     static let schema = ExecutableSchema.readingFieldsByName(try! buildSchema(corpus.schema))
     static let rootValue = try! JSONReader().read(corpus.data)
 
@@ -35,6 +41,10 @@ import Testing
     func incrementalResultsAddUpToGraphQLJSInlined(_ testCase: Case) async throws {
         let source = Source(body: testCase.query)
         let document = try parse(source)
+        if Self.conflictsGraphQLJS16Missed.contains(testCase.seed) {
+            #expect(!validate(schema: Self.schema.schema, document: document, source: source).isEmpty)
+            return
+        }
         #expect(validate(schema: Self.schema.schema, document: document, source: source).isEmpty)
         guard case .object(let variables) = try JSONReader().read(testCase.variables) else { return }
         let inlined = await execute(

@@ -35,19 +35,9 @@ import Testing
         #expect(Self.corpus.cases.filter { $0.errors != "[]" }.count >= 500)
     }
 
-    /// Where OverlappingFieldsCanBeMerged reports a conflict of differing
-    /// stream directives found under subfields once more, or in another
-    /// form, than graphql-js 17 (docs/engine.md, "graphql-js 17"); each must
-    /// still differ, so that one settled is taken off the list.
-    static let knownDifferences: Set<Int> = [441, 590, 701, 748, 781]
-
     @Test(arguments: corpus.cases)
     func errorsMatchGraphQLJS17(_ testCase: Case) throws {
-        if Self.knownDifferences.contains(testCase.seed) {
-            withKnownIssue("a subfield conflict of stream directives reported otherwise") { try compare(testCase) }
-        } else {
-            try compare(testCase)
-        }
+        try compare(testCase)
     }
 
     func compare(_ testCase: Case) throws {
@@ -66,11 +56,10 @@ import Testing
         #expect(writer.text == testCase.errors)
     }
 
-    /// The conflict graphql-js 16's memo of fragment pairs lets pass (and
-    /// Huddle's, kept because graphql-js 17's is quadratic on fragment
-    /// chains: docs/frontend-tooling.md): a known issue until a bounded way
-    /// finds it.
-    @Test func aFragmentReachedAgainIsNotComparedAgain() throws {
+    /// The conflict graphql-js 16 let pass: a fragment reached through
+    /// another, compared with the first fields that reached it and then
+    /// skipped for the next (graphql-js 17's words and locations).
+    @Test func aFragmentReachedAgainIsComparedWithEachSelection() throws {
         let schema = try buildSchema("type Query { me: User } type User { id: ID name: String friends(first: Int): [User] }")
         let text = """
             query Op { me { name } me { friends(first: 1) { id } ...F1 } }
@@ -79,11 +68,10 @@ import Testing
             """
         let source = Source(body: text)
         let errors = validate(schema: schema, document: try parse(source), source: source)
-        withKnownIssue("graphql-js 16's memo of fragment pairs, kept for its bounded cost") {
-            #expect(
-                errors.map(\.message) == [
-                    "Fields \"friends\" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional."
-                ])
-        }
+        #expect(
+            errors.map(\.message) == [
+                "Fields \"friends\" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional."
+            ])
+        #expect(errors.first?.locations.map { [$0.line, $0.column] } == [[1, 29], [3, 23]])
     }
 }

@@ -2,18 +2,45 @@
 /// must be the same field with the same arguments, or be on object types
 /// that exclude each other, and in either case return shapes that merge.
 ///
-/// This follows graphql-js's algorithm and messages. Where graphql-js compares
-/// every pair of same-named fields, which hostile documents turn quadratic
-/// (CVE-2023-26144, GHSA-fc86-6rv6-2jpm), structurally identical fields on
-/// the same parent type are compared once as a group: identical fields never
-/// conflict with each other, and they conflict with a third field exactly
-/// when their representative does.
+/// Whether a selection set's fields merge is decided by `FieldSetMerging`,
+/// the spec's algorithm over sets of fields, bounded. Only where it finds a
+/// conflict are the errors found and worded as graphql-js 17 does: its walk
+/// over pairs of fields and fragments, with its memo of each selection's
+/// fields compared with each fragment. That walk is quadratic on chains of
+/// fragments, so it has a budget too; past it, graphql-js 16's memo of
+/// pairs of fragments (linear, but it skips comparisons: a fragment reached
+/// through another is compared with the first fields that reach it only)
+/// words the errors, and the spec's verdict stands when it finds none.
+///
+/// Where graphql-js compares every pair of same-named fields, which hostile
+/// documents turn quadratic (CVE-2023-26144, GHSA-fc86-6rv6-2jpm),
+/// structurally identical fields on the same parent type are compared once
+/// as a group: identical fields never conflict with each other, and they
+/// conflict with a third field exactly when their representative does.
 final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     override class var hooks: ValidationHooks { [.selectionSet] }
 
+    private lazy var fieldSets = FieldSetMerging(context: context, hasStream: hasStream)
     private var comparedFragmentPairs = FragmentPairSet()
+    /// graphql-js 17's memo: which selection's fields (by the location of
+    /// its selection set) were compared with which fragment, and whether
+    /// mutually exclusively.
+    private var comparedFieldsAndFragments: Set<FieldsAndFragment> = []
+    /// Whether the walk is graphql-js 17's (else 16's memo applies).
+    private var comparesFieldsWithFragments = false
+    /// Steps left to graphql-js 17's walk in this document.
+    private var walkLeft = OverlappingFieldsCanBeMergedRule.walkLimit
     private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
     private var printedFields: [Location: String] = [:]
+
+    /// Steps (fields and fragments compared) graphql-js 17's walk may take for one document.
+    static let walkLimit = 200_000
+
+    private struct FieldsAndFragment: Hashable {
+        var fields: Location
+        var fragment: String
+        var mutuallyExclusive: Bool
+    }
 
     /// Identical fields: the same printed field on the same parent type.
     private struct GroupKey: Hashable {
@@ -27,7 +54,21 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     override func enterSelectionSet(_ node: SelectionSet) -> VisitAction {
         // Only fields, each under its own response name: nothing here can conflict.
         if Self.hasOnlyDistinctFields(node) { return .continue }
-        let conflicts = findConflictsWithinSelectionSet(parentType: context.typeInfo.parentType, node)
+        let parentType = context.typeInfo.parentType
+        let conflicts: [Conflict]
+        switch fieldSets.verdict(parentType, node) {
+        case .merges:
+            return .continue
+        case .conflict(let found):
+            if let worded = conflictsAsGraphQLJS17Finds(parentType, node) {
+                conflicts = worded
+            } else {
+                let worded = findConflictsWithinSelectionSet(parentType: parentType, node)
+                conflicts = worded.isEmpty ? [found] : worded
+            }
+        case .unknown:
+            conflicts = findConflictsWithinSelectionSet(parentType: parentType, node)
+        }
         for conflict in conflicts {
             context.report(
                 "Fields \"\(conflict.responseName)\" conflict because \(conflict.reason.message). Use different aliases on the fields to fetch both if this was intentional.",
@@ -36,6 +77,25 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             if context.isAborted { break }
         }
         return .continue
+    }
+
+    /// The conflicts graphql-js 17 reports here, or nil past the walk's budget.
+    private func conflictsAsGraphQLJS17Finds(_ parentType: GraphQLNamedType?, _ node: SelectionSet) -> [Conflict]? {
+        guard walkLeft > 0 else { return nil }
+        let saved = (comparedFragmentPairs, comparedFieldsAndFragments)
+        comparesFieldsWithFragments = true
+        defer { comparesFieldsWithFragments = false }
+        let conflicts = findConflictsWithinSelectionSet(parentType: parentType, node)
+        if walkLeft > 0 { return conflicts }
+        (comparedFragmentPairs, comparedFieldsAndFragments) = saved
+        return nil
+    }
+
+    /// Whether graphql-js 17's walk has used its budget, counting one step.
+    private func walkIsOver() -> Bool {
+        guard comparesFieldsWithFragments else { return false }
+        walkLeft -= 1
+        return walkLeft <= 0
     }
 
     private static func hasOnlyDistinctFields(_ selectionSet: SelectionSet) -> Bool {
@@ -147,13 +207,20 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func collectConflictsBetweenFieldsAndFragment(
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap: FieldMap, _ fragmentName: String
     ) {
-        guard conflicts.count < conflictCap, let fragment = context.fragment(named: fragmentName) else { return }
+        guard conflicts.count < conflictCap, !walkIsOver() else { return }
+        if comparesFieldsWithFragments {
+            let compared = FieldsAndFragment(fields: fieldMap.id, fragment: fragmentName, mutuallyExclusive: mutuallyExclusive)
+            guard comparedFieldsAndFragments.insert(compared).inserted else { return }
+        }
+        guard let fragment = context.fragment(named: fragmentName) else { return }
         let (fieldMap2, referencedFragmentNames) = referencedFieldsAndFragmentNames(fragment)
         if fieldMap.id == fieldMap2.id && fieldMap.id != .none { return }
         collectConflictsBetween(&conflicts, mutuallyExclusive, fieldMap, fieldMap2)
         for referenced in referencedFragmentNames {
-            if comparedFragmentPairs.contains(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive) { continue }
-            comparedFragmentPairs.insert(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive)
+            if !comparesFieldsWithFragments {
+                if comparedFragmentPairs.contains(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive) { continue }
+                comparedFragmentPairs.insert(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive)
+            }
             collectConflictsBetweenFieldsAndFragment(&conflicts, mutuallyExclusive, fieldMap, referenced)
         }
     }
@@ -161,7 +228,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func collectConflictsBetweenFragments(
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ name1: String, _ name2: String
     ) {
-        if name1 == name2 || conflicts.count >= conflictCap { return }
+        if name1 == name2 || conflicts.count >= conflictCap || walkIsOver() { return }
         if comparedFragmentPairs.contains(name1, name2, mutuallyExclusive: mutuallyExclusive) { return }
         comparedFragmentPairs.insert(name1, name2, mutuallyExclusive: mutuallyExclusive)
         guard let fragment1 = context.fragment(named: name1), let fragment2 = context.fragment(named: name2) else { return }
@@ -196,7 +263,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             if fields.count <= Self.groupingThreshold {
                 for i in fields.indices {
                     for j in (i + 1)..<fields.count {
-                        if conflicts.count >= conflictCap { return }
+                        if conflicts.count >= conflictCap || walkIsOver() { return }
                         if let conflict = findConflict(false, name, fields[i], fields[j]) { conflicts.append(conflict) }
                     }
                 }
@@ -208,7 +275,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             let groupCount = representatives.count
             for i in fields.indices {
                 for j in (i + 1)..<fields.count where conflicting[groupOf[i] * groupCount + groupOf[j]] {
-                    if conflicts.count >= conflictCap { return }
+                    if conflicts.count >= conflictCap || walkIsOver() { return }
                     if let conflict = findConflict(false, name, fields[i], fields[j]) { conflicts.append(conflict) }
                 }
             }
@@ -224,7 +291,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             if fields1.count * fields2.count <= Self.groupingThreshold * Self.groupingThreshold {
                 for field1 in fields1 {
                     for field2 in fields2 {
-                        if conflicts.count >= conflictCap { return }
+                        if conflicts.count >= conflictCap || walkIsOver() { return }
                         if let conflict = findConflict(mutuallyExclusive, name, field1, field2) { conflicts.append(conflict) }
                     }
                 }
@@ -239,7 +306,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             for (i, field1) in fields1.enumerated() {
                 for (j, field2) in fields2.enumerated()
                 where conflicting[groupOf1[i] * representatives2.count + groupOf2[j]] {
-                    if conflicts.count >= conflictCap { return }
+                    if conflicts.count >= conflictCap || walkIsOver() { return }
                     if let conflict = findConflict(mutuallyExclusive, name, field1, field2) { conflicts.append(conflict) }
                 }
             }
@@ -277,8 +344,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func conflictingGroups(
         _ name: String, _ groups1: [FieldEntry], _ groups2: [FieldEntry], symmetric: Bool, mutuallyExclusive: Bool = false
     ) -> [Bool] {
-        let savedPairs = comparedFragmentPairs
-        defer { comparedFragmentPairs = savedPairs }
+        let saved = (comparedFragmentPairs, comparedFieldsAndFragments)
+        defer { (comparedFragmentPairs, comparedFieldsAndFragments) = saved }
         var conflicting = [Bool](repeating: false, count: groups1.count * groups2.count)
         for (g, first) in groups1.enumerated() {
             for (h, second) in groups2.enumerated() {
@@ -309,7 +376,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
                     fields1: [node1], fields2: [node2]
                 )
             }
-            if stringifyArguments(node1.arguments) != stringifyArguments(node2.arguments) {
+            if Self.stringifyArguments(node1.arguments) != Self.stringifyArguments(node2.arguments) {
                 return Conflict(
                     responseName: responseName, reason: .message("they have differing arguments"),
                     fields1: [node1], fields2: [node2]
@@ -319,14 +386,14 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         // With incremental delivery (graphql-js 17): one list cannot be
         // streamed one way and delivered whole, or streamed another way;
         // checked on fields of different object types too, as graphql-js 17 does.
-        if hasStream, !sameStreams(node1, node2) {
+        if hasStream, !Self.sameStreams(node1, node2) {
             return Conflict(
                 responseName: responseName, reason: .message("they have differing stream directives"),
                 fields1: [node1], fields2: [node2]
             )
         }
         let type1 = field1.definition?.type, type2 = field2.definition?.type
-        if let type1, let type2, doTypesConflict(type1, type2) {
+        if let type1, let type2, Self.doTypesConflict(type1, type2) {
             return Conflict(
                 responseName: responseName,
                 reason: .message("they return conflicting types \"\(type1)\" and \"\(type2)\""),
@@ -351,7 +418,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     /// Arguments as one printed object with fields sorted by name, so order does not matter.
     private lazy var hasStream = context.schema.directive(named: "stream") != nil
 
-    private func sameStreams(_ node1: Field, _ node2: Field) -> Bool {
+    static func sameStreams(_ node1: Field, _ node2: Field) -> Bool {
         let stream1 = node1.directives.first { $0.name.value == "stream" }
         let stream2 = node2.directives.first { $0.name.value == "stream" }
         switch (stream1, stream2) {
@@ -361,7 +428,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         }
     }
 
-    private func stringifyArguments(_ arguments: [Argument]) -> String {
+    static func stringifyArguments(_ arguments: [Argument]) -> String {
         let object = ObjectValue(
             fields: arguments.map { ObjectField(name: $0.name, value: $0.value, location: .none) },
             location: .none
@@ -371,7 +438,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
 
     /// Whether two types cannot be merged: lists against non-lists, non-null
     /// against nullable, or two different leaf types.
-    private func doTypesConflict(_ type1: GraphQLType, _ type2: GraphQLType) -> Bool {
+    static func doTypesConflict(_ type1: GraphQLType, _ type2: GraphQLType) -> Bool {
         switch (type1, type2) {
         case (.list(let inner1), .list(let inner2)): return doTypesConflict(inner1, inner2)
         case (.list, _), (_, .list): return true
