@@ -25,6 +25,10 @@ public struct GraphQLOperationSettings: Sendable {
     /// over HTTP, successive `next` messages over WebSocket); when off, they
     /// are not in the schema at all (`--no-incremental-delivery`).
     public var incrementalDelivery = true
+    /// Where subscribers of one event that ask the same of it share one run
+    /// of it (per viewer when the run read who asks); nil runs the event
+    /// once per subscriber.
+    public var sharedEvents: SharedEventExecutions? = SharedEventExecutions()
 
     public init() {}
 

@@ -12,6 +12,10 @@ public struct PostgresNotification: Sendable, Equatable {
     public var channel: String
     public var payload: String
     public var processID: Int32
+    /// Which notification this is of those the process's listener heard
+    /// (1, 2, …): the same for every subscriber it hands this one to, so
+    /// they can tell one event from another that says the same.
+    public var sequence: UInt64 = 0
 }
 
 /// One connection to PostgreSQL, driven by its event loop without blocking

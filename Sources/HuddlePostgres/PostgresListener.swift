@@ -29,6 +29,7 @@ public final class PostgresListener: @unchecked Sendable {
     /// newest 10,000 while its reader falls behind), since the start.
     public let droppedEvents = Atomic<Int>(0)
     private var nextSubscriber: UInt64 = 0
+    private var notificationsHeard: UInt64 = 0
     private var closed = false
     private var backoff: Duration
     private var connectionsMade = 0
@@ -100,6 +101,9 @@ public final class PostgresListener: @unchecked Sendable {
         let connection = try await PostgresConnection.connect(configuration, on: loop)
         connection.onNotification = { [weak self] notification in
             guard let self else { return }
+            notificationsHeard += 1
+            var notification = notification
+            notification.sequence = notificationsHeard
             for continuation in subscribers[notification.channel]?.values ?? [:].values {
                 if case .dropped = continuation.yield(.notification(notification)) {
                     droppedEvents.add(1, ordering: .relaxed)

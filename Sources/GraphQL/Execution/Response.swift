@@ -29,6 +29,13 @@ public struct ExecutionResult: Sendable {
         storage = .json(json)
     }
 
+    /// About how many bytes holding this result keeps alive: its written JSON and its errors.
+    var heldJSONBytes: Int {
+        let errorBytes = errors.reduce(0) { $0 + 128 + $1.message.utf8.count }
+        guard case .json(let json?) = storage else { return 256 + errorBytes }
+        return json.writer.count + errorBytes
+    }
+
     /// The data: nil when a request error kept execution from starting.
     /// Executions write JSON as they go; this reads it back (enum values come
     /// back as strings), for callers that inspect the data rather than send it.

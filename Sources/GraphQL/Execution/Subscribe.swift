@@ -9,7 +9,10 @@ public enum SubscriptionResult: Sendable {
 }
 
 /// Subscribes to a subscription operation. `context` makes the context of
-/// each event's execution, so each gets loaders of its own.
+/// each event's execution, so each gets loaders of its own. With
+/// `sharedEvents`, an event the source marks as shared (`SharedSourceEvent`)
+/// runs once for all subscriptions asking the same of it, per viewer where
+/// the run read who asked (`ViewerScopedContext`).
 public func subscribe(
     schema: ExecutableSchema,
     document: Document,
@@ -19,7 +22,8 @@ public func subscribe(
     context: @escaping @Sendable () -> any Sendable = { () },
     limits: ExecutionLimits = .default,
     workExecutor: (any TaskExecutor)? = nil,
-    memo: OperationMemo? = nil
+    memo: OperationMemo? = nil,
+    sharedEvents: SharedEventExecutions? = nil
 ) async -> SubscriptionResult {
     let operation: OperationDefinition
     switch selectOperation(document, operationName) {
@@ -94,6 +98,9 @@ public func subscribe(
     // executor (a server's event loop) and not on whatever thread produced
     // the event.
     let variablesCopy = variables
+    let shape = sharedEvents.map { _ in
+        SharedEventExecutions.Shape(document: source.body, operationName: operationName, variables: variables, limits: eventLimits)
+    }
     let eventSource = EventSource(events)
     let responses = AsyncStream<ExecutionResult>(unfolding: {
         guard !eventSource.finished else { return nil }
@@ -102,11 +109,21 @@ public func subscribe(
                 eventSource.finished = true
                 return nil
             }
-            return await execute(
-                schema: schema, document: document, source: source,
-                operationName: operationName, variables: variablesCopy, rootValue: event, context: context(),
-                limits: eventLimits, workExecutor: workExecutor
-            )
+            let eventContext = context()
+            func run() async -> ExecutionResult {
+                await execute(
+                    schema: schema, document: document, source: source,
+                    operationName: operationName, variables: variablesCopy, rootValue: event, context: eventContext,
+                    limits: eventLimits, workExecutor: workExecutor
+                )
+            }
+            guard let sharedEvents, let shape, case .object(let value) = event,
+                let occurrence = (value as? SharedSourceEvent)?.occurrence, let scoped = eventContext as? ViewerScopedContext
+            else { return await run() }
+            return await sharedEvents.result(occurrence: occurrence, shape: shape, viewer: scoped.viewerKey) {
+                let result = await run()
+                return (result, scoped.hasReadViewer)
+            }
         } catch {
             eventSource.finished = true
             let message = (error as? GraphQLError)?.message ?? String(describing: error)

@@ -427,7 +427,7 @@ public final class GraphQLOverHTTP: Sendable {
         switch await GraphQL.subscribe(
             schema: schema, document: document, source: source, operationName: parameters.operationName,
             variables: parameters.variables, context: makeContext, limits: configuration.operations.executionLimits,
-            workExecutor: configuration.operations.workExecutor, memo: memo)
+            workExecutor: configuration.operations.workExecutor, memo: memo, sharedEvents: configuration.operations.sharedEvents)
         {
         case .stream(let events):
             return Answer(

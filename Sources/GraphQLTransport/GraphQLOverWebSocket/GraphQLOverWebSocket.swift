@@ -122,7 +122,7 @@ public final class GraphQLOverWebSocket: Sendable {
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
                 variables: request.variables, context: makeContext, limits: configuration.operations.executionLimits,
-                workExecutor: configuration.operations.workExecutor, memo: memo
+                workExecutor: configuration.operations.workExecutor, memo: memo, sharedEvents: configuration.operations.sharedEvents
             ) {
             case .stream(let stream): return .stream(stream)
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })

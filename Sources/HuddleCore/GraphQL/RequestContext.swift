@@ -13,17 +13,30 @@ package final class RequestContext: Sendable {
     /// The process's LISTEN connection, which subscriptions follow.
     package let listener: PostgresListener?
     /// The signed-in user's id and token hash, when a valid token came along.
-    package let viewer: Viewer?
+    package var viewer: Viewer? {
+        readsWhoAsks()
+        return asker.viewer
+    }
     /// The mounted apps' settings as the operator set them.
     package let settings: AppSettings
     /// The process's cache of tokens' users, which logging out updates.
     package let tokens: TokenCache?
     /// The request's User-Agent as sent, which a sign-in records with its
     /// token (trimmed then, not on every request).
-    package let userAgent: String?
+    package var userAgent: String? {
+        readsWhoAsks()
+        return asker.userAgent
+    }
     /// The client's IP address: the connection's, or the one a trusted
     /// proxy forwarded (`ClientAddress`); nil when unknown.
-    package let clientAddress: String?
+    package var clientAddress: String? {
+        readsWhoAsks()
+        return asker.clientAddress
+    }
+    /// Who is asking: read through `viewer`, `userAgent` and
+    /// `clientAddress`, which note that the operation depends on it.
+    private let asker: Asker
+    private let hasReadAsker = Atomic<Bool>(false)
     /// What device registrations may be (the platforms pushed to, the VAPID key).
     package let push: PushRegistration
     /// How picture paths are written (private ones signed).
@@ -61,6 +74,27 @@ package final class RequestContext: Sendable {
         package var tokenHash: String
     }
 
+    /// Everything about who is asking that a resolver may read.
+    private struct Asker: Hashable, Sendable {
+        var viewer: Viewer?
+        var userAgent: String?
+        var clientAddress: String?
+
+        static func == (a: Asker, b: Asker) -> Bool {
+            a.viewer?.userID == b.viewer?.userID && a.userAgent == b.userAgent && a.clientAddress == b.clientAddress
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(viewer?.userID)
+            hasher.combine(userAgent)
+            hasher.combine(clientAddress)
+        }
+    }
+
+    private func readsWhoAsks() {
+        hasReadAsker.store(true, ordering: .relaxed)
+    }
+
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
         settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil,
@@ -69,11 +103,9 @@ package final class RequestContext: Sendable {
         self.tallies = tallies
         self.push = push
         self.pictures = pictures
-        self.userAgent = userAgent
-        self.clientAddress = clientAddress
+        asker = Asker(viewer: viewer, userAgent: userAgent, clientAddress: clientAddress)
         self.database = database
         self.listener = listener
-        self.viewer = viewer
         self.tokens = tokens
         self.settings = settings
     }
@@ -88,8 +120,8 @@ package final class RequestContext: Sendable {
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
         RequestContext(
-            database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings, userAgent: userAgent,
-            clientAddress: clientAddress, push: push, pictures: pictures, tallies: tallies)
+            database: database, listener: listener, viewer: asker.viewer, tokens: tokens, settings: settings,
+            userAgent: asker.userAgent, clientAddress: asker.clientAddress, push: push, pictures: pictures, tallies: tallies)
     }
 
     /// Counts a read of `key` in `tally` by whoever asks: the signed-in
@@ -118,7 +150,7 @@ extension RequestContext: OperationContextMaking {
 /// again before an operation or after a missed revocation.
 extension RequestContext: ConnectionAuthority {
     public func watchEnd(_ ended: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        guard let viewer, let tokens else { return {} }
+        guard let viewer = asker.viewer, let tokens else { return {} }
         let watch = tokens.watch(viewer.tokenHash) { [self] notice in
             switch notice {
             case .revoked: ended()
@@ -132,12 +164,19 @@ extension RequestContext: ConnectionAuthority {
     }
 
     public func isStillValid() async throws(ServiceUnavailable) -> Bool {
-        guard let viewer else { return true }
+        guard let viewer = asker.viewer else { return true }
         return try await Authentication.viewer(tokenHash: viewer.tokenHash, database: database, cache: tokens, settings: settings)?.userID
             == viewer.userID
     }
 }
 
 extension RequestContext: LoggedViewer {
-    public var loggedUserID: String? { viewer.map { String($0.userID) } }
+    public var loggedUserID: String? { asker.viewer.map { String($0.userID) } }
+}
+
+/// Subscribers of one event share its run unless the run read who asks
+/// (`SharedEventExecutions`).
+extension RequestContext: ViewerScopedContext {
+    public var viewerKey: SharingKey { SharingKey(asker) }
+    public var hasReadViewer: Bool { hasReadAsker.load(ordering: .relaxed) }
 }

@@ -85,6 +85,11 @@ public final class HTTPServer: @unchecked Sendable {
     let requestIDs = RequestIDMaker()
     /// WebSocket sessions open now.
     public private(set) var openWebSockets = 0
+    /// Where every connection of this loop reads into. libuv asks for a
+    /// buffer just before each read and hands the bytes to the read
+    /// callback, which parses or copies them before returning: one buffer
+    /// per loop serves them all, and an idle connection holds none.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     public init(
         loop: EventLoop, configuration: Configuration = Configuration(),
@@ -100,6 +105,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     deinit {
         listener.deallocate()
+        readBuffer.deallocate()
     }
 
     /// Connections open now, refused ones not counted.

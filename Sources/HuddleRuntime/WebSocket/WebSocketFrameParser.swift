@@ -51,7 +51,11 @@ public struct WebSocketFrameParser: Sendable {
         buffer.append(contentsOf: bytes)
         var events: [Event] = []
         var position = 0
-        defer { buffer.removeFirst(min(position, buffer.count)) }
+        defer {
+            buffer.removeFirst(min(position, buffer.count))
+            // An idle connection (most of a subscriber's life) holds no buffer.
+            if buffer.isEmpty { buffer = [] }
+        }
         do throws(Failure) {
             while !finished, let frameEnd = try nextFrame(at: position, into: &events) {
                 position = frameEnd

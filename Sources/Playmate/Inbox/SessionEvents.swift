@@ -4,10 +4,15 @@ import HuddlePostgres
 import HuddleRuntime
 
 /// Something that happened to a session, from its NOTIFY payload.
-struct SessionEventRecord: Sendable {
+struct SessionEventRecord: SharedSourceEvent, Hashable {
     var kind: String
     var sessionID: Int64
     var actorID: Int64?
+    /// The listener's number for the notification, the same for every
+    /// subscriber of this process: they share one run of the event.
+    var notification: UInt64
+
+    var occurrence: SharingKey? { SharingKey(self) }
 }
 
 /// A session's live events: players joining and leaving, its deletion.
@@ -43,7 +48,8 @@ enum SessionEvents {
                         continuation.yield(
                             .object(
                                 SessionEventRecord(
-                                    kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) })))
+                                    kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) },
+                                    notification: notification.sequence)))
                         if kind == Kind.deleted.rawValue { break }
                     }
                     continuation.finish()

@@ -4,11 +4,17 @@ import HuddleCore
 import HuddlePostgres
 
 /// A round that ended, as `roundEnded` delivers it.
-struct RoundEndedRecord: Sendable {
+struct RoundEndedRecord: SharedSourceEvent, Hashable {
     var projectID: Int64
     var roundID: Int64
     var winnerID: Int64?
     var nextRoundID: Int64?
+    /// The listener's number for the project's notification, the same for
+    /// every subscriber of this process, who share one run of the event;
+    /// nil when it came from one viewer's inbox.
+    var notification: UInt64? = nil
+
+    var occurrence: SharingKey? { notification.map { _ in SharingKey(self) } }
 }
 
 /// Rounds: their fields, `round(id:)` and `roundEnded`.
@@ -64,7 +70,10 @@ enum RoundResolvers {
                     do {
                         for await event in events {
                             guard case .notification(let notification) = event, let round = Int64(notification.payload) else { continue }
-                            if let record = try await ended(round, on: database) { continuation.yield(.object(record)) }
+                            if var record = try await ended(round, on: database) {
+                                record.notification = notification.sequence
+                                continuation.yield(.object(record))
+                            }
                         }
                         continuation.finish()
                     } catch {
