@@ -6,6 +6,10 @@ and prints the figures docs/performance.md's soak and fault tests report:
   subscribers N   N graphql-transport-ws subscribers to one session's updates
                   on one process: memory per connection, and whether every
                   one receives the event a join broadcasts.
+  fanout N        N subscribers on raw sockets (fanout.py), so that the
+                  client is not what is timed: connect time, memory per
+                  connection, delivery of one broadcast, of a burst of 100
+                  events, and with half the subscribers viewer-dependent.
   slowloris N     N connections that send a header byte a second, while
                   ordinary requests are timed (before and during).
   outage          writes under load while PostgreSQL is stopped and started:
@@ -129,6 +133,83 @@ async def subscribers(count):
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return len(received) == len(ready) == count
+
+
+PERSONAL = "subscription ($id: ID!) { sessionUpdated(sessionId: $id) { kind session { viewerIsPlayer occupied } } }"
+
+
+def fanout(count):
+    """`count` subscribers on raw sockets (scripts/soak/fanout.py): connect
+    time and memory per connection; delivery of one broadcast, of a burst
+    of 100 events, and of a broadcast where half ask about themselves."""
+    import fanout as raw
+    token = log_in()
+    session_id = a_session_id(token)
+    joiner = log_in("player2")
+    viewers = [log_in(f"player{n}") for n in range(3, 13)]
+    move = ["mutation ($id: ID!) { leaveSportsSession(sessionId: $id) { id } }",
+            "mutation ($id: ID!) { joinSportsSession(sessionId: $id) { id } }"]
+    graphql(move[0], {"id": session_id}, token=joiner)
+    variables = {"id": session_id}
+    ok = True
+
+    def subscribe_all(query_of):
+        opened = time.monotonic()
+        subscribers = [raw.connect(PORT, index, *query_of(index), variables) for index in range(count)]
+        elapsed = time.monotonic() - opened
+        time.sleep(2)  # the last subscriptions reach the listener
+        return subscribers, elapsed
+
+    def close(subscribers):
+        for subscriber in subscribers:
+            subscriber.sock.close()
+        time.sleep(3)
+
+    before = rss_mb()
+    subscribers, connected = subscribe_all(lambda index: (None, SUBSCRIPTION))
+    during = rss_mb()
+    print(f"fanout: {count} subscribers connected in {connected:.1f} s; resident {before:.0f} MB before, {during:.0f} MB "
+          f"with them: {(during - before) * 1024 / count:.1f} KB per connection")
+
+    raw.drain(subscribers)
+    started = time.monotonic()
+    status, _ = graphql(move[1], variables, token=joiner)
+    raw.wait_for(subscribers, 1, started, started + 60)
+    got = sum(1 for subscriber in subscribers if subscriber.received >= 1)
+    ok = ok and status == 200 and got == count
+    print(f"fanout: one broadcast to all, {got} of {count} received it; "
+          f"{raw.percentiles([subscriber.times[0] for subscriber in subscribers if subscriber.times])}")
+
+    raw.drain(subscribers)
+    for subscriber in subscribers:
+        subscriber.received, subscriber.times = 0, []
+    started = time.monotonic()
+    sent = []
+    for turn in range(100):
+        sent.append(time.monotonic() - started)
+        graphql(move[turn % 2], variables, token=joiner)
+    raw.wait_for(subscribers, 100, started, started + 120)
+    whole = sum(1 for subscriber in subscribers if subscriber.received >= 100)
+    delays = [arrived - sent[turn] for subscriber in subscribers for turn, arrived in enumerate(subscriber.times[:100])]
+    ok = ok and whole == count
+    print(f"fanout: a burst of 100 events ({sent[-1]:.1f} s of mutations), {whole} of {count} received all 100 "
+          f"(the last at {max((subscriber.times[-1] for subscriber in subscribers if subscriber.times), default=0):.1f} s); "
+          f"each event after its mutation: {raw.percentiles(delays)}")
+    close(subscribers)
+
+    # Half ask about themselves, as one of ten users each.
+    subscribers, connected = subscribe_all(
+        lambda index: (viewers[index % len(viewers)], PERSONAL) if index % 2 else (None, SUBSCRIPTION))
+    raw.drain(subscribers)
+    started = time.monotonic()
+    status, _ = graphql(move[0], variables, token=joiner)
+    raw.wait_for(subscribers, 1, started, started + 60)
+    got = sum(1 for subscriber in subscribers if subscriber.received >= 1)
+    ok = ok and status == 200 and got == count
+    print(f"fanout: mixed, half viewer-dependent (10 viewers), connected in {connected:.1f} s, {got} of {count} received "
+          f"the broadcast; {raw.percentiles([subscriber.times[0] for subscriber in subscribers if subscriber.times])}")
+    close(subscribers)
+    return ok
 
 
 def timed_requests(count):
@@ -268,6 +349,8 @@ def main():
     scenario = sys.argv[1]
     if scenario == "subscribers":
         ok = asyncio.run(subscribers(int(sys.argv[2]) if len(sys.argv) > 2 else 5000))
+    elif scenario == "fanout":
+        ok = fanout(int(sys.argv[2]) if len(sys.argv) > 2 else 10000)
     elif scenario == "slowloris":
         ok = slowloris(int(sys.argv[2]) if len(sys.argv) > 2 else 2000)
     elif scenario in ("outage", "terminate"):

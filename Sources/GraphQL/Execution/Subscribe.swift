@@ -101,6 +101,9 @@ public func subscribe(
     let shape = sharedEvents.map { _ in
         SharedEventExecutions.Shape(document: source.body, operationName: operationName, variables: variables, limits: eventLimits)
     }
+    // Who asks is the same for every event of one subscription; runs are
+    // shared only where the context can tell whether a run read it.
+    let viewerKey = sharedEvents == nil ? nil : (context() as? ViewerScopedContext)?.viewerKey
     let eventSource = EventSource(events)
     let responses = AsyncStream<ExecutionResult>(unfolding: {
         guard !eventSource.finished else { return nil }
@@ -109,20 +112,21 @@ public func subscribe(
                 eventSource.finished = true
                 return nil
             }
-            let eventContext = context()
-            func run() async -> ExecutionResult {
+            func run(_ eventContext: any Sendable) async -> ExecutionResult {
                 await execute(
                     schema: schema, document: document, source: source,
                     operationName: operationName, variables: variablesCopy, rootValue: event, context: eventContext,
                     limits: eventLimits, workExecutor: workExecutor
                 )
             }
-            guard let sharedEvents, let shape, case .object(let value) = event,
-                let occurrence = (value as? SharedSourceEvent)?.occurrence, let scoped = eventContext as? ViewerScopedContext
-            else { return await run() }
-            return await sharedEvents.result(occurrence: occurrence, shape: shape, viewer: scoped.viewerKey) {
-                let result = await run()
-                return (result, scoped.hasReadViewer)
+            guard let sharedEvents, let shape, let viewerKey, case .object(let value) = event,
+                let occurrence = (value as? SharedSourceEvent)?.occurrence
+            else { return await run(context()) }
+            // A subscriber that shares a run makes no context for the event.
+            return await sharedEvents.result(occurrence: occurrence, shape: shape, viewer: viewerKey) {
+                let eventContext = context()
+                let result = await run(eventContext)
+                return (result, (eventContext as? ViewerScopedContext)?.hasReadViewer ?? true)
             }
         } catch {
             eventSource.finished = true
