@@ -29,7 +29,9 @@ public final class PostgresListener: @unchecked Sendable {
     /// newest 10,000 while its reader falls behind), since the start.
     public let droppedEvents = Atomic<Int>(0)
     private var nextSubscriber: UInt64 = 0
-    private var notificationsHeard: UInt64 = 0
+    /// Numbers notifications; starts at random so that two listeners in
+    /// one process (two servers, in tests) do not number alike.
+    private var notificationsHeard = UInt64.random(in: 0..<(1 << 62))
     private var closed = false
     private var backoff: Duration
     private var connectionsMade = 0

@@ -234,4 +234,45 @@ import Testing
         #expect(await second.value.json() == #"{"data":"whole"}"#)
         #expect(executions.runs.load(ordering: .relaxed) == 2)
     }
+
+    @Test func aResultWithErrorsIsNoOneElses() async {
+        let executions = SharedEventExecutions()
+        let shape = SharedEventExecutions.Shape(document: "d", operationName: nil, variables: [], limits: .default)
+        for viewer in ["a", "b"] {
+            let result = await executions.result(occurrence: SharingKey(1), shape: shape, viewer: SharingKey(viewer)) {
+                (ExecutionResult(data: nil, errors: [GraphQLError(message: "The operation ran past its time budget")]), false)
+            }
+            #expect(result.errors.count == 1)
+        }
+        #expect(executions.runs.load(ordering: .relaxed) == 2)
+        #expect(executions.heldResults == 0)
+    }
+
+    @Test(.hangGuard)
+    func aSubscriberThatLeavesStopsWaiting() async throws {
+        let executions = SharedEventExecutions()
+        let shape = SharedEventExecutions.Shape(document: "d", operationName: nil, variables: [], limits: .default)
+        let started = AsyncStream.makeStream(of: Void.self)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let first = Task {
+            await executions.result(occurrence: SharingKey(1), shape: shape, viewer: SharingKey("a")) {
+                started.continuation.yield()
+                for await _ in release.stream { break }
+                return (ExecutionResult(data: .leaf(.string("slow")), errors: []), false)
+            }
+        }
+        for await _ in started.stream { break }
+        let second = Task {
+            await executions.result(occurrence: SharingKey(1), shape: shape, viewer: SharingKey("b")) {
+                (ExecutionResult(data: .leaf(.string("own")), errors: []), false)
+            }
+        }
+        while executions.waiting == 0 { await Task.yield() }
+        second.cancel()
+        // It stops waiting while the first run goes on.
+        #expect(await second.value.json() == #"{"data":"own"}"#)
+        #expect(executions.waiting == 0)
+        release.continuation.yield()
+        #expect(await first.value.json() == #"{"data":"slow"}"#)
+    }
 }

@@ -29,11 +29,24 @@ public struct ExecutionResult: Sendable {
         storage = .json(json)
     }
 
-    /// About how many bytes holding this result keeps alive: its written JSON and its errors.
+    /// About how many bytes holding this result keeps alive: the buffer of
+    /// its written JSON (its capacity, not only what was written) and its errors.
     var heldJSONBytes: Int {
         let errorBytes = errors.reduce(0) { $0 + 128 + $1.message.utf8.count }
         guard case .json(let json?) = storage else { return 256 + errorBytes }
-        return json.writer.count + errorBytes
+        return json.writer.capacity + errorBytes
+    }
+
+    /// The same result with its JSON in a buffer of its own size, for
+    /// holding a while: an execution's buffer may be far larger than what
+    /// it wrote.
+    func compacted() -> ExecutionResult {
+        guard case .json(let json?) = storage, json.writer.capacity > json.writer.count + 256 else { return self }
+        var writer = JSONWriter(capacity: json.writer.count)
+        json.writer.withBytes { writer.append($0) }
+        var copy = self
+        copy.storage = .json(WrittenJSON(writer))
+        return copy
     }
 
     /// The data: nil when a request error kept execution from starting.

@@ -43,9 +43,13 @@ public protocol ViewerScopedContext: Sendable {
 /// document, the variables and the database: any subscriber would get the
 /// same answer running it at the same moment.
 ///
-/// Results are held for `holdFor`, at most `maxEntries` of them and
-/// `maxHeldBytes` of their JSON; a subscriber that comes after its entry
-/// went runs the event itself, with the same answer as before.
+/// Only whole answers are shared: a run cut short (its subscriber left)
+/// or with errors (a time budget run out, a database away, or a field's
+/// own error) is no one else's, and each waiting subscriber runs its own,
+/// as it would without sharing. Results are held for `holdFor`, at most
+/// `maxEntries` of them and `maxHeldBytes` of their JSON, for subscribers
+/// that come to an event later; one that comes after its entry went runs
+/// the event itself, on the data as it is then.
 public final class SharedEventExecutions: Sendable {
     public let maxEntries: Int
     public let maxHeldBytes: Int
@@ -101,135 +105,188 @@ public final class SharedEventExecutions: Sendable {
         var viewer: SharingKey?
     }
 
+    /// What a waiting subscriber is told when the run it waits for ends.
+    private enum Outcome {
+        case result(ExecutionResult)
+        /// The run read the viewer: each viewer needs their own.
+        case personal
+        /// Not shareable (cut short, or with errors): run your own.
+        case runOwn
+        /// Look again (the run was given up before this waiter came).
+        case again
+    }
+
     private enum Entry {
-        case running([CheckedContinuation<Void, Never>])
-        /// A result; `readViewer` only on the shared key, telling that each
-        /// viewer needs a run of their own.
-        case done(ExecutionResult, readViewer: Bool, bytes: Int)
+        case running([UInt64: CheckedContinuation<Outcome, Never>])
+        case done(ExecutionResult, bytes: Int)
+        /// On the shared key: runs of this event read the viewer.
+        case personal
     }
 
     private struct State {
         var entries: [Key: Entry] = [:]
-        /// Finished keys, oldest first, with when they finished.
-        var finished: [(key: Key, at: ContinuousClock.Instant)] = []
-        var firstFinished = 0
+        /// Keys held, oldest first, with when they were held.
+        var held: [(key: Key, at: ContinuousClock.Instant)] = []
+        var firstHeld = 0
         var heldBytes = 0
+        var nextWaiter: UInt64 = 0
+        /// Shapes whose runs read the viewer: their subscribers go to their
+        /// own key at once (cleared when it grows past `maxEntries`).
+        var personalShapes: Set<Shape> = []
     }
 
     private enum Step {
         case answer(ExecutionResult)
         case wait(Key)
         case run(Key)
+        case again
     }
 
     /// The result of the event `occurrence` for a subscription of `shape`,
     /// running `execute` (with a context of `viewer`) only if no result to
     /// share is held or being made.
     func result(
-        occurrence: SharingKey, shape: Shape, viewer: SharingKey?,
+        occurrence: SharingKey, shape: Shape, viewer: SharingKey,
         execute: () async -> (ExecutionResult, readViewer: Bool)
     ) async -> ExecutionResult {
         let sharedKey = Key(occurrence: occurrence, shape: shape, viewer: nil)
+        let ownKey = Key(occurrence: occurrence, shape: shape, viewer: viewer)
+        var personal = false
         while true {
+            if Task.isCancelled { return await execute().0 }
             let step = state.withLock { state -> Step in
-                switch state.entries[sharedKey] {
+                evict(&state, now: clock.now)
+                let key = personal || state.personalShapes.contains(shape) ? ownKey : sharedKey
+                switch state.entries[key] {
                 case nil:
-                    state.entries[sharedKey] = .running([])
-                    return .run(sharedKey)
-                case .running: return .wait(sharedKey)
-                case .done(let result, readViewer: false, _): return .answer(result)
-                case .done(_, readViewer: true, _):
-                    let ownKey = Key(occurrence: occurrence, shape: shape, viewer: viewer ?? SharingKey(NoViewer()))
-                    switch state.entries[ownKey] {
-                    case nil:
-                        state.entries[ownKey] = .running([])
-                        return .run(ownKey)
-                    case .running: return .wait(ownKey)
-                    case .done(let result, _, _): return .answer(result)
-                    }
+                    state.entries[key] = .running([:])
+                    return .run(key)
+                case .running: return .wait(key)
+                case .done(let result, _): return .answer(result)
+                case .personal:
+                    personal = true
+                    guard state.entries[ownKey] == nil else { return .again }
+                    state.entries[ownKey] = .running([:])
+                    return .run(ownKey)
                 }
             }
             switch step {
             case .answer(let result):
                 shared.add(1, ordering: .relaxed)
                 return result
+            case .again: continue
             case .wait(let key):
-                await withCheckedContinuation { continuation in
-                    let waiting = state.withLock { state -> Bool in
-                        guard case .running(var waiters) = state.entries[key] else { return false }
-                        waiters.append(continuation)
-                        state.entries[key] = .running(waiters)
-                        return true
-                    }
-                    if !waiting { continuation.resume() }
+                switch await wait(for: key) {
+                case .result(let result):
+                    shared.add(1, ordering: .relaxed)
+                    return result
+                case .personal: personal = true
+                case .again: continue
+                case .runOwn:
+                    runs.add(1, ordering: .relaxed)
+                    return await execute().0
                 }
             case .run(let key):
                 runs.add(1, ordering: .relaxed)
                 let (result, readViewer) = await execute()
-                // A run cut short (its subscriber left) is no one else's answer.
-                if Task.isCancelled {
-                    abandon(key)
-                } else {
-                    finish(key, result, readViewer: readViewer, viewer: viewer, occurrence: occurrence, shape: shape)
-                }
+                finish(key, result, readViewer: readViewer, shape: shape, ownKey: ownKey)
                 return result
             }
         }
     }
 
-    private struct NoViewer: Hashable, Sendable {}
-
-    private func finish(
-        _ key: Key, _ result: ExecutionResult, readViewer: Bool, viewer: SharingKey?, occurrence: SharingKey, shape: Shape
-    ) {
-        let bytes = result.heldJSONBytes
-        let now = clock.now
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            var waiters: [CheckedContinuation<Void, Never>] = []
-            if case .running(let waiting) = state.entries[key] { waiters = waiting }
-            state.entries[key] = .done(result, readViewer: key.viewer == nil && readViewer, bytes: bytes)
-            state.finished.append((key, now))
-            state.heldBytes += bytes
-            if key.viewer == nil && readViewer {
-                // The run that found the answer personal is this viewer's own.
-                let ownKey = Key(occurrence: occurrence, shape: shape, viewer: viewer ?? SharingKey(NoViewer()))
-                if state.entries[ownKey] == nil {
-                    state.entries[ownKey] = .done(result, readViewer: false, bytes: bytes)
-                    state.finished.append((ownKey, now))
-                    state.heldBytes += bytes
-                }
-            }
-            evict(&state, now: now)
-            return waiters
+    /// Waits for the run of `key`; a subscriber that leaves stops waiting.
+    private func wait(for key: Key) async -> Outcome {
+        let waiter = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
         }
-        for waiter in waiters { waiter.resume() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Outcome? in
+                    if Task.isCancelled { return .runOwn }
+                    switch state.entries[key] {
+                    case .running(var waiters):
+                        waiters[waiter] = continuation
+                        state.entries[key] = .running(waiters)
+                        return nil
+                    case .done(let result, _): return .result(result)
+                    case .personal: return .personal
+                    case nil: return .again
+                    }
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
+                guard case .running(var waiters) = state.entries[key], let found = waiters.removeValue(forKey: waiter) else {
+                    return nil
+                }
+                state.entries[key] = .running(waiters)
+                return found
+            }
+            continuation?.resume(returning: .runOwn)
+        }
     }
 
-    /// Gives up a run: the next waiter runs the event itself.
-    private func abandon(_ key: Key) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard case .running(let waiting) = state.entries[key] else { return [] }
-            state.entries[key] = nil
-            return waiting
+    /// A result is shared only when whole: not cut short, no errors.
+    private static func isShareable(_ result: ExecutionResult) -> Bool {
+        result.errors.isEmpty && !Task.isCancelled
+    }
+
+    private func finish(_ key: Key, _ result: ExecutionResult, readViewer: Bool, shape: Shape, ownKey: Key) {
+        let shareable = Self.isShareable(result)
+        let held = shareable ? result.compacted() : result
+        let bytes = held.heldJSONBytes
+        let now = clock.now
+        let (waiters, outcome) = state.withLock { state -> ([CheckedContinuation<Outcome, Never>], Outcome) in
+            var waiters: [CheckedContinuation<Outcome, Never>] = []
+            if case .running(let waiting) = state.entries[key] { waiters = Array(waiting.values) }
+            guard shareable else {
+                state.entries[key] = nil
+                return (waiters, .runOwn)
+            }
+            if key.viewer == nil && readViewer {
+                // This run is the viewer's own; everyone else runs theirs.
+                state.entries[key] = .personal
+                state.held.append((key, now))
+                if state.personalShapes.count >= maxEntries { state.personalShapes = [] }
+                state.personalShapes.insert(shape)
+                if state.entries[ownKey] == nil {
+                    state.entries[ownKey] = .done(held, bytes: bytes)
+                    state.held.append((ownKey, now))
+                    state.heldBytes += bytes
+                }
+                evict(&state, now: now)
+                return (waiters, .personal)
+            }
+            state.entries[key] = .done(held, bytes: bytes)
+            state.held.append((key, now))
+            state.heldBytes += bytes
+            evict(&state, now: now)
+            return (waiters, .result(held))
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 
     /// Drops the oldest results past their time or past the bounds.
     private func evict(_ state: inout State, now: ContinuousClock.Instant) {
-        while state.firstFinished < state.finished.count {
-            let (key, at) = state.finished[state.firstFinished]
-            let overBounds = state.finished.count - state.firstFinished > maxEntries || state.heldBytes > maxHeldBytes
+        while state.firstHeld < state.held.count {
+            let (key, at) = state.held[state.firstHeld]
+            let overBounds = state.held.count - state.firstHeld > maxEntries || state.heldBytes > maxHeldBytes
             guard overBounds || now - at > holdFor else { break }
-            if case .done(_, _, let bytes) = state.entries[key] {
+            switch state.entries[key] {
+            case .done(_, let bytes):
                 state.heldBytes -= bytes
                 state.entries[key] = nil
+            case .personal: state.entries[key] = nil
+            case .running, nil: break
             }
-            state.firstFinished += 1
+            state.firstHeld += 1
         }
-        if state.firstFinished > 1_024 && state.firstFinished * 2 > state.finished.count {
-            state.finished.removeFirst(state.firstFinished)
-            state.firstFinished = 0
+        if state.firstHeld > 1_024 && state.firstHeld * 2 > state.held.count {
+            state.held.removeFirst(state.firstHeld)
+            state.firstHeld = 0
         }
     }
 
@@ -244,6 +301,10 @@ public final class SharedEventExecutions: Sendable {
 
     /// How many results are held now.
     public var heldResults: Int {
-        state.withLock { $0.finished.count - $0.firstFinished }
+        state.withLock { state in
+            state.entries.values.reduce(0) { count, entry in
+                if case .done = entry { count + 1 } else { count }
+            }
+        }
     }
 }

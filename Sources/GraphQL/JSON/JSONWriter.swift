@@ -10,7 +10,7 @@ import Formats
 /// writing a large response.
 public struct JSONWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    private(set) var capacity: Int
     /// How many bytes are written.
     public private(set) var count = 0
 

@@ -81,11 +81,13 @@ package final class RequestContext: Sendable {
         var clientAddress: String?
 
         static func == (a: Asker, b: Asker) -> Bool {
-            a.viewer?.userID == b.viewer?.userID && a.userAgent == b.userAgent && a.clientAddress == b.clientAddress
+            a.viewer?.userID == b.viewer?.userID && a.viewer?.tokenHash == b.viewer?.tokenHash && a.userAgent == b.userAgent
+                && a.clientAddress == b.clientAddress
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(viewer?.userID)
+            hasher.combine(viewer?.tokenHash)
             hasher.combine(userAgent)
             hasher.combine(clientAddress)
         }
