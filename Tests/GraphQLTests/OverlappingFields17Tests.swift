@@ -97,4 +97,41 @@ import Testing
         let errors = try Self.errors(text + "\n" + Self.chain(400))
         #expect(errors.contains { $0.contains("\"friends\" conflict because they have differing arguments") }, "\(errors)")
     }
+
+    /// Documents a review found the rule wrong on, each with graphql-js 17's
+    /// errors (scripts/graphql-js/make-overlapping-fields17-hostile-fixtures.js):
+    /// depth and work budgets, graphql-js's weak memo, fragment cycles (a
+    /// stack overflow once), identical fields conflicting through a spread,
+    /// `@stream` not declared.
+    struct HostileCase: Decodable, CustomTestStringConvertible, Sendable {
+        var name: String
+        var schema: String
+        var query: String
+        var errors: String
+        var testDescription: String { name }
+    }
+
+    static let hostileCases: [HostileCase] = {
+        struct Corpus: Decodable { var graphql: String, cases: [HostileCase] }
+        let url = Bundle.module.url(
+            forResource: "graphql-js-17-overlapping-fields-hostile-cases", withExtension: "json", subdirectory: "Fixtures")!
+        return try! JSONDecoder().decode(Corpus.self, from: Data(contentsOf: url)).cases
+    }()
+
+    @Test(arguments: hostileCases)
+    func hostileDocumentsMatchGraphQLJS17(_ testCase: HostileCase) throws {
+        let source = Source(body: testCase.query)
+        let schema = try buildSchema(testCase.schema)
+        let errors = validate(schema: schema, document: try parse(source, options: .trusted), source: source).map { error in
+            GraphQLValue.object([
+                .init("message", .string(error.message)),
+                .init(
+                    "locations",
+                    .list(error.locations.map { .object([.init("line", .int($0.line)), .init("column", .int($0.column))]) })),
+            ])
+        }
+        var writer = JSONWriter(capacity: 1024)
+        writer.value(.list(errors))
+        #expect(writer.text == testCase.errors)
+    }
 }

@@ -31,14 +31,15 @@ final class FieldSetMerging {
         case unknown
     }
 
-    /// Steps (selections expanded, fields compared) for one document.
+    /// Steps (selections expanded, fields compared) for one document: a
+    /// floor, and more for a larger document (`workPerByte` each byte).
     static let workLimit = 400_000
+    static let workPerByte = 8
     /// Merged sets nested deeper than this, through fragments, are not followed.
     static let depthLimit = 300
 
     private let context: ValidationContext
-    private let hasStream: Bool
-    private var workLeft = FieldSetMerging.workLimit
+    private var workLeft: Int
     /// The verdict on each merged set already decided.
     private var decided: [Key: Conflict?] = [:]
     /// Merged sets being decided: met again (through a cycle of
@@ -128,15 +129,22 @@ final class FieldSetMerging {
         var selectionSets: [Int] = []
     }
 
-    init(context: ValidationContext, hasStream: Bool) {
+    init(context: ValidationContext) {
         self.context = context
-        self.hasStream = hasStream
+        workLeft = Self.workLimit + Self.workPerByte * context.source.body.utf8.count
     }
 
     /// Whether the fields of `selectionSet`, fragments expanded, can merge.
     func verdict(_ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet) -> Verdict {
         if let known = directOfSelectionSet[selectionSet.location], directs[known].covered { return .merges }
         guard workLeft > 0 else { return .unknown }
+        // Only a spread of a fragment found to merge: its fields are the fragment's.
+        if selectionSet.selections.count == 1, case .fragmentSpread(let spread) = selectionSet.selections[0],
+            let number = fragmentNumbers[spread.name.value], directOfFragment[number] >= 0,
+            directs[directOfFragment[number]].covered
+        {
+            return .merges
+        }
         var depthExceeded = false
         reliedOnDeciding = false
         pendingCover.removeAll(keepingCapacity: true)
@@ -234,16 +242,18 @@ final class FieldSetMerging {
         } else {
             deciding.insert(key)
             let relied = reliedOnDeciding
-            let exceeded = depthExceeded
             reliedOnDeciding = false
+            // Its own: one cut short below is not cached, whatever happened before it.
+            var cutShort = false
             let subfields = expand(withSubfields.map(directOfSubfields(of:)))
             found =
                 shapeOnly
-                ? sameResponseShape(subfields, depth: depth + 1, &depthExceeded)
-                : fieldsCanMerge(subfields, depth: depth + 1, &depthExceeded)
+                ? sameResponseShape(subfields, depth: depth + 1, &cutShort)
+                : fieldsCanMerge(subfields, depth: depth + 1, &cutShort)
+            if cutShort { depthExceeded = true }
             deciding.remove(key)
             // Kept only when decided on its own: not cut short, not relying on a set still being decided.
-            if workLeft > 0 && !reliedOnDeciding && depthExceeded == exceeded {
+            if workLeft > 0 && !reliedOnDeciding && !cutShort {
                 decided[key] = .some(found)
                 if found == nil && !shapeOnly { pendingCover.append(contentsOf: subfields.selectionSets) }
             }
@@ -263,16 +273,18 @@ final class FieldSetMerging {
     private func expand(_ selectionSets: [Int]) -> FieldSet {
         var set = FieldSet()
         stamp += 1
-        func add(_ index: Int) {
+        // Depth first, as spreads are met; a stack, not recursion, for a long chain of fragments.
+        var pending = Array(selectionSets.reversed())
+        while let index = pending.popLast() {
             workLeft -= 1 + directs[index].fields.count
             set.fields.append(contentsOf: directs[index].fields)
             set.selectionSets.append(index)
-            for fragment in directs[index].spreads where fragment >= 0 && fragmentSeen[fragment] != stamp {
+            // Pushed last first, so that the first spread is expanded next.
+            for fragment in directs[index].spreads.reversed() where fragment >= 0 && fragmentSeen[fragment] != stamp {
                 fragmentSeen[fragment] = stamp
-                if let own = directOfFragment(fragment) { add(own) }
+                if let own = directOfFragment(fragment) { pending.append(own) }
             }
         }
-        for index in selectionSets { add(index) }
         return set
     }
 
@@ -409,7 +421,7 @@ final class FieldSetMerging {
             }
         }
         var stream = 0
-        if hasStream, let directive = field.directives.first(where: { $0.name.value == "stream" }) {
+        if let directive = field.directives.first(where: { $0.name.value == "stream" }) {
             stream = intern("@" + OverlappingFieldsCanBeMergedRule.stringifyArguments(directive.arguments))
         }
         return Facts(

@@ -20,14 +20,23 @@
 final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     override class var hooks: ValidationHooks { [.selectionSet] }
 
-    private lazy var fieldSets = FieldSetMerging(context: context, hasStream: hasStream)
-    private var comparedFragmentPairs = FragmentPairSet()
-    /// graphql-js 17's memo: which selection's fields (by the location of
-    /// its selection set) were compared with which fragment, and whether
-    /// mutually exclusively.
-    private var comparedFieldsAndFragments: Set<FieldsAndFragment> = []
+    private lazy var fieldSets = FieldSetMerging(context: context)
+    /// graphql-js 17's memos: pairs of fragments compared, and which
+    /// selection's fields (by the location of its selection set) were
+    /// compared with which fragment.
+    private var comparedFragmentPairs = PairMemo<FragmentPair>()
+    private var comparedFieldsAndFragments = PairMemo<FieldsAndFragment>()
+    /// graphql-js 16's memo of pairs of fragments, kept apart: what its
+    /// walk skips must not make graphql-js 17's skip too.
+    private var comparedFragmentPairs16 = PairMemo<FragmentPair>()
+    /// What the memos held before each change, while a walk may be taken back.
+    private var undo: [MemoChange] = []
+    private var keepsUndo = 0
     /// Whether the walk is graphql-js 17's (else 16's memo applies).
     private var comparesFieldsWithFragments = false
+    /// How deep the walk is in subfields: a cycle of fragments cannot take it further than `maxWalkDepth`.
+    private var walkDepth = 0
+    private static let maxWalkDepth = 300
     /// Steps left to graphql-js 17's walk in this document.
     private var walkLeft = OverlappingFieldsCanBeMergedRule.walkLimit
     private var cachedFieldsAndFragmentNames: [Location: FieldsAndFragmentNames] = [:]
@@ -39,7 +48,21 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private struct FieldsAndFragment: Hashable {
         var fields: Location
         var fragment: String
-        var mutuallyExclusive: Bool
+    }
+
+    private struct FragmentPair: Hashable {
+        var first: String
+        var second: String
+
+        init(_ a: String, _ b: String) {
+            (first, second) = a < b ? (a, b) : (b, a)
+        }
+    }
+
+    private enum MemoChange {
+        case fragmentPair(FragmentPair, Bool?)
+        case fieldsAndFragment(FieldsAndFragment, Bool?)
+        case fragmentPair16(FragmentPair, Bool?)
     }
 
     /// Identical fields: the same printed field on the same parent type.
@@ -63,8 +86,12 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             if let worded = conflictsAsGraphQLJS17Finds(parentType, node) {
                 conflicts = worded
             } else {
+                // graphql-js 17's walk ran out of its budget: 16's words what
+                // it finds, and the verdict's own conflict stands where it
+                // finds none, unless that conflict is inside one fragment
+                // (reported where the fragment is defined).
                 let worded = findConflictsWithinSelectionSet(parentType: parentType, node)
-                conflicts = worded.isEmpty ? [found] : worded
+                conflicts = !worded.isEmpty || isInsideOneFragment(found) ? worded : [found]
             }
         case .unknown:
             conflicts = findConflictsWithinSelectionSet(parentType: parentType, node)
@@ -82,13 +109,72 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     /// The conflicts graphql-js 17 reports here, or nil past the walk's budget.
     private func conflictsAsGraphQLJS17Finds(_ parentType: GraphQLNamedType?, _ node: SelectionSet) -> [Conflict]? {
         guard walkLeft > 0 else { return nil }
-        let saved = (comparedFragmentPairs, comparedFieldsAndFragments)
         comparesFieldsWithFragments = true
         defer { comparesFieldsWithFragments = false }
+        let mark = beginUndo()
         let conflicts = findConflictsWithinSelectionSet(parentType: parentType, node)
-        if walkLeft > 0 { return conflicts }
-        (comparedFragmentPairs, comparedFieldsAndFragments) = saved
-        return nil
+        endUndo(mark, takingBack: walkLeft <= 0)
+        return walkLeft > 0 ? conflicts : nil
+    }
+
+    private lazy var fragmentRanges: [Range<Int>] = context.document.definitions.compactMap {
+        guard case .fragment(let fragment) = $0 else { return nil }
+        return fragment.location.start..<fragment.location.end
+    }
+
+    private func isInsideOneFragment(_ conflict: Conflict) -> Bool {
+        guard let first = conflict.fields1.first?.location, let second = conflict.fields2.first?.location,
+            first != .none, second != .none
+        else { return false }
+        return fragmentRanges.contains { $0.contains(first.start) && $0.contains(second.start) }
+    }
+
+    // MARK: - Memos
+
+    private func beginUndo() -> Int {
+        keepsUndo += 1
+        return undo.count
+    }
+
+    /// Ends what `beginUndo` began, taking back the memos' changes since.
+    private func endUndo(_ mark: Int, takingBack: Bool) {
+        keepsUndo -= 1
+        if takingBack {
+            while undo.count > mark {
+                switch undo.removeLast() {
+                case .fragmentPair(let pair, let previous): comparedFragmentPairs.restore(pair, previous)
+                case .fieldsAndFragment(let key, let previous): comparedFieldsAndFragments.restore(key, previous)
+                case .fragmentPair16(let pair, let previous): comparedFragmentPairs16.restore(pair, previous)
+                }
+            }
+        }
+        if keepsUndo == 0 { undo.removeAll(keepingCapacity: true) }
+    }
+
+    /// Whether two fragments were compared already (graphql-js's memo of
+    /// the walk under way), noting that they are now.
+    private func fragmentsWereCompared(_ a: String, _ b: String, mutuallyExclusive: Bool) -> Bool {
+        let pair = FragmentPair(a, b)
+        if comparesFieldsWithFragments {
+            if comparedFragmentPairs.contains(pair, mutuallyExclusive: mutuallyExclusive) { return true }
+            let previous = comparedFragmentPairs.insert(pair, mutuallyExclusive: mutuallyExclusive)
+            if keepsUndo > 0 { undo.append(.fragmentPair(pair, previous)) }
+        } else {
+            if comparedFragmentPairs16.contains(pair, mutuallyExclusive: mutuallyExclusive) { return true }
+            let previous = comparedFragmentPairs16.insert(pair, mutuallyExclusive: mutuallyExclusive)
+            if keepsUndo > 0 { undo.append(.fragmentPair16(pair, previous)) }
+        }
+        return false
+    }
+
+    /// Whether a selection's fields were compared with a fragment already
+    /// (graphql-js 17's memo), noting that they are now.
+    private func fieldsWereCompared(_ fields: Location, with fragment: String, mutuallyExclusive: Bool) -> Bool {
+        let key = FieldsAndFragment(fields: fields, fragment: fragment)
+        if comparedFieldsAndFragments.contains(key, mutuallyExclusive: mutuallyExclusive) { return true }
+        let previous = comparedFieldsAndFragments.insert(key, mutuallyExclusive: mutuallyExclusive)
+        if keepsUndo > 0 { undo.append(.fieldsAndFragment(key, previous)) }
+        return false
     }
 
     /// Whether graphql-js 17's walk has used its budget, counting one step.
@@ -208,18 +294,16 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ fieldMap: FieldMap, _ fragmentName: String
     ) {
         guard conflicts.count < conflictCap, !walkIsOver() else { return }
-        if comparesFieldsWithFragments {
-            let compared = FieldsAndFragment(fields: fieldMap.id, fragment: fragmentName, mutuallyExclusive: mutuallyExclusive)
-            guard comparedFieldsAndFragments.insert(compared).inserted else { return }
+        if comparesFieldsWithFragments, fieldsWereCompared(fieldMap.id, with: fragmentName, mutuallyExclusive: mutuallyExclusive) {
+            return
         }
         guard let fragment = context.fragment(named: fragmentName) else { return }
         let (fieldMap2, referencedFragmentNames) = referencedFieldsAndFragmentNames(fragment)
         if fieldMap.id == fieldMap2.id && fieldMap.id != .none { return }
         collectConflictsBetween(&conflicts, mutuallyExclusive, fieldMap, fieldMap2)
         for referenced in referencedFragmentNames {
-            if !comparesFieldsWithFragments {
-                if comparedFragmentPairs.contains(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive) { continue }
-                comparedFragmentPairs.insert(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive)
+            if !comparesFieldsWithFragments, fragmentsWereCompared(referenced, fragmentName, mutuallyExclusive: mutuallyExclusive) {
+                continue
             }
             collectConflictsBetweenFieldsAndFragment(&conflicts, mutuallyExclusive, fieldMap, referenced)
         }
@@ -229,8 +313,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         _ conflicts: inout [Conflict], _ mutuallyExclusive: Bool, _ name1: String, _ name2: String
     ) {
         if name1 == name2 || conflicts.count >= conflictCap || walkIsOver() { return }
-        if comparedFragmentPairs.contains(name1, name2, mutuallyExclusive: mutuallyExclusive) { return }
-        comparedFragmentPairs.insert(name1, name2, mutuallyExclusive: mutuallyExclusive)
+        if fragmentsWereCompared(name1, name2, mutuallyExclusive: mutuallyExclusive) { return }
         guard let fragment1 = context.fragment(named: name1), let fragment2 = context.fragment(named: name2) else { return }
         let (fieldMap1, referenced1) = referencedFieldsAndFragmentNames(fragment1)
         let (fieldMap2, referenced2) = referencedFieldsAndFragmentNames(fragment2)
@@ -339,17 +422,19 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         return text
     }
 
-    /// Which pairs of groups conflict, judged by their representatives on a
-    /// copy of the fragment-pair memo, so that judging changes nothing.
+    /// Which pairs of groups conflict, judged by their representatives, the
+    /// memos' changes taken back after, so that judging changes nothing.
     private func conflictingGroups(
         _ name: String, _ groups1: [FieldEntry], _ groups2: [FieldEntry], symmetric: Bool, mutuallyExclusive: Bool = false
     ) -> [Bool] {
-        let saved = (comparedFragmentPairs, comparedFieldsAndFragments)
-        defer { (comparedFragmentPairs, comparedFieldsAndFragments) = saved }
+        let mark = beginUndo()
+        defer { endUndo(mark, takingBack: true) }
         var conflicting = [Bool](repeating: false, count: groups1.count * groups2.count)
         for (g, first) in groups1.enumerated() {
             for (h, second) in groups2.enumerated() {
-                if symmetric && h <= g { continue }
+                // A group is compared with itself too: identical fields
+                // conflict when what they spread conflicts with what they select.
+                if symmetric && h < g { continue }
                 let conflict = findConflict(mutuallyExclusive, name, first, second) != nil
                 conflicting[g * groups2.count + h] = conflict
                 if symmetric { conflicting[h * groups2.count + g] = conflict }
@@ -362,6 +447,14 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private func findConflict(
         _ parentFieldsAreMutuallyExclusive: Bool, _ responseName: String, _ field1: FieldEntry, _ field2: FieldEntry
     ) -> Conflict? {
+        // A cycle of fragments would take the walk on without end: cut short,
+        // graphql-js 17's walk is given up (and the verdict stands), 16's finds nothing more.
+        walkDepth += 1
+        defer { walkDepth -= 1 }
+        guard walkDepth <= Self.maxWalkDepth else {
+            if comparesFieldsWithFragments { walkLeft = 0 }
+            return nil
+        }
         let node1 = field1.node, node2 = field2.node
         // Fields on different object types can never both apply to one object.
         let areMutuallyExclusive =
@@ -386,7 +479,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         // With incremental delivery (graphql-js 17): one list cannot be
         // streamed one way and delivered whole, or streamed another way;
         // checked on fields of different object types too, as graphql-js 17 does.
-        if hasStream, !Self.sameStreams(node1, node2) {
+        if !Self.sameStreams(node1, node2) {
             return Conflict(
                 responseName: responseName, reason: .message("they have differing stream directives"),
                 fields1: [node1], fields2: [node2]
@@ -416,8 +509,6 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 
     /// Arguments as one printed object with fields sorted by name, so order does not matter.
-    private lazy var hasStream = context.schema.directive(named: "stream") != nil
-
     static func sameStreams(_ node1: Field, _ node2: Field) -> Bool {
         let stream1 = node1.directives.first { $0.name.value == "stream" }
         let stream2 = node2.directives.first { $0.name.value == "stream" }
@@ -493,19 +584,23 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     }
 }
 
-/// Pairs of fragment names already compared, and whether the comparison
-/// assumed their parents mutually exclusive (which covers fewer cases).
-struct FragmentPairSet {
-    private var data: [String: [String: Bool]] = [:]
+/// Pairs already compared, and whether the comparison assumed their
+/// parents mutually exclusive, which covers fewer cases (graphql-js's
+/// PairSet): one that did not covers both.
+struct PairMemo<Key: Hashable> {
+    private var data: [Key: Bool] = [:]
 
-    func contains(_ a: String, _ b: String, mutuallyExclusive: Bool) -> Bool {
-        let (key1, key2) = a < b ? (a, b) : (b, a)
-        guard let stored = data[key1]?[key2] else { return false }
+    func contains(_ key: Key, mutuallyExclusive: Bool) -> Bool {
+        guard let stored = data[key] else { return false }
         return mutuallyExclusive ? true : stored == mutuallyExclusive
     }
 
-    mutating func insert(_ a: String, _ b: String, mutuallyExclusive: Bool) {
-        let (key1, key2) = a < b ? (a, b) : (b, a)
-        data[key1, default: [:]][key2] = mutuallyExclusive
+    /// Notes `key`; returns what was noted before, for `restore`.
+    mutating func insert(_ key: Key, mutuallyExclusive: Bool) -> Bool? {
+        data.updateValue(mutuallyExclusive, forKey: key)
+    }
+
+    mutating func restore(_ key: Key, _ previous: Bool?) {
+        data[key] = previous
     }
 }
