@@ -12,6 +12,7 @@ import Testing
         ("HUDDLE_WORKERS", "two", "HUDDLE_WORKERS=two is not a whole number"),
         ("HUDDLE_MAX_COST", "1e3", "HUDDLE_MAX_COST=1e3 is not a whole number"),
         ("HUDDLE_SEND_TIMEOUT", "soon", "HUDDLE_SEND_TIMEOUT=soon is not a number"),
+        ("HUDDLE_MAX_CONNECTIONS", "many", "HUDDLE_MAX_CONNECTIONS=many is not a whole number"),
     ])
     func aNumberInTheEnvironmentThatIsNotOneIsRefused(_ variable: String, _ value: String, _ message: String) throws {
         let outcome = try HuddleCommand.run(["serve", "--no-migrate"], environment: [variable: value])
@@ -23,6 +24,7 @@ import Testing
         (["--max-cost", "-1"], "--max-cost must be 0 or more"),
         (["--port", "-5"], "--port must be between 0 and 65535"),
         (["--send-timeout", "-2"], "--send-timeout must be between 0 and 3600 seconds"),
+        (["--max-connections", "0"], "--max-connections must be 1 or more"),
     ])
     func aNegativeNumberIsReadAsTheOptionsValue(_ arguments: [String], _ message: String) throws {
         let outcome = try HuddleCommand.run(["serve"] + arguments)

@@ -134,6 +134,13 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
+        help:
+            "Client connections each worker holds open (WebSocket subscribers included); one more is answered 503 and closed (HUDDLE_MAX_CONNECTIONS)."
+    )
+    var maxConnections: Int = environment("HUDDLE_MAX_CONNECTIONS") ?? HTTPServer.Configuration().maxConnections
+
+    @Option(
+        parsing: .unconditional,
         help: "Seconds a request waits for a free database connection before it is told the database is unavailable (HUDDLE_DATABASE_WAIT)."
     )
     var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
@@ -275,7 +282,7 @@ struct Serve: AsyncParsableCommand {
             "HUDDLE_MAX_ALIASES", "HUDDLE_MAX_ROOT_FIELDS", "HUDDLE_MAX_DIRECTIVES", "HUDDLE_MAX_INTROSPECTION_DEPTH",
             "HUDDLE_DEFAULT_LIST_SIZE", "HUDDLE_MAX_RESPONSE_BYTES", "HUDDLE_MAX_HELD_BYTES", "HUDDLE_DATABASE_CONNECTIONS",
             "HUDDLE_TOKEN_CACHE_SECONDS", "HUDDLE_PERSISTED_QUERY_BYTES", "HUDDLE_MEDIA_CACHE_BYTES", "HUDDLE_SCHEDULER_CONCURRENCY",
-            "HUDDLE_MAIL_ATTEMPTS", "HUDDLE_PUSH_ATTEMPTS",
+            "HUDDLE_MAIL_ATTEMPTS", "HUDDLE_PUSH_ATTEMPTS", "HUDDLE_MAX_CONNECTIONS",
         ].map { ($0, true) }
         + ["HUDDLE_SLOW_REQUEST_SECONDS", "HUDDLE_MAX_EXECUTION_TIME", "HUDDLE_DATABASE_WAIT", "HUDDLE_SEND_TIMEOUT"].map { ($0, false) }
 
@@ -295,6 +302,7 @@ struct Serve: AsyncParsableCommand {
         ] where value < 0 {
             throw ValidationError("--\(name) must be 0 or more")
         }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be 1 or more") }
         guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
         guard sendTimeout > 0, sendTimeout <= 3600 else { throw ValidationError("--send-timeout must be between 0 and 3600 seconds") }
         guard databaseWait > 0, databaseWait <= 600 else { throw ValidationError("--database-wait must be between 0 and 600 seconds") }
@@ -349,6 +357,7 @@ struct Serve: AsyncParsableCommand {
         configuration.http.host = host
         configuration.http.port = port
         configuration.http.sendTimeout = .milliseconds(Int64(sendTimeout * 1000))
+        configuration.http.maxConnections = maxConnections
         let logger = Logger(level: LogLevel(rawValue: logLevel)!, format: Logger.Format(rawValue: logFormat) ?? .forStandardError)
         configuration.http.logger = logger
         configuration.http.metrics = Metrics(maxOperationNames: metricsOperationNames)
