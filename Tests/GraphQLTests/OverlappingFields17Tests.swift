@@ -41,17 +41,8 @@ import Testing
     func errorsMatchGraphQLJS17(_ testCase: Case) throws {
         let source = Source(body: testCase.query)
         let document = try parse(source)
-        let errors = validate(schema: Self.schema, document: document, source: source).map { error in
-            GraphQLValue.object([
-                .init("message", .string(error.message)),
-                .init(
-                    "locations",
-                    .list(error.locations.map { .object([.init("line", .int($0.line)), .init("column", .int($0.column))]) })),
-            ])
-        }
-        var writer = JSONWriter(capacity: 1024)
-        writer.value(.list(errors))
-        #expect(writer.text == testCase.errors)
+        let errors = validate(schema: Self.schema, document: document, source: source)
+        #expect(graphQLJSErrorsJSON(errors) == testCase.errors)
     }
 }
 
@@ -122,16 +113,7 @@ import Testing
     func hostileDocumentsMatchGraphQLJS17(_ testCase: HostileCase) throws {
         let source = Source(body: testCase.query)
         let schema = try buildSchema(testCase.schema)
-        let errors = validate(schema: schema, document: try parse(source, options: .trusted), source: source).map { error in
-            GraphQLValue.object([
-                .init("message", .string(error.message)),
-                .init(
-                    "locations",
-                    .list(error.locations.map { .object([.init("line", .int($0.line)), .init("column", .int($0.column))]) })),
-            ])
-        }
-        var writer = JSONWriter(capacity: 1024)
-        writer.value(.list(errors))
-        #expect(writer.text == testCase.errors)
+        let errors = validate(schema: schema, document: try parse(source, options: .trusted), source: source)
+        #expect(graphQLJSErrorsJSON(errors) == testCase.errors)
     }
 }

@@ -318,12 +318,8 @@ final class FieldSetMerging {
             for selection in selectionSet.selections {
                 switch selection {
                 case .field(let field):
-                    var definition: GraphQLField? = nil
-                    if let parentType, parentType.kind == .object || parentType.kind == .interface {
-                        definition = parentType.field(named: field.name.value)
-                    }
                     own.fields.append(table.count)
-                    table.append(FieldEntry(parentType: parentType, node: field, definition: definition))
+                    table.append(FieldEntry(field, on: parentType))
                     knownFacts.append(nil)
                     nameOf.append(number(of: field.responseKey))
                     directOfSubfields.append(-1)

@@ -204,6 +204,15 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         var parentType: GraphQLNamedType?
         var node: Field
         var definition: GraphQLField?
+
+        /// `field` as selected on `parentType`, with its definition when the type has fields.
+        init(_ field: Field, on parentType: GraphQLNamedType?) {
+            self.parentType = parentType
+            node = field
+            if let parentType, parentType.kind == .object || parentType.kind == .interface {
+                definition = parentType.field(named: field.name.value)
+            }
+        }
     }
 
     /// Fields by response name, in the order the names first appear. Small
@@ -569,11 +578,7 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         for selection in selectionSet.selections {
             switch selection {
             case .field(let field):
-                var definition: GraphQLField? = nil
-                if let parentType, parentType.kind == .object || parentType.kind == .interface {
-                    definition = parentType.field(named: field.name.value)
-                }
-                fieldMap.append(FieldEntry(parentType: parentType, node: field, definition: definition), as: field.responseKey)
+                fieldMap.append(FieldEntry(field, on: parentType), as: field.responseKey)
             case .fragmentSpread(let spread):
                 if seenFragments.insert(spread.name.value).inserted { fragmentNames.append(spread.name.value) }
             case .inlineFragment(let inline):
