@@ -11,6 +11,9 @@ final class HTTPConnection: @unchecked Sendable {
     private unowned let server: HTTPServer
     private let handle: UnsafeMutablePointer<uv_tcp_t>
     private let timer: UnsafeMutablePointer<uv_timer_t>
+    /// The loop's read buffer (`HTTPServer.readBuffer`), kept here so that
+    /// each read does not reach it through the unowned server.
+    private let readBuffer: UnsafeMutableRawBufferPointer
     private var parser: HTTPRequestParser
     private var pending: [HTTPRequest] = [] {
         didSet { state.pendingCount = pending.count }
@@ -60,6 +63,7 @@ final class HTTPConnection: @unchecked Sendable {
         parser = HTTPRequestParser(limits: server.configuration.limits, streamsBody: server.configuration.streamsBody)
         handle = .allocate(capacity: 1)
         timer = .allocate(capacity: 1)
+        readBuffer = server.readBuffer
         // Both only fail for arguments that cannot happen here (a loop that
         // is not initialised); a connection without its handles cannot go on.
         precondition(uv_tcp_init(server.loop.uv, handle) == 0 && uv_timer_init(server.loop.uv, timer) == 0)
@@ -178,9 +182,8 @@ final class HTTPConnection: @unchecked Sendable {
                 stream,
                 { handle, _, buffer in
                     let connection = HTTPConnection.from(handle!.pointee.data)
-                    let shared = connection.server.readBuffer
                     buffer!.pointee = uv_buf_init(
-                        shared.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(shared.count))
+                        connection.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(connection.readBuffer.count))
                 },
                 { stream, count, buffer in
                     let connection = HTTPConnection.from(stream!.pointee.data)
