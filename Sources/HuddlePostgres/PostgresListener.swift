@@ -24,7 +24,7 @@ public final class PostgresListener: @unchecked Sendable {
     public let loop: EventLoop
     public let configuration: PostgresConfiguration
     private var connection: PostgresConnection?
-    private var subscribers: [String: [UInt64: AsyncStream<Event>.Continuation]] = [:]
+    private var subscribers: [String: [UInt64: Subscriber]] = [:]
     /// Notifications a subscriber's stream had no room for (it keeps the
     /// newest 10,000 while its reader falls behind), since the start.
     public let droppedEvents = Atomic<Int>(0)
@@ -32,7 +32,7 @@ public final class PostgresListener: @unchecked Sendable {
     /// Numbers notifications; starts at random so that two listeners in
     /// one process (two servers, in tests) do not number alike.
     private var notificationsHeard = UInt64.random(in: 0..<(1 << 62))
-    private var closed = false
+    fileprivate private(set) var closed = false
     private var backoff: Duration
     private var connectionsMade = 0
     /// The number of the connection listening now; 0 while there is none.
@@ -58,23 +58,129 @@ public final class PostgresListener: @unchecked Sendable {
         try await loop.onLoop { try await connect() }
     }
 
+    /// Events a subscriber has not taken yet past which the oldest are
+    /// dropped (counted in `droppedEvents`).
+    static let maxUnreadEvents = 10_000
+
+    /// One subscriber of a channel: a stream that is read, or a feed that is called.
+    private enum Subscriber {
+        case stream(AsyncStream<Event>.Continuation)
+        case feed(Feed)
+    }
+
     /// The events of `channel`, from now until the stream is dropped or the
     /// listener closed.
     public func events(on channel: String) async throws -> AsyncStream<Event> {
         try await loop.onLoop {
-            let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(10_000))
-            let id = nextSubscriber
-            nextSubscriber += 1
-            let first = subscribers[channel, default: [:]].isEmpty
-            subscribers[channel, default: [:]][id] = continuation
+            let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(Self.maxUnreadEvents))
+            let id = try await add(.stream(continuation), on: channel)
             continuation.onTermination = { [weak self] _ in
                 guard let self else { return }
                 self.loop.enqueue { self.unsubscribe(channel, id) }
             }
-            if first, let connection, connection.isOpen {
-                _ = try await connection.query("LISTEN \(Self.quoted(channel))")
-            }
             return stream
+        }
+    }
+
+    /// The events of `channel` from now on, for a subscriber that is
+    /// called with each (`Feed.start`) rather than reading a stream:
+    /// thousands of them wait with nothing running, and each event reaches
+    /// all of one loop's in one job.
+    public func feed(on channel: String) async throws -> Feed {
+        try await loop.onLoop {
+            let feed = Feed(listener: self, channel: channel)
+            feed.id = try await add(.feed(feed), on: channel)
+            return feed
+        }
+    }
+
+    private func add(_ subscriber: Subscriber, on channel: String) async throws -> UInt64 {
+        let id = nextSubscriber
+        nextSubscriber += 1
+        let first = subscribers[channel, default: [:]].isEmpty
+        subscribers[channel, default: [:]][id] = subscriber
+        if first, let connection, connection.isOpen {
+            _ = try await connection.query("LISTEN \(Self.quoted(channel))")
+        }
+        return id
+    }
+
+    /// One subscriber's events of a channel, kept from when it was made
+    /// until it starts (the subscriber listens before it reads what
+    /// happened so far, so that nothing falls between), then handed to
+    /// its handler on its loop. Confined to the listener's loop.
+    public final class Feed: @unchecked Sendable {
+        fileprivate let listener: PostgresListener
+        fileprivate let channel: String
+        fileprivate var id: UInt64 = 0
+        /// Events heard before the start, the newest `maxUnreadEvents`.
+        fileprivate var early: [Event] = []
+        fileprivate var loop: EventLoop?
+        /// Called with each event, and with nil when the listener closes.
+        fileprivate var handler: (@Sendable (Event?) -> Void)?
+        fileprivate var stopped = false
+
+        fileprivate init(listener: PostgresListener, channel: String) {
+            self.listener = listener
+            self.channel = channel
+        }
+
+        /// Calls `handler` with each event on `loop` (on the listener's
+        /// loop when nil), the ones heard since the feed was made first,
+        /// and with nil if the listener closes, until the returned
+        /// function is called.
+        public func start(on loop: EventLoop?, _ handler: @escaping @Sendable (Event?) -> Void) -> @Sendable () -> Void {
+            let listener = listener
+            listener.loop.enqueue { [self] in
+                guard !stopped else { return }
+                self.loop = loop
+                self.handler = handler
+                let early = self.early
+                self.early = []
+                if !early.isEmpty { deliver(on: loop) { for event in early { handler(event) } } }
+                if listener.closed { deliver(on: loop) { handler(nil) } }
+            }
+            return { [self] in listener.loop.enqueue { self.stop() } }
+        }
+
+        fileprivate func stop() {
+            guard !stopped else { return }
+            stopped = true
+            handler = nil
+            listener.unsubscribe(channel, id)
+        }
+
+        fileprivate func deliver(on loop: EventLoop?, _ work: @escaping @Sendable () -> Void) {
+            if let loop { loop.enqueue(work) } else { work() }
+        }
+    }
+
+    /// Hands `event` to a channel's subscribers: the feeds of one loop in one job.
+    private func deliver(_ event: Event, to channelSubscribers: [UInt64: Subscriber]) {
+        var loops: [ObjectIdentifier: (EventLoop?, [@Sendable (Event?) -> Void])] = [:]
+        for subscriber in channelSubscribers.values {
+            switch subscriber {
+            case .stream(let continuation):
+                if case .dropped = continuation.yield(event) { droppedEvents.add(1, ordering: .relaxed) }
+            case .feed(let feed):
+                guard let handler = feed.handler else {
+                    if feed.early.count >= Self.maxUnreadEvents {
+                        feed.early.removeFirst()
+                        droppedEvents.add(1, ordering: .relaxed)
+                    }
+                    feed.early.append(event)
+                    continue
+                }
+                let key = feed.loop.map(ObjectIdentifier.init) ?? ObjectIdentifier(self)
+                loops[key, default: (feed.loop, [])].1.append(handler)
+            }
+        }
+        for (loop, handlers) in loops.values {
+            if let loop {
+                loop.enqueue { for handler in handlers { handler(event) } }
+            } else {
+                for handler in handlers { handler(event) }
+            }
         }
     }
 
@@ -85,7 +191,14 @@ public final class PostgresListener: @unchecked Sendable {
             listening.store(0, ordering: .releasing)
             connection?.close()
             connection = nil
-            for continuation in subscribers.values.flatMap(\.values) { continuation.finish() }
+            for subscriber in subscribers.values.flatMap(\.values) {
+                switch subscriber {
+                case .stream(let continuation): continuation.finish()
+                case .feed(let feed):
+                    guard let handler = feed.handler else { continue }
+                    feed.deliver(on: feed.loop) { handler(nil) }
+                }
+            }
             subscribers = [:]
         }
     }
@@ -106,11 +219,7 @@ public final class PostgresListener: @unchecked Sendable {
             notificationsHeard += 1
             var notification = notification
             notification.sequence = notificationsHeard
-            for continuation in subscribers[notification.channel]?.values ?? [:].values {
-                if case .dropped = continuation.yield(.notification(notification)) {
-                    droppedEvents.add(1, ordering: .relaxed)
-                }
-            }
+            if let channelSubscribers = subscribers[notification.channel] { deliver(.notification(notification), to: channelSubscribers) }
         }
         connection.onClose = { [weak self] _ in self?.connectionLost() }
         for channel in subscribers.keys {
@@ -137,7 +246,7 @@ public final class PostgresListener: @unchecked Sendable {
                 } catch {
                     continue
                 }
-                for continuation in subscribers.values.flatMap(\.values) { continuation.yield(.reconnected) }
+                for channelSubscribers in subscribers.values { deliver(.reconnected, to: channelSubscribers) }
                 return
             }
         }

@@ -92,6 +92,29 @@ import Testing
         await running.stop()
     }
 
+    /// A subscriber that reads slowly is held back, not dropped: its
+    /// events wait while the backlog is past `maxUnsentBytes`, and every
+    /// one arrives, in order, as it reads.
+    @Test func aSubscriberThatReadsSlowlyGetsEveryEvent() async throws {
+        let running = try await Self.server(maxUnsentBytes: 64 << 10, sendTimeout: .seconds(20))
+        let client = try WebSocketClient(port: running.port)
+        client.initialise()
+        // 200 events of 16 KiB: 3.2 MiB, fifty times the bound.
+        client.send(#"{"id":"1","type":"subscribe","payload":{"query":"subscription { blobs(count: 200, size: 16384) }"}}"#)
+        try await Task.sleep(for: .milliseconds(300))
+        var events = 0
+        var last: (kind: String, text: String)?
+        while let message = client.next() {
+            last = message
+            guard message.kind == "text", message.text.contains(#""type":"next""#) else { break }
+            events += 1
+            if events % 20 == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(events == 200)
+        #expect(last?.text == #"{"id":"1","type":"complete"}"#)
+        await running.stop()
+    }
+
     @Test func runsQueriesAndSubscriptions() async throws {
         let running = try await Self.server()
         let client = try WebSocketClient(port: running.port)

@@ -8,7 +8,7 @@
 public struct ExecutableSchema: Sendable {
     public let schema: GraphQLSchema
     private let resolvers: [ObjectIdentifier: BoundResolver]
-    private let subscribers: [ObjectIdentifier: SubscriptionSource]
+    private let subscribers: [ObjectIdentifier: BoundSource]
     private let typeResolvers: [String: TypeResolver]
     private let defaultResolved: Set<String>
     /// What a resolver's error that is not a `GraphQLError` becomes in the
@@ -32,7 +32,13 @@ public struct ExecutableSchema: Sendable {
         resolvers[ObjectIdentifier(field)]
     }
 
-    func subscriber(for field: GraphQLField) -> SubscriptionSource? {
+    /// A subscription field's source, as it was bound.
+    enum BoundSource: Sendable {
+        case stream(SubscriptionSource)
+        case feed(SubscriptionFeedSource)
+    }
+
+    func subscriber(for field: GraphQLField) -> BoundSource? {
         subscribers[ObjectIdentifier(field)]
     }
 
@@ -52,7 +58,7 @@ public struct ExecutableSchema: Sendable {
     public struct Builder {
         public let schema: GraphQLSchema
         private var resolvers: [ObjectIdentifier: BoundResolver] = [:]
-        private var subscribers: [ObjectIdentifier: SubscriptionSource] = [:]
+        private var subscribers: [ObjectIdentifier: BoundSource] = [:]
         private var typeResolvers: [String: TypeResolver] = [:]
         private var defaultResolved: Set<String> = []
         private var problems: [String] = []
@@ -122,6 +128,16 @@ public struct ExecutableSchema: Sendable {
         /// event becomes the parent the field (and the rest of the selection)
         /// is executed on, as its own response.
         public mutating func subscribe(_ typeName: String, _ fieldName: String, _ source: @escaping SubscriptionSource) {
+            bindSource(typeName, fieldName, .stream(source))
+        }
+
+        /// Binds the source of a subscription root field as a feed, which
+        /// calls its subscribers with each event (`SourceEventFeed`).
+        public mutating func subscribe(_ typeName: String, _ fieldName: String, feed source: @escaping SubscriptionFeedSource) {
+            bindSource(typeName, fieldName, .feed(source))
+        }
+
+        private mutating func bindSource(_ typeName: String, _ fieldName: String, _ source: BoundSource) {
             guard let type = schema.subscriptionType, type.name == typeName, let field = type.field(named: fieldName) else {
                 problems.append("Cannot bind a subscription to \"\(typeName).\(fieldName)\": it is not a field of the subscription type.")
                 return
@@ -171,7 +187,7 @@ public struct ExecutableSchema: Sendable {
 
     private init(
         schema: GraphQLSchema, resolvers: [ObjectIdentifier: BoundResolver],
-        subscribers: [ObjectIdentifier: SubscriptionSource], typeResolvers: [String: TypeResolver],
+        subscribers: [ObjectIdentifier: BoundSource], typeResolvers: [String: TypeResolver],
         defaultResolved: Set<String>, unexpectedError: (@Sendable (any Error) -> GraphQLError)?
     ) {
         self.unexpectedError = unexpectedError

@@ -98,7 +98,7 @@ public final class SharedEventExecutions: Sendable {
         }
     }
 
-    private struct Key: Hashable {
+    fileprivate struct Key: Hashable {
         var occurrence: SharingKey
         var shape: Shape
         /// nil for the run any subscriber may share; else the one viewer's.
@@ -106,7 +106,7 @@ public final class SharedEventExecutions: Sendable {
     }
 
     /// What a waiting subscriber is told when the run it waits for ends.
-    private enum Outcome {
+    enum Outcome: Sendable {
         case result(ExecutionResult)
         /// The run read the viewer: each viewer needs their own.
         case personal
@@ -116,8 +116,15 @@ public final class SharedEventExecutions: Sendable {
         case again
     }
 
+    /// A subscriber waiting for another's run: a suspended task, or a
+    /// pushed subscription (`SubscriptionFeed`) to call on its queue.
+    private enum Waiter {
+        case task(CheckedContinuation<Outcome, Never>)
+        case pushed(SubscriberQueue, @Sendable (Outcome) -> Void)
+    }
+
     private enum Entry {
-        case running([UInt64: CheckedContinuation<Outcome, Never>])
+        case running([UInt64: Waiter])
         case done(ExecutionResult, bytes: Int)
         /// On the shared key: runs of this event read the viewer.
         case personal
@@ -139,7 +146,31 @@ public final class SharedEventExecutions: Sendable {
         case answer(ExecutionResult)
         case wait(Key)
         case run(Key)
-        case again
+    }
+
+    /// The next step for a subscriber of `sharedKey` (of `ownKey` once it
+    /// is known that runs of the event read the viewer), taken under the lock.
+    private func step(_ state: inout State, _ sharedKey: Key, _ ownKey: Key, personal: inout Bool) -> Step {
+        evict(&state, now: clock.now)
+        if state.personalShapes.contains(sharedKey.shape) { personal = true }
+        let key = personal ? ownKey : sharedKey
+        switch state.entries[key] {
+        case nil:
+            state.entries[key] = .running([:])
+            return .run(key)
+        case .running: return .wait(key)
+        case .done(let result, _): return .answer(result)
+        case .personal:
+            personal = true
+            switch state.entries[ownKey] {
+            case nil:
+                state.entries[ownKey] = .running([:])
+                return .run(ownKey)
+            case .running: return .wait(ownKey)
+            case .done(let result, _): return .answer(result)
+            case .personal: return .run(ownKey)  // not reached: only a shared key is marked personal
+            }
+        }
     }
 
     /// The result of the event `occurrence` for a subscription of `shape`,
@@ -154,27 +185,11 @@ public final class SharedEventExecutions: Sendable {
         var personal = false
         while true {
             if Task.isCancelled { return await execute().0 }
-            let step = state.withLock { state -> Step in
-                evict(&state, now: clock.now)
-                let key = personal || state.personalShapes.contains(shape) ? ownKey : sharedKey
-                switch state.entries[key] {
-                case nil:
-                    state.entries[key] = .running([:])
-                    return .run(key)
-                case .running: return .wait(key)
-                case .done(let result, _): return .answer(result)
-                case .personal:
-                    personal = true
-                    guard state.entries[ownKey] == nil else { return .again }
-                    state.entries[ownKey] = .running([:])
-                    return .run(ownKey)
-                }
-            }
+            let step = state.withLock { state in self.step(&state, sharedKey, ownKey, personal: &personal) }
             switch step {
             case .answer(let result):
                 shared.add(1, ordering: .relaxed)
                 return result
-            case .again: continue
             case .wait(let key):
                 switch await wait(for: key) {
                 case .result(let result):
@@ -189,10 +204,66 @@ public final class SharedEventExecutions: Sendable {
             case .run(let key):
                 runs.add(1, ordering: .relaxed)
                 let (result, readViewer) = await execute()
-                finish(key, result, readViewer: readViewer, shape: shape, ownKey: ownKey)
+                finish(Run(key: key, ownKey: ownKey), result, readViewer: readViewer)
                 return result
             }
         }
+    }
+
+    /// A run a pushed subscription has taken on: it runs the event, then
+    /// hands the result to `finish`.
+    struct Run {
+        fileprivate let key: Key
+        fileprivate let ownKey: Key
+    }
+
+    /// What a pushed subscription does with an event.
+    enum Claim {
+        case answer(ExecutionResult)
+        case run(Run)
+        /// Another subscriber runs it: `then` is called on the queue when it ends.
+        case waiting
+    }
+
+    /// `result`'s steps for a subscription that must not suspend: the
+    /// answer when one is held, else the run to make, else a wait whose
+    /// outcome `then` is given on `queue`. `personal` says that runs of
+    /// this event read the viewer (an earlier outcome was `.personal`).
+    func claim(
+        occurrence: SharingKey, shape: Shape, viewer: SharingKey, personal: Bool, queue: SubscriberQueue,
+        then: @escaping @Sendable (Outcome) -> Void
+    ) -> Claim {
+        let sharedKey = Key(occurrence: occurrence, shape: shape, viewer: nil)
+        let ownKey = Key(occurrence: occurrence, shape: shape, viewer: viewer)
+        var personal = personal
+        let claim = state.withLock { state -> Claim in
+            switch step(&state, sharedKey, ownKey, personal: &personal) {
+            case .answer(let result): return .answer(result)
+            case .run(let key): return .run(Run(key: key, ownKey: ownKey))
+            case .wait(let key):
+                state.nextWaiter += 1
+                guard case .running(var waiters) = state.entries[key] else { return .waiting }
+                waiters[state.nextWaiter] = .pushed(queue, then)
+                state.entries[key] = .running(waiters)
+                return .waiting
+            }
+        }
+        switch claim {
+        case .answer: shared.add(1, ordering: .relaxed)
+        case .run: runs.add(1, ordering: .relaxed)
+        case .waiting: break
+        }
+        return claim
+    }
+
+    /// Counts a run made because a shared one could not be used (`.runOwn`).
+    func countOwnRun() {
+        runs.add(1, ordering: .relaxed)
+    }
+
+    /// Counts a result a waiter was given.
+    func countShared() {
+        shared.add(1, ordering: .relaxed)
     }
 
     /// Waits for the run of `key`; a subscriber that leaves stops waiting.
@@ -207,7 +278,7 @@ public final class SharedEventExecutions: Sendable {
                     if Task.isCancelled { return .runOwn }
                     switch state.entries[key] {
                     case .running(var waiters):
-                        waiters[waiter] = continuation
+                        waiters[waiter] = .task(continuation)
                         state.entries[key] = .running(waiters)
                         return nil
                     case .done(let result, _): return .result(result)
@@ -219,7 +290,7 @@ public final class SharedEventExecutions: Sendable {
             }
         } onCancel: {
             let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
-                guard case .running(var waiters) = state.entries[key], let found = waiters.removeValue(forKey: waiter) else {
+                guard case .running(var waiters) = state.entries[key], case .task(let found) = waiters.removeValue(forKey: waiter) else {
                     return nil
                 }
                 state.entries[key] = .running(waiters)
@@ -234,13 +305,17 @@ public final class SharedEventExecutions: Sendable {
         result.errors.isEmpty && !Task.isCancelled
     }
 
-    private func finish(_ key: Key, _ result: ExecutionResult, readViewer: Bool, shape: Shape, ownKey: Key) {
+    /// Ends a run: the result is held for the subscribers to come and
+    /// given to those waiting (when it may be shared), and returned.
+    @discardableResult
+    func finish(_ run: Run, _ result: ExecutionResult, readViewer: Bool) -> ExecutionResult {
+        let (key, ownKey, shape) = (run.key, run.ownKey, run.key.shape)
         let shareable = Self.isShareable(result)
         let held = shareable ? result.compacted() : result
         let bytes = held.heldJSONBytes
         let now = clock.now
-        let (waiters, outcome) = state.withLock { state -> ([CheckedContinuation<Outcome, Never>], Outcome) in
-            var waiters: [CheckedContinuation<Outcome, Never>] = []
+        let (waiters, outcome) = state.withLock { state -> ([Waiter], Outcome) in
+            var waiters: [Waiter] = []
             if case .running(let waiting) = state.entries[key] { waiters = Array(waiting.values) }
             guard shareable else {
                 state.entries[key] = nil
@@ -266,7 +341,23 @@ public final class SharedEventExecutions: Sendable {
             evict(&state, now: now)
             return (waiters, .result(held))
         }
-        for waiter in waiters { waiter.resume(returning: outcome) }
+        Self.tell(waiters, outcome)
+        return held
+    }
+
+    /// Resumes the waiting tasks, and calls the pushed subscriptions with
+    /// one job per queue rather than one per subscriber.
+    private static func tell(_ waiters: [Waiter], _ outcome: Outcome) {
+        var queues: [ObjectIdentifier: (SubscriberQueue, [@Sendable (Outcome) -> Void])] = [:]
+        for waiter in waiters {
+            switch waiter {
+            case .task(let continuation): continuation.resume(returning: outcome)
+            case .pushed(let queue, let then): queues[queue.id, default: (queue, [])].1.append(then)
+            }
+        }
+        for (queue, calls) in queues.values {
+            queue.async { for call in calls { call(outcome) } }
+        }
     }
 
     /// Drops the oldest results past their time or past the bounds.

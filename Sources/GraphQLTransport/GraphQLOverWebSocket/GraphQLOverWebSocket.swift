@@ -1,5 +1,7 @@
 import GraphQL
 import HuddleRuntime
+import TraceContext
+import Tracing
 
 /// GraphQL over WebSocket: what both subprotocols share — the schema, the
 /// documents, authentication from the connection_init payload, and limits.
@@ -69,26 +71,32 @@ public final class GraphQLOverWebSocket: Sendable {
         case single(ExecutionResult)
         /// A query or mutation that defers: its initial result, then the rest.
         case incremental(ExecutionResult, IncrementalExecution)
-        case stream(AsyncStream<ExecutionResult>)
+        /// A subscription, started with `SubscriptionFeed.start`.
+        case feed(SubscriptionFeed)
     }
 
-    /// Starts `request`; what it selects (its type and name) goes into `record`, for its log line.
-    func start(_ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord) async -> Start {
+    /// Starts `request`; what it selects (its type and name) goes into
+    /// `record`, for its log line. A subscription's responses are pushed
+    /// on `queue` (the socket's loop).
+    func start(_ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord, queue: SubscriberQueue) async
+        -> Start
+    {
         let start = await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
-            await startOperation(request, context: context, record: record)
+            await startOperation(request, context: context, record: record, queue: queue)
         }
-        if case .stream = start { record.started() }
         switch start {
         case .failed(let errors): record.count(errors)
         case .single(let result), .incremental(let result, _): record.count(result.errors)
-        case .stream: break
+        case .feed: record.started()
         }
         return start
     }
 
     /// Request errors carry codes as GraphQL over HTTP's do (parse and
     /// validation codes come from the document cache).
-    private func startOperation(_ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord) async -> Start {
+    private func startOperation(
+        _ request: GraphQLRequest, context: any Sendable, record: SessionTasks.OperationRecord, queue: SubscriberQueue
+    ) async -> Start {
         var request = request
         record.name = request.operationName.map(LoggedOperation.clamped)
         if case .failure(let refusal) = configuration.operations.trustedDocuments?.resolve(&request) {
@@ -122,9 +130,10 @@ public final class GraphQLOverWebSocket: Sendable {
             switch await subscribe(
                 schema: schema, document: document, source: source, operationName: request.operationName,
                 variables: request.variables, context: makeContext, limits: configuration.operations.executionLimits,
-                workExecutor: configuration.operations.workExecutor, memo: memo, sharedEvents: configuration.operations.sharedEvents
+                workExecutor: configuration.operations.workExecutor, memo: memo, sharedEvents: configuration.operations.sharedEvents,
+                pushingOn: queue, eventScope: Self.operationScope()
             ) {
-            case .stream(let stream): return .stream(stream)
+            case .feed(let feed): return .feed(feed)
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
             }
         }
@@ -151,7 +160,26 @@ public final class GraphQLOverWebSocket: Sendable {
         } result: { start in
             switch start {
             case .single(let result), .incremental(let result, _): result
-            case .failed, .stream: nil
+            case .failed, .feed: nil
+            }
+        }
+    }
+
+    /// The queue a socket's subscriptions are pushed on: its loop.
+    static func queue(of socket: WebSocket) -> SubscriberQueue {
+        let loop = socket.loop
+        return SubscriberQueue(executor: loop) { loop.enqueue($0) }
+    }
+
+    /// What an event of a pushed subscription runs in: the task-local
+    /// values of the operation that started it (its request id, its
+    /// trace), as the operation's own task would have given it.
+    private static func operationScope() -> SubscriptionFeed.EventScope {
+        let requestID = RequestID.current
+        let context = InstrumentationContext.current
+        return { run in
+            await RequestID.$current.withValue(requestID) {
+                await InstrumentationContext.$current.withValue(context) { await run() }
             }
         }
     }

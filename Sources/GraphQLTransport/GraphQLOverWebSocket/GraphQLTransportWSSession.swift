@@ -118,7 +118,7 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                     id: id, type: "error",
                     payload: GraphQLOverWebSocket.json([.coded(error.message, code: "SERVICE_UNAVAILABLE")]))
             }
-            switch await service.start(parameters, context: context, record: record) {
+            switch await service.start(parameters, context: context, record: record, queue: GraphQLOverWebSocket.queue(of: socket)) {
             case .failed(let errors):
                 guard !Task.isCancelled else { return }
                 await deliver(id: id, type: "error", payload: GraphQLOverWebSocket.json(errors))
@@ -136,16 +136,18 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                 }
                 guard !Task.isCancelled else { return }
                 await deliver(id: id, type: "complete", payload: nil)
-            case .stream(let stream):
-                for await result in stream {
-                    guard !Task.isCancelled else { return }
-                    await deliver(id: id, type: "next", payload: GraphQLOverWebSocket.json(result))
+            case .feed(let feed):
+                let requestID = RequestID.current
+                tasks.follow(id, record: record, feed) { [self] result in
+                    let payload = RequestID.$current.withValue(requestID) { GraphQLOverWebSocket.json(result) }
+                    // A client that has fallen behind holds back its own events only.
+                    if !push(id: id, type: "next", payload: payload, room: { [weak feed] in feed?.resume() }) { feed.pause() }
                     tasks.metrics?.subscriptionEventDelivered()
                     record.events += 1
                     record.count(result.errors)
+                } ended: { [self] in
+                    push(id: id, type: "complete", payload: nil, room: {})
                 }
-                guard !Task.isCancelled else { return }
-                await deliver(id: id, type: "complete", payload: nil)
             }
         }
     }
@@ -153,6 +155,14 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
     private func send(id: String, type: StaticString, payload: [UInt8]?) {
         guard !isClosed else { return }
         socket.send(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload))
+    }
+
+    /// A subscription's message, sent now; false when the client has
+    /// fallen behind, until `room` is called (see `WebSocket.push`).
+    @discardableResult
+    private func push(id: String, type: StaticString, payload: [UInt8]?, room: @escaping () -> Void) -> Bool {
+        guard !isClosed else { return false }
+        return socket.push(text: GraphQLOverWebSocket.message(id: id, type: type, payload: payload), room: room)
     }
 
     /// An operation's message, sent as the client reads (see `WebSocket.deliver`).

@@ -4,12 +4,13 @@ import TraceContext
 
 /// The tasks a GraphQL WebSocket session runs on its loop, whichever
 /// protocol it speaks: its operations by id, and its timers. All of them
-/// stop when the session ends. Used on the loop only (asserted at each
+/// stop when the session ends. An operation is a task while it starts; a
+/// subscription then goes on as a feed (`follow`), with no task of its own. Used on the loop only (asserted at each
 /// entry), which is what makes it Sendable.
 final class SessionTasks: @unchecked Sendable {
     private let loop: EventLoop
     let metrics: Metrics?
-    private var operations: [String: Task<Void, Never>] = [:]
+    private var operations: [String: Operation] = [:]
     private var timers: [Task<Void, Never>] = []
     private(set) var isStopped = false
 
@@ -48,6 +49,22 @@ final class SessionTasks: @unchecked Sendable {
         }
     }
 
+    /// One operation: its task while it starts (or runs, for a query), then
+    /// its feed. Touched on the loop only, like the rest of the session.
+    private final class Operation: @unchecked Sendable {
+        let record = OperationRecord()
+        let requestID: String
+        let started = ContinuousClock.now
+        var task: Task<Void, Never>?
+        var feed: SubscriptionFeed?
+        /// Its end is logged (and counted).
+        var isEnded = false
+
+        init(requestID: String) {
+            self.requestID = requestID
+        }
+    }
+
     var operationCount: Int {
         loop.assertInLoopThread()
         return operations.count
@@ -62,19 +79,20 @@ final class SessionTasks: @unchecked Sendable {
     func run(_ id: String, _ body: @escaping @Sendable (OperationRecord) async -> Void) {
         loop.assertInLoopThread()
         let metrics = metrics
-        let requestID = "\(socket.requestID):\(LoggedOperation.clamped(id))"
-        operations[id] = Task(executorPreference: loop) { [self] in
-            let started = ContinuousClock.now
-            let record = OperationRecord()
+        let operation = Operation(requestID: "\(socket.requestID):\(LoggedOperation.clamped(id))")
+        operations[id] = operation
+        operation.task = Task(executorPreference: loop) { [self] in
+            let record = operation.record
             // Counted once its source is in place (`OperationRecord.started`):
             // from then on no event it follows can pass it by.
             record.onStarted = { metrics?.subscriptionStarted() }
-            defer { if record.isStarted { metrics?.subscriptionEnded() } }
-            await RequestID.$current.withValue(requestID) {
+            await RequestID.$current.withValue(operation.requestID) {
                 guard let tracer = socket.tracer else { return await body(record) }
                 await tracer.run(
                     "GraphQL over WebSocket", kind: .server, under: socket.traceContext,
-                    attributes: ["huddle.websocket.protocol": .string(protocolName), "huddle.request_id": .string(requestID)]
+                    attributes: [
+                        "huddle.websocket.protocol": .string(protocolName), "huddle.request_id": .string(operation.requestID),
+                    ]
                 ) { span in
                     if span.isRecording { record.trace = span.context.traceParent }
                     await body(record)
@@ -84,26 +102,64 @@ final class SessionTasks: @unchecked Sendable {
                     }
                 }
             }
-            let cancelled = Task.isCancelled
-            let logger = socket.logger
-            if logger.logs(.info) {
-                logger.log(
-                    .info, "operation",
-                    [
-                        "request_id": .string(requestID),
-                        "trace_id": record.trace.map { .string($0.traceID.hex) },
-                        "span_id": record.trace.map { .string($0.spanID.hex) },
-                        "protocol": .string(protocolName),
-                        "operation_type": record.type.map { .string($0) },
-                        "operation": record.name.map { .string($0) },
-                        "duration_ms": .double((ContinuousClock.now - started).seconds * 1000),
-                        "events": record.type == "subscription" ? .int(record.events) : nil,
-                        "error_codes": record.errorCodes.isEmpty ? nil : .string(record.errorCodes.joined(separator: ",")),
-                        "outcome": .string(cancelled ? "cancelled" : "completed"),
-                    ])
-            }
-            // Only if it was not cancelled: a cancelled id may already be running anew.
-            if !cancelled { operations[id] = nil }
+            operation.task = nil
+            if Task.isCancelled { return end(operation, cancelled: true) }
+            // A subscription goes on as its feed, which ends it.
+            guard operation.feed == nil else { return }
+            end(operation, cancelled: false)
+            if operations[id] === operation { operations[id] = nil }
+        }
+    }
+
+    /// Goes on with a subscription started in `run` (the one `record`
+    /// belongs to) as its feed: `respond` is given each response and
+    /// `ended` called when the source ends, on the loop, with no task.
+    func follow(
+        _ id: String, record: OperationRecord, _ feed: SubscriptionFeed, respond: @escaping (ExecutionResult) -> Void,
+        ended: @escaping () -> Void
+    ) {
+        loop.assertInLoopThread()
+        guard let operation = operations[id], operation.record === record, !isStopped else { return feed.cancel() }
+        operation.feed = feed
+        feed.start(responding: respond) { [weak self] in
+            ended()
+            guard let self else { return }
+            if self.operations[id] === operation { self.operations[id] = nil }
+            self.end(operation, cancelled: false)
+        }
+    }
+
+    /// Logs an operation's end (once) with what its record says, and counts it.
+    private func end(_ operation: Operation, cancelled: Bool) {
+        guard !operation.isEnded else { return }
+        operation.isEnded = true
+        let record = operation.record
+        if record.isStarted { metrics?.subscriptionEnded() }
+        let logger = socket.logger
+        guard logger.logs(.info) else { return }
+        logger.log(
+            .info, "operation",
+            [
+                "request_id": .string(operation.requestID),
+                "trace_id": record.trace.map { .string($0.traceID.hex) },
+                "span_id": record.trace.map { .string($0.spanID.hex) },
+                "protocol": .string(protocolName),
+                "operation_type": record.type.map { .string($0) },
+                "operation": record.name.map { .string($0) },
+                "duration_ms": .double((ContinuousClock.now - operation.started).seconds * 1000),
+                "events": record.type == "subscription" ? .int(record.events) : nil,
+                "error_codes": record.errorCodes.isEmpty ? nil : .string(record.errorCodes.joined(separator: ",")),
+                "outcome": .string(cancelled ? "cancelled" : "completed"),
+            ])
+    }
+
+    /// Stops an operation: its task, or its feed.
+    private func stop(_ operation: Operation) {
+        operation.task?.cancel()
+        if let feed = operation.feed {
+            feed.cancel()
+            // A task still starting logs the end itself, once it sees it was cancelled.
+            if operation.task == nil { end(operation, cancelled: true) }
         }
     }
 
@@ -120,7 +176,7 @@ final class SessionTasks: @unchecked Sendable {
 
     func cancel(_ id: String) {
         loop.assertInLoopThread()
-        operations.removeValue(forKey: id)?.cancel()
+        if let operation = operations.removeValue(forKey: id) { stop(operation) }
     }
 
     /// Calls `action` once after `delay`, unless the session has ended.
@@ -165,8 +221,9 @@ final class SessionTasks: @unchecked Sendable {
         stopWatching?()
         stopWatching = nil
         isStopped = true
-        for task in operations.values { task.cancel() }
+        let stopping = operations.values
         operations = [:]
+        for operation in stopping { stop(operation) }
         for timer in timers { timer.cancel() }
         timers = []
     }

@@ -33,6 +33,35 @@ package enum SubscriptionResolvers {
         return try await listener.events(on: channel)
     }
 
+    /// The notifications of `channel` as a subscription's source feed:
+    /// `event` makes each into the subscription's event (nil skips it;
+    /// `last` ends the subscription after it). Events are handed over on
+    /// the subscriber's queue, one job per loop for all of its subscribers.
+    package static func feed(
+        _ context: RequestContext, on channel: String,
+        _ event: @escaping @Sendable (PostgresNotification) -> (event: Parent?, last: Bool)
+    ) async throws -> SourceEventFeed {
+        guard let listener = context.listener else {
+            throw GraphQLError(message: "Subscriptions are not available on this server.")
+        }
+        let notifications = try await listener.feed(on: channel)
+        return SourceEventFeed { queue, deliver in
+            let handler: @Sendable (PostgresListener.Event?) -> Void = { heard in
+                switch heard {
+                case nil: deliver(.end(nil))
+                case .reconnected?: break
+                case .notification(let notification)?:
+                    let (made, last) = event(notification)
+                    if let made { deliver(.event(made)) }
+                    if last { deliver(.end(nil)) }
+                }
+            }
+            guard let queue else { return notifications.start(on: nil, handler) }
+            if let loop = queue.executor as? EventLoop { return notifications.start(on: loop, handler) }
+            return notifications.start(on: nil) { heard in queue.async { handler(heard) } }
+        }
+    }
+
     /// A subscription to the viewer's inbox, notices of `kinds` (all for
     /// nil) made into the field's value by `transform` (nil skips one).
     package static func inbox(

@@ -9,6 +9,8 @@ import TraceContext
 /// makes it Sendable; the server owns it until its handles close.
 final class HTTPConnection: @unchecked Sendable {
     private unowned let server: HTTPServer
+    /// The loop the connection is confined to.
+    var loop: EventLoop { server.loop }
     private let handle: UnsafeMutablePointer<uv_tcp_t>
     private let timer: UnsafeMutablePointer<uv_timer_t>
     /// The loop's read buffer (`HTTPServer.readBuffer`), kept here so that

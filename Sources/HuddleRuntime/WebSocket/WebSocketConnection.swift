@@ -3,8 +3,9 @@
 /// handshake (RFC 6455 §5.5, §7), and backpressure on what it sends. The
 /// bytes go through the `HTTPConnection` underneath, which keeps the socket.
 ///
-/// Confined to its loop's thread, like the connection it belongs to.
-final class WebSocketConnection {
+/// Confined to its loop's thread, like the connection it belongs to
+/// (what makes it Sendable: its tasks run on that loop).
+final class WebSocketConnection: @unchecked Sendable {
     private unowned let transport: HTTPConnection
     private var parser: WebSocketFrameParser
     /// Bytes queued to the peer past which a sender is taken to be stalled.
@@ -83,6 +84,50 @@ final class WebSocketConnection {
         transport.write(frame)
         transport.updateReading()
         return true
+    }
+
+    /// Sends a frame of results now, for a producer that cannot wait (a
+    /// pushed subscription, handed its event with many others in one
+    /// job). False when the backlog is now past `maxUnsentBytes` (or the
+    /// socket closed): the producer should pause until `room` is called,
+    /// once the peer has read back within the bound. A peer that reads
+    /// nothing of it for the server's send timeout has stalled (1008), as
+    /// with `deliver`.
+    func push(_ frame: [UInt8], room: @escaping () -> Void) -> Bool {
+        guard !closeSent, !transport.isClosed else { return false }
+        transport.write(frame)
+        transport.updateReading()
+        guard let maxUnsentBytes, transport.unsentBytes > maxUnsentBytes else { return true }
+        waitingForRoom.append(room)
+        watchBacklog(maxUnsentBytes)
+        return false
+    }
+
+    /// Producers paused until the backlog is back within the bound.
+    private var waitingForRoom: [() -> Void] = []
+    private var watchingBacklog = false
+
+    /// Watches a backlog over `limit` until it falls back within it (and
+    /// lets the paused producers go on), or the peer is taken for stalled.
+    private func watchBacklog(_ limit: Int) {
+        guard !watchingBacklog else { return }
+        watchingBacklog = true
+        // Held by the watch until it ends, which it does once the connection closes.
+        let transport = transport
+        Task(executorPreference: transport.loop) { [self] in
+            while !closeSent, !transport.isClosed, transport.unsentBytes > limit {
+                let before = transport.unsentBytes
+                let room = await transport.roomToWriteWithin(limit)
+                if !room && !transport.isClosed && transport.unsentBytes >= before {
+                    close(code: 1008, reason: "the client is not reading")
+                }
+            }
+            watchingBacklog = false
+            let paused = waitingForRoom
+            waitingForRoom = []
+            guard !closeSent, !transport.isClosed else { return }
+            for resume in paused { resume() }
+        }
     }
 
     /// Sends our close frame and waits (the drain timeout at most) for the peer's.

@@ -92,6 +92,16 @@ public final class WebSocket: @unchecked Sendable {
         return await connection.deliver(WebSocketFrame.text(text))
     }
 
+    /// Sends an operation's message now, for a producer that cannot wait
+    /// for the client to read; false when the client has fallen behind by
+    /// the service's `maxUnsentBytes` (or the socket closed): pause until
+    /// `room` is called (see `WebSocketConnection.push`).
+    public func push(text: String, room: @escaping () -> Void) -> Bool {
+        loop.assertInLoopThread()
+        guard let connection else { return false }
+        return connection.push(WebSocketFrame.text(text), room: room)
+    }
+
     /// Starts the closing handshake; the TCP connection closes when the
     /// peer answers, or after the server's drain timeout.
     public func close(code: UInt16, reason: String = "") {

@@ -34,15 +34,23 @@ enum SessionEvents {
     }
 
     static func bind(_ binder: inout SchemaBinder) {
-        binder.builder.subscribe("Subscription", "sessionUpdated") { input in
-            let context = input.request
-            let sessionID = try input.id("sessionId", of: "SportsSession")
-            _ = try await SessionResolvers.load(sessionID, on: context.database)
-            let events = SessionEventSource(try await SubscriptionResolvers.listen(context, on: channel(forSession: sessionID)))
-            // Read in the subscriber's own task, as it asks for the next
-            // event: no task of its own per subscriber.
-            return AsyncThrowingStream(unfolding: { await events.next(of: sessionID) })
-        }
+        binder.builder.subscribe(
+            "Subscription", "sessionUpdated",
+            feed: { input in
+                let context = input.request
+                let sessionID = try input.id("sessionId", of: "SportsSession")
+                _ = try await SessionResolvers.load(sessionID, on: context.database)
+                // A feed: a subscriber waits with no task of its own, and an
+                // event reaches all of a loop's subscribers in one job.
+                return try await SubscriptionResolvers.feed(context, on: channel(forSession: sessionID)) { notification in
+                    let parts = notification.payload.split(separator: " ")
+                    guard let kind = parts.first else { return (nil, false) }
+                    let record = SessionEventRecord(
+                        kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) },
+                        notification: notification.sequence)
+                    return (.object(record), kind == Kind.deleted.rawValue)
+                }
+            })
         binder.root("Subscription", "sessionUpdated") { input in SubscriptionResolvers.passThrough(input) }
         binder.field("SportsSessionEvent", "kind") { (event: SessionEventRecord) in .scalar(.enum(event.kind)) }
         binder.field("SportsSessionEvent", "sessionId") { (event: SessionEventRecord) in GlobalID.value("SportsSession", event.sessionID) }
@@ -53,32 +61,5 @@ enum SessionEvents {
             guard let actor = event.actorID else { return .null }
             return input.request.loaders.users.load(actor) { $0.map { .object($0) } ?? .null }
         }
-    }
-}
-
-/// One subscriber's session events, read from the listener's notifications
-/// by the task that consumes them, until the session is deleted.
-private final class SessionEventSource: @unchecked Sendable {
-    // Advanced by one consumer at a time (the subscription's task).
-    private var notifications: AsyncStream<PostgresListener.Event>.Iterator
-    private var ended = false
-
-    init(_ notifications: AsyncStream<PostgresListener.Event>) {
-        self.notifications = notifications.makeAsyncIterator()
-    }
-
-    func next(of sessionID: Int64) async -> Parent? {
-        guard !ended else { return nil }
-        while let event = await notifications.next() {
-            guard case .notification(let notification) = event else { continue }
-            let parts = notification.payload.split(separator: " ")
-            guard let kind = parts.first else { continue }
-            if kind == SessionEvents.Kind.deleted.rawValue { ended = true }
-            return .object(
-                SessionEventRecord(
-                    kind: String(kind), sessionID: sessionID, actorID: parts.dropFirst().first.flatMap { Int64($0) },
-                    notification: notification.sequence))
-        }
-        return nil
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import HuddlePostgres
+import HuddleRuntime
+import PostgresTestSupport
+import RuntimeTestSupport
+import Synchronization
+import TestSupport
+import Testing
+
+/// The listener's feeds: what NOTIFY sends reaches each feed on its own
+/// loop, in order, including what was heard before it started; a stopped
+/// feed hears nothing more, and the last to stop ends the LISTEN.
+@Suite(.enabled(if: TestDatabase.available), .hangGuard)
+struct PostgresListenerFeedTests {
+    /// What one feed was handed, and on which thread.
+    final class Heard: Sendable {
+        private let state = Mutex<(payloads: [String], onItsLoop: Bool, ended: Bool)>(([], true, false))
+        let loop: EventLoop?
+
+        init(loop: EventLoop?) { self.loop = loop }
+
+        func take(_ event: PostgresListener.Event?) {
+            let onItsLoop = loop?.inLoopThread ?? true
+            state.withLock { state in
+                state.onItsLoop = state.onItsLoop && onItsLoop
+                switch event {
+                case .notification(let notification)?: state.payloads.append(notification.payload)
+                case .reconnected?: state.payloads.append("reconnected")
+                case nil: state.ended = true
+                }
+            }
+        }
+
+        var payloads: [String] { state.withLock { $0.payloads } }
+        var onItsLoop: Bool { state.withLock { $0.onItsLoop } }
+        var ended: Bool { state.withLock { $0.ended } }
+    }
+
+    static func until(_ condition: () -> Bool) async {
+        while !condition() { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    @Test func feedsOnSeveralLoopsHearEachNotificationInOrder() async throws {
+        let listenerLoop = RunningLoop()
+        let loops = [RunningLoop(), RunningLoop()]
+        let configuration = TestDatabase.configuration()
+        let pool = PostgresPool(configuration, on: listenerLoop.loop)
+        try await pool.start()
+        let listener = PostgresListener(configuration, on: listenerLoop.loop)
+        try await listener.start()
+        let channel = "feed_test_\(UInt32.random(in: 0...UInt32.max))"
+
+        // Six feeds on two loops and one on the listener's; the first hears
+        // a notification before it starts, and is handed it first.
+        let feeds = try await (0..<7).asyncMap { _ in try await listener.feed(on: channel) }
+        try await PostgresListener.notify(channel, payload: "early", through: pool)
+        try await Task.sleep(for: .milliseconds(100))
+        let heard = (0..<7).map { Heard(loop: $0 < 6 ? loops[$0 % 2].loop : nil) }
+        let stops = zip(feeds, heard).map { feed, heard in feed.start(on: heard.loop, heard.take) }
+        for number in 1...50 { try await PostgresListener.notify(channel, payload: "\(number)", through: pool) }
+        await Self.until { heard.allSatisfy { $0.payloads.count == 51 } }
+        for each in heard {
+            #expect(each.payloads == ["early"] + (1...50).map(String.init))
+            #expect(each.onItsLoop)
+        }
+
+        // A stopped feed hears nothing more; the others go on.
+        stops[0]()
+        try await Task.sleep(for: .milliseconds(50))
+        try await PostgresListener.notify(channel, payload: "after", through: pool)
+        await Self.until { heard[1...].allSatisfy { $0.payloads.count == 52 } }
+        #expect(heard[0].payloads.count == 51)
+
+        // Once all have stopped, nothing reaches them.
+        for stop in stops.dropFirst() { stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        try await PostgresListener.notify(channel, payload: "unheard", through: pool)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(heard.allSatisfy { !$0.payloads.contains("unheard") })
+
+        // A feed still going when the listener closes is told so.
+        let last = try await listener.feed(on: channel)
+        let lastHeard = Heard(loop: loops[0].loop)
+        _ = last.start(on: loops[0].loop, lastHeard.take)
+        await listener.close()
+        await Self.until { lastHeard.ended }
+        await pool.close()
+        for running in loops + [listenerLoop] { await running.stop() }
+    }
+}
+
+extension Sequence {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
