@@ -123,8 +123,15 @@ public final class SharedEventExecutions: Sendable {
         case pushed(SubscriberQueue, @Sendable (Outcome) -> Void)
     }
 
+    /// The subscribers waiting for one run, changed in place under the
+    /// lock: a dictionary held in the entry's enum would be copied by each
+    /// change, making thousands of waiters quadratic.
+    private final class Waiters {
+        var byNumber: [UInt64: Waiter] = [:]
+    }
+
     private enum Entry {
-        case running([UInt64: Waiter])
+        case running(Waiters)
         case done(ExecutionResult, bytes: Int)
         /// On the shared key: runs of this event read the viewer.
         case personal
@@ -156,7 +163,7 @@ public final class SharedEventExecutions: Sendable {
         let key = personal ? ownKey : sharedKey
         switch state.entries[key] {
         case nil:
-            state.entries[key] = .running([:])
+            state.entries[key] = .running(Waiters())
             return .run(key)
         case .running: return .wait(key)
         case .done(let result, _): return .answer(result)
@@ -164,7 +171,7 @@ public final class SharedEventExecutions: Sendable {
             personal = true
             switch state.entries[ownKey] {
             case nil:
-                state.entries[ownKey] = .running([:])
+                state.entries[ownKey] = .running(Waiters())
                 return .run(ownKey)
             case .running: return .wait(ownKey)
             case .done(let result, _): return .answer(result)
@@ -242,9 +249,8 @@ public final class SharedEventExecutions: Sendable {
             case .run(let key): return .run(Run(key: key, ownKey: ownKey))
             case .wait(let key):
                 state.nextWaiter += 1
-                guard case .running(var waiters) = state.entries[key] else { return .waiting }
-                waiters[state.nextWaiter] = .pushed(queue, then)
-                state.entries[key] = .running(waiters)
+                guard case .running(let waiters) = state.entries[key] else { return .waiting }
+                waiters.byNumber[state.nextWaiter] = .pushed(queue, then)
                 return .waiting
             }
         }
@@ -277,9 +283,8 @@ public final class SharedEventExecutions: Sendable {
                 let now = state.withLock { state -> Outcome? in
                     if Task.isCancelled { return .runOwn }
                     switch state.entries[key] {
-                    case .running(var waiters):
-                        waiters[waiter] = .task(continuation)
-                        state.entries[key] = .running(waiters)
+                    case .running(let waiters):
+                        waiters.byNumber[waiter] = .task(continuation)
                         return nil
                     case .done(let result, _): return .result(result)
                     case .personal: return .personal
@@ -290,10 +295,10 @@ public final class SharedEventExecutions: Sendable {
             }
         } onCancel: {
             let continuation = state.withLock { state -> CheckedContinuation<Outcome, Never>? in
-                guard case .running(var waiters) = state.entries[key], case .task(let found) = waiters.removeValue(forKey: waiter) else {
+                guard case .running(let waiters) = state.entries[key], case .task(let found) = waiters.byNumber.removeValue(forKey: waiter)
+                else {
                     return nil
                 }
-                state.entries[key] = .running(waiters)
                 return found
             }
             continuation?.resume(returning: .runOwn)
@@ -316,7 +321,7 @@ public final class SharedEventExecutions: Sendable {
         let now = clock.now
         let (waiters, outcome) = state.withLock { state -> ([Waiter], Outcome) in
             var waiters: [Waiter] = []
-            if case .running(let waiting) = state.entries[key] { waiters = Array(waiting.values) }
+            if case .running(let waiting) = state.entries[key] { waiters = Array(waiting.byNumber.values) }
             guard shareable else {
                 state.entries[key] = nil
                 return (waiters, .runOwn)
@@ -385,7 +390,7 @@ public final class SharedEventExecutions: Sendable {
     var waiting: Int {
         state.withLock { state in
             state.entries.values.reduce(0) { count, entry in
-                if case .running(let waiters) = entry { count + waiters.count } else { count }
+                if case .running(let waiters) = entry { count + waiters.byNumber.count } else { count }
             }
         }
     }
