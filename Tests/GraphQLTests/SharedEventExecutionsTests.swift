@@ -192,7 +192,7 @@ import Testing
     }
 
     @Test func atMostMaxHeldBytesAreHeld() async {
-        let bytes = ExecutionResult(data: .leaf(.string("x")), errors: []).heldJSONBytes
+        let bytes = ExecutionResult(data: .leaf(.string("x")), errors: []).encodedForSharing().heldJSONBytes
         let atLimit = SharedEventExecutions(maxHeldBytes: 2 * bytes)
         for event in 1...2 { _ = await Self.run(atLimit, event: event) }
         #expect(atLimit.heldResults == 2)

@@ -2,15 +2,24 @@
 /// error stopped execution before it began) and the errors, in the order
 /// they happened.
 public struct ExecutionResult: Sendable {
-    public var errors: [GraphQLError]
+    public var errors: [GraphQLError] {
+        didSet { encoded = nil }
+    }
     private var storage: Storage
     /// What the operation was measured to ask for, when the limits measured it.
     public var cost: OperationCost?
     /// The response's `extensions`, written after `data` when not empty.
-    public var extensions: [GraphQLValue.Member] = []
+    public var extensions: [GraphQLValue.Member] = [] {
+        didSet { encoded = nil }
+    }
     /// For the initial result of an incremental delivery: the deferred
     /// fragments and streams to come, and `hasNext` (true); nil otherwise.
-    public var pending: [PendingResult]?
+    public var pending: [PendingResult]? {
+        didSet { encoded = nil }
+    }
+    /// The response's JSON, for a result written once and sent to many
+    /// (`encodedForSharing`); nil for any other, and once the result changes.
+    public private(set) var encoded: [UInt8]?
 
     private enum Storage: Sendable {
         case none
@@ -33,19 +42,25 @@ public struct ExecutionResult: Sendable {
     /// its written JSON (its capacity, not only what was written) and its errors.
     var heldJSONBytes: Int {
         let errorBytes = errors.reduce(0) { $0 + 128 + $1.message.utf8.count }
-        guard case .json(let json?) = storage else { return 256 + errorBytes }
-        return json.writer.capacity + errorBytes
+        let encodedBytes = encoded?.capacity ?? 0
+        guard case .json(let json?) = storage else { return 256 + errorBytes + encodedBytes }
+        return json.writer.capacity + errorBytes + encodedBytes
     }
 
     /// The same result with its JSON in a buffer of its own size, for
-    /// holding a while: an execution's buffer may be far larger than what
-    /// it wrote.
-    func compacted() -> ExecutionResult {
-        guard case .json(let json?) = storage, json.writer.capacity > json.writer.count + 256 else { return self }
-        var writer = JSONWriter(capacity: json.writer.count)
-        json.writer.withBytes { writer.append($0) }
+    /// holding a while (an execution's buffer may be far larger than what
+    /// it wrote), and the whole response written once (`encoded`), for
+    /// the many subscribers it is sent to.
+    func encodedForSharing() -> ExecutionResult {
         var copy = self
-        copy.storage = .json(WrittenJSON(writer))
+        if case .json(let json?) = storage, json.writer.capacity > json.writer.count + 256 {
+            var writer = JSONWriter(capacity: json.writer.count)
+            json.writer.withBytes { writer.append($0) }
+            copy.storage = .json(WrittenJSON(writer))
+        }
+        var writer = JSONWriter()
+        copy.write(to: &writer)
+        copy.encoded = writer.bytes
         return copy
     }
 
@@ -79,6 +94,7 @@ public struct ExecutionResult: Sendable {
     }
 
     public func write(to writer: inout JSONWriter) {
+        if let encoded { return writer.append(encoded) }
         writer.raw("{")
         if !errors.isEmpty {
             writer.raw("\"errors\":")

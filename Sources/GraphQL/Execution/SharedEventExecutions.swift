@@ -316,7 +316,7 @@ public final class SharedEventExecutions: Sendable {
     func finish(_ run: Run, _ result: ExecutionResult, readViewer: Bool) -> ExecutionResult {
         let (key, ownKey, shape) = (run.key, run.ownKey, run.key.shape)
         let shareable = Self.isShareable(result)
-        let held = shareable ? result.compacted() : result
+        let held = shareable ? result.encodedForSharing() : result
         let bytes = held.heldJSONBytes
         let now = clock.now
         let (waiters, outcome) = state.withLock { state -> ([Waiter], Outcome) in

@@ -114,6 +114,8 @@ public final class SubscriptionFeed: @unchecked Sendable {
         guard !stopped, sourceEnd == nil else { return }
         switch delivery {
         case .event(let event):
+            // The usual case, with nothing before it: no queue.
+            if !busy && !paused && firstWaiting == waiting.count { return process(event, personal: false) }
             if waiting.count - firstWaiting >= Self.maxWaitingEvents {
                 firstWaiting += 1
                 droppedEvents += 1

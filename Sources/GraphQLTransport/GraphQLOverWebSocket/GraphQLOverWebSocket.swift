@@ -206,10 +206,30 @@ public final class GraphQLOverWebSocket: Sendable {
         return writer.text
     }
 
+    /// What a message's payload follows: `{"id":…,"type":…,"payload":`,
+    /// the same for every event of one subscription.
+    static func messagePrefix(id: String, type: StaticString) -> [UInt8] {
+        var writer = JSONWriter(capacity: 64)
+        writer.raw("{\"id\":")
+        writer.string(id)
+        writer.raw(",\"type\":\"")
+        writer.raw(type)
+        writer.raw("\",\"payload\":")
+        return writer.bytes
+    }
+
     static func json(_ result: ExecutionResult) -> [UInt8] {
+        // A shared event's response, written once for every subscriber it goes to.
+        if let encoded = result.encoded, result.errors.isEmpty { return encoded }
         var writer = JSONWriter()
         GraphQLOverHTTP.namingTheRequest(result).write(to: &writer)
         return writer.bytes
+    }
+
+    /// A response sent outside its operation's task: its errors name `requestID`.
+    static func json(_ result: ExecutionResult, naming requestID: String?) -> [UInt8] {
+        if let encoded = result.encoded, result.errors.isEmpty { return encoded }
+        return RequestID.$current.withValue(requestID) { json(result) }
     }
 
     static func json(_ result: SubsequentResult) -> [UInt8] {

@@ -138,10 +138,12 @@ final class GraphQLTransportWSSession: WebSocketSession, @unchecked Sendable {
                 await deliver(id: id, type: "complete", payload: nil)
             case .feed(let feed):
                 let requestID = RequestID.current
+                let prefix = GraphQLOverWebSocket.messagePrefix(id: id, type: "next")
                 tasks.follow(id, record: record, feed) { [self] result in
-                    let payload = RequestID.$current.withValue(requestID) { GraphQLOverWebSocket.json(result) }
+                    let payload = GraphQLOverWebSocket.json(result, naming: requestID)
                     // A client that has fallen behind holds back its own events only.
-                    if !push(id: id, type: "next", payload: payload, room: { [weak feed] in feed?.resume() }) { feed.pause() }
+                    let frame = WebSocketFrame.text(prefix, payload, UInt8(ascii: "}"))
+                    if !isClosed, !socket.push(frame: frame, room: { [weak feed] in feed?.resume() }) { feed.pause() }
                     tasks.metrics?.subscriptionEventDelivered()
                     record.events += 1
                     record.count(result.errors)

@@ -30,6 +30,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     public let uv: UnsafeMutablePointer<uv_loop_t>
     private let wakeUp: UnsafeMutablePointer<uv_async_t>
     private let idle: UnsafeMutablePointer<uv_idle_t>
+    /// Runs what waits for the end of the loop's turn (`atEndOfTurn`),
+    /// just before the loop polls for I/O.
+    private let turnEnd: UnsafeMutablePointer<uv_prepare_t>
+    private var turnEndObservers: [any TurnEndObserver] = []
     private var localJobs = RingBuffer<LoopJob>()
     /// Lanes with jobs, in the order they get their next turn.
     private var readyLanes = RingBuffer<LoopLane>()
@@ -44,13 +48,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         uv_loop_init(uv)
         wakeUp = .allocate(capacity: 1)
         idle = .allocate(capacity: 1)
+        turnEnd = .allocate(capacity: 1)
         uv_async_init(uv, wakeUp) { handle in
             EventLoop.from(handle!.pointee.data).runRemoteJobs()
         }
         uv_idle_init(uv, idle)
+        uv_prepare_init(uv, turnEnd)
         let context = Unmanaged.passUnretained(self).toOpaque()
         wakeUp.pointee.data = context
         idle.pointee.data = context
+        turnEnd.pointee.data = context
         serialExecutor = EventLoopSerialExecutor(loop: self)
     }
 
@@ -59,6 +66,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         uv.deallocate()
         wakeUp.deallocate()
         idle.deallocate()
+        turnEnd.deallocate()
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> EventLoop {
@@ -109,6 +117,26 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ body: @escaping @Sendable () -> Void) {
         let task = Task(executorPreference: self) { body() }
         _ = task
+    }
+
+    /// Calls `observer.turnEnded()` once the jobs of this turn of the loop
+    /// have run, before it polls for I/O: what lets a connection gather
+    /// the frames many jobs write to it into one write. On the loop only.
+    public func atEndOfTurn(_ observer: any TurnEndObserver) {
+        assertInLoopThread()
+        if turnEndObservers.isEmpty {
+            uv_prepare_start(turnEnd) { handle in
+                EventLoop.from(handle!.pointee.data).endTurn()
+            }
+        }
+        turnEndObservers.append(observer)
+    }
+
+    private func endTurn() {
+        let observers = turnEndObservers
+        turnEndObservers = []
+        uv_prepare_stop(turnEnd)
+        for observer in observers { observer.turnEnded() }
     }
 
     // MARK: Executors
@@ -214,6 +242,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             job.job.runSynchronously(on: lane?.asUnownedTaskExecutor() ?? asUnownedTaskExecutor())
         }
     }
+}
+
+/// Something the loop tells when a turn's jobs have run (`EventLoop.atEndOfTurn`).
+public protocol TurnEndObserver: AnyObject {
+    func turnEnded()
 }
 
 /// A job and whether it runs isolated to an actor on the loop.

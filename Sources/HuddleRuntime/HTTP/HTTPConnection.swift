@@ -7,7 +7,7 @@ import TraceContext
 ///
 /// Confined to its loop's thread (asserted at each entry), which is what
 /// makes it Sendable; the server owns it until its handles close.
-final class HTTPConnection: @unchecked Sendable {
+final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
     private unowned let server: HTTPServer
     /// The loop the connection is confined to.
     var loop: EventLoop { server.loop }
@@ -159,8 +159,14 @@ final class HTTPConnection: @unchecked Sendable {
 
     var unsentBytes: Int {
         server.loop.assertInLoopThread()
-        return Int(uv_stream_get_write_queue_size(stream))
+        return Int(uv_stream_get_write_queue_size(stream)) + gathered.count
     }
+
+    /// A WebSocket's frames written during this turn of the loop, sent as
+    /// one write when it ends (`turnEnded`): an event that reaches many
+    /// sockets, or many events that reach one, cost a system call per
+    /// socket and turn rather than one per frame.
+    private var gathered: [UInt8] = []
 
     // MARK: Reading
 
@@ -630,15 +636,37 @@ final class HTTPConnection: @unchecked Sendable {
     func write(_ bytes: [UInt8]) {
         server.loop.assertInLoopThread()
         guard !state.isClosed else { return }
-        // An HTTP response with nothing queued before it: the socket takes
-        // most whole at once. A queued write costs a copy, a request and,
-        // when libuv finishes it, a change to the socket's epoll
-        // registration: a system call per response that the direct write
-        // does not make. A WebSocket's frames keep to the queue for now:
-        // they have not been measured, and a loaded run's failure first
-        // blamed on this was the test reading a keep-alive as an event.
+        if state.isWebSocket && !state.isDraining {
+            if gathered.isEmpty {
+                gathered = bytes
+                server.loop.atEndOfTurn(self)
+            } else {
+                gathered += bytes
+            }
+            return
+        }
+        writeNow(bytes)
+    }
+
+    /// Sends the frames gathered this turn.
+    private func sendGathered() {
+        guard !gathered.isEmpty else { return }
+        let bytes = gathered
+        gathered = []
+        guard !state.isClosed else { return }
+        writeNow(bytes)
+        // A producer waiting for room may have waited only on what was gathered.
+        if !roomWaiters.isEmpty { resumeWaitersWithRoom() }
+    }
+
+    private func writeNow(_ bytes: [UInt8]) {
+        // Bytes with nothing queued before them (a response, a frame): the
+        // socket takes most whole at once. A queued write costs a copy, a
+        // request and, when libuv finishes it, a change to the socket's
+        // epoll registration: a system call per write that the direct
+        // write does not make.
         var written = 0
-        if !state.isWebSocket, uv_stream_get_write_queue_size(stream) == 0, !bytes.isEmpty {
+        if uv_stream_get_write_queue_size(stream) == 0, !bytes.isEmpty {
             let result = bytes.withUnsafeBytes { raw in
                 var buffer = uv_buf_init(
                     UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(raw.count))
@@ -670,6 +698,10 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    func turnEnded() {
+        sendGathered()
+    }
+
     private func wrote(status: Int32) {
         if status != 0 {
             close()
@@ -688,6 +720,8 @@ final class HTTPConnection: @unchecked Sendable {
     func finishWriting() {
         server.loop.assertInLoopThread()
         guard !state.isDraining else { return }
+        // What was gathered goes before the end of the stream.
+        sendGathered()
         state.advance(to: .draining)
         // What is left of a streamed body is read and dropped from now on;
         // its handler has answered, and what it had not read goes.

@@ -97,9 +97,14 @@ public final class WebSocket: @unchecked Sendable {
     /// the service's `maxUnsentBytes` (or the socket closed): pause until
     /// `room` is called (see `WebSocketConnection.push`).
     public func push(text: String, room: @escaping () -> Void) -> Bool {
+        push(frame: WebSocketFrame.text(text), room: room)
+    }
+
+    /// `push(text:room:)` with the frame made (`WebSocketFrame.text`).
+    public func push(frame: [UInt8], room: @escaping () -> Void) -> Bool {
         loop.assertInLoopThread()
         guard let connection else { return false }
-        return connection.push(WebSocketFrame.text(text), room: room)
+        return connection.push(frame, room: room)
     }
 
     /// Starts the closing handshake; the TCP connection closes when the

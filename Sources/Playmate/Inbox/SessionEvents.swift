@@ -12,7 +12,10 @@ struct SessionEventRecord: SharedSourceEvent, Hashable {
     /// subscriber of this process: they share one run of the event.
     var notification: UInt64
 
-    var occurrence: SharingKey? { SharingKey(self) }
+    /// The listener numbers each notification it hears once, so the
+    /// number alone tells this event from every other (and is cheaper to
+    /// look up, once per subscriber, than the whole record).
+    var occurrence: SharingKey? { SharingKey(notification) }
 }
 
 /// A session's live events: players joining and leaving, its deletion.
