@@ -100,7 +100,12 @@ public final class PostgresListener: @unchecked Sendable {
         let first = subscribers[channel, default: [:]].isEmpty
         subscribers[channel, default: [:]][id] = subscriber
         if first, let connection, connection.isOpen {
-            _ = try await connection.query("LISTEN \(Self.quoted(channel))")
+            do {
+                _ = try await connection.query("LISTEN \(Self.quoted(channel))")
+            } catch {
+                unsubscribe(channel, id)
+                throw error
+            }
         }
         return id
     }
@@ -141,6 +146,11 @@ public final class PostgresListener: @unchecked Sendable {
                 if listener.closed { deliver(on: loop) { handler(nil) } }
             }
             return { [self] in listener.loop.enqueue { self.stop() } }
+        }
+
+        /// Lets go of a feed that will not start: the listener forgets it.
+        public func discard() {
+            listener.loop.enqueue { [self] in stop() }
         }
 
         fileprivate func stop() {

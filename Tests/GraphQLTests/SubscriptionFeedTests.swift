@@ -30,9 +30,10 @@ import Testing
         private let sinks = Mutex<[Int: (SubscriberQueue?, @Sendable (SourceEventFeed.Delivery) -> Void)]>([:])
         private let next = Atomic<Int>(0)
         let stops = Atomic<Int>(0)
+        let discards = Atomic<Int>(0)
 
         var feed: SourceEventFeed {
-            SourceEventFeed { [self] queue, deliver in
+            SourceEventFeed(discard: { [self] in discards.add(1, ordering: .relaxed) }) { [self] queue, deliver in
                 let id = next.add(1, ordering: .relaxed).newValue
                 sinks.withLock { $0[id] = (queue, deliver) }
                 return { [self] in
@@ -298,6 +299,29 @@ import Testing
         topic.publish(.event(.object(Self.events[1])))
         try await Task.sleep(for: .milliseconds(20))
         #expect(received.total == 1 && received.ended(0) == 0)
+    }
+
+    /// A subscription that ends before it starts (its client left while
+    /// it was being made) lets go of its source all the same, whether
+    /// cancelled or dropped.
+    @Test(.hangGuard)
+    func aSubscriptionThatNeverStartsLetsGoOfItsSource() async throws {
+        let topic = Topic()
+        let schema = try Self.schema(topic, runs: SharedEventExecutionsTests.Runs())
+        let source = Source(body: "subscription { news { number } }")
+        let queue = TestQueue()
+        for cancelled in [true, false] {
+            var result: PushedSubscriptionResult? = await subscribe(
+                schema: schema, document: try parse(source), source: source, pushingOn: queue.queue)
+            guard case .feed(let feed)? = result else { throw SubscriptionFeedError.noStream }
+            if cancelled {
+                queue.queue.async { feed.cancel() }
+            }
+            result = nil
+            _ = result
+        }
+        await Self.until { topic.discards.load(ordering: .relaxed) == 2 }
+        #expect(topic.stops.load(ordering: .relaxed) == 0)
     }
 
     /// Events that come while one runs wait their turn, at most

@@ -10,6 +10,9 @@ and prints the figures docs/performance.md's soak and fault tests report:
                   client is not what is timed: connect time, memory per
                   connection, delivery of one broadcast, of a burst of 100
                   events, and with half the subscribers viewer-dependent.
+  fanout-cluster N  the same through nginx to two processes (scripts/soak/run
+                  starts them, one worker each), which hear each event
+                  through LISTEN/NOTIFY: resident memory is both processes'.
   slowloris N     N connections that send a header byte a second, while
                   ordinary requests are timed (before and during).
   outage          writes under load while PostgreSQL is stopped and started:
@@ -32,7 +35,9 @@ import urllib.request
 import websockets
 
 PORT = int(os.environ["HUDDLE_SOAK_PORT"])
-PID = int(os.environ["HUDDLE_SOAK_PID"])
+# One server process, or several (comma-separated) behind a proxy.
+PIDS = [int(pid) for pid in os.environ["HUDDLE_SOAK_PID"].split(",")]
+PID = PIDS[0]
 URL = f"http://127.0.0.1:{PORT}/graphql"
 PSQL = os.environ["HUDDLE_SOAK_PSQL"].split()
 # A script taking `stop` or `start` for the server's cluster.
@@ -40,10 +45,14 @@ PG_CTL = os.environ["HUDDLE_SOAK_PG_CTL"]
 
 
 def rss_mb():
-    with open(f"/proc/{PID}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+    """The resident memory of every server process, together."""
+    total = 0
+    for pid in PIDS:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+    return total
 
 
 def graphql(query, variables=None, token=None, timeout=30):
@@ -349,7 +358,7 @@ def main():
     scenario = sys.argv[1]
     if scenario == "subscribers":
         ok = asyncio.run(subscribers(int(sys.argv[2]) if len(sys.argv) > 2 else 5000))
-    elif scenario == "fanout":
+    elif scenario in ("fanout", "fanout-cluster"):
         ok = fanout(int(sys.argv[2]) if len(sys.argv) > 2 else 10000)
     elif scenario == "slowloris":
         ok = slowloris(int(sys.argv[2]) if len(sys.argv) > 2 else 2000)

@@ -249,7 +249,8 @@ public final class SharedEventExecutions: Sendable {
             case .run(let key): return .run(Run(key: key, ownKey: ownKey))
             case .wait(let key):
                 state.nextWaiter += 1
-                guard case .running(let waiters) = state.entries[key] else { return .waiting }
+                // `step` waits only on a run under way.
+                guard case .running(let waiters) = state.entries[key] else { preconditionFailure("a wait on no run") }
                 waiters.byNumber[state.nextWaiter] = .pushed(queue, then)
                 return .waiting
             }

@@ -36,9 +36,13 @@ public struct SourceEventFeed: Sendable {
         @Sendable (_ queue: SubscriberQueue?, _ deliver: @escaping @Sendable (Delivery) -> Void) -> @Sendable () -> Void
 
     let start: Start
+    /// Lets go of a source that will never start (its subscription ended
+    /// first): what it holds for its start, and its place at the source.
+    let discard: @Sendable () -> Void
 
-    public init(start: @escaping Start) {
+    public init(discard: @escaping @Sendable () -> Void = {}, start: @escaping Start) {
         self.start = start
+        self.discard = discard
     }
 
     /// The feed as a stream, for a consumer that asks for each event.

@@ -53,13 +53,22 @@ public final class SubscriptionFeed: @unchecked Sendable {
 
     deinit {
         stopSource?()
+        if !started { discardSource() }
+    }
+
+    /// `start` was called: the source is in `stopSource`'s hands from then on.
+    private var started = false
+
+    private func discardSource() {
+        if case .feed(let feed) = subscription.events { feed.discard() }
     }
 
     /// Starts the events: `respond` is called with each response, and
     /// `ended` once the source has ended and every response was given
     /// (not after `cancel`).
     public func start(responding respond: @escaping (ExecutionResult) -> Void, ended: @escaping () -> Void) {
-        guard !stopped, self.respond == nil else { return }
+        guard !stopped, !started else { return }
+        started = true
         self.respond = respond
         self.ended = ended
         switch subscription.events {
@@ -89,6 +98,10 @@ public final class SubscriptionFeed: @unchecked Sendable {
     public func cancel() {
         guard !stopped else { return }
         stopped = true
+        if !started {
+            started = true
+            discardSource()
+        }
         stopSource?()
         stopSource = nil
         respond = nil

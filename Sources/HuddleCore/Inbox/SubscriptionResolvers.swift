@@ -45,7 +45,7 @@ package enum SubscriptionResolvers {
             throw GraphQLError(message: "Subscriptions are not available on this server.")
         }
         let notifications = try await listener.feed(on: channel)
-        return SourceEventFeed { queue, deliver in
+        return SourceEventFeed(discard: { notifications.discard() }) { queue, deliver in
             let handler: @Sendable (PostgresListener.Event?) -> Void = { heard in
                 switch heard {
                 case nil: deliver(.end(nil))

@@ -100,6 +100,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         uv_run(uv, UV_RUN_DEFAULT)
         uv_close(UnsafeMutableRawPointer(wakeUp).assumingMemoryBound(to: uv_handle_t.self), nil)
         uv_close(UnsafeMutableRawPointer(idle).assumingMemoryBound(to: uv_handle_t.self), nil)
+        uv_close(UnsafeMutableRawPointer(turnEnd).assumingMemoryBound(to: uv_handle_t.self), nil)
         // Let libuv finish closing them.
         uv_run(uv, UV_RUN_DEFAULT)
         loopThread.store(0, ordering: .releasing)
@@ -113,9 +114,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the loop thread (from any thread), as a plain job.
+    /// Runs `body` on the loop thread (from any thread), as a plain job:
+    /// detached, so that it does not carry the enqueuer's task-local
+    /// values (one subscriber's request id into another's delivery).
     public func enqueue(_ body: @escaping @Sendable () -> Void) {
-        let task = Task(executorPreference: self) { body() }
+        let task = Task.detached(executorPreference: self) { body() }
         _ = task
     }
 

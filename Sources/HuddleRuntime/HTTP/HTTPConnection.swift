@@ -655,8 +655,11 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
         gathered = []
         guard !state.isClosed else { return }
         writeNow(bytes)
-        // A producer waiting for room may have waited only on what was gathered.
+        // Reading paused while the gathered bytes counted as a backlog, and
+        // producers waiting for room, may have waited only on them: a write
+        // the socket took whole has no completion to tell them.
         if !roomWaiters.isEmpty { resumeWaitersWithRoom() }
+        updateReading()
     }
 
     private func writeNow(_ bytes: [UInt8]) {
