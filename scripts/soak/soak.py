@@ -162,9 +162,11 @@ def fanout(count):
     variables = {"id": session_id}
     ok = True
 
-    def subscribe_all(query_of):
+    def subscribe_all(query_of, first_source=0):
+        """`first_source` moves the sockets to source addresses of their own:
+        the ports of the ones just closed wait out TIME_WAIT."""
         opened = time.monotonic()
-        subscribers = [raw.connect(PORT, index, *query_of(index), variables) for index in range(count)]
+        subscribers = [raw.connect(PORT, first_source + index, *query_of(index), variables) for index in range(count)]
         elapsed = time.monotonic() - opened
         time.sleep(2)  # the last subscriptions reach the listener
         return subscribers, elapsed
@@ -208,7 +210,8 @@ def fanout(count):
 
     # Half ask about themselves, as one of ten users each.
     subscribers, connected = subscribe_all(
-        lambda index: (viewers[index % len(viewers)], PERSONAL) if index % 2 else (None, SUBSCRIPTION))
+        lambda index: (viewers[index % len(viewers)], PERSONAL) if index % 2 else (None, SUBSCRIPTION),
+        first_source=(count // raw.PER_SOURCE + 1) * raw.PER_SOURCE)
     raw.drain(subscribers)
     started = time.monotonic()
     status, _ = graphql(move[0], variables, token=joiner)
