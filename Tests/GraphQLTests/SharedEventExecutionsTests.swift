@@ -84,7 +84,7 @@ import Testing
                 group.addTask {
                     let result = await subscribe(
                         schema: schema, document: document, source: source, variables: variables?[index] ?? [],
-                        context: { reader }, sharedEvents: executions)
+                        context: { reader }, limits: .untimed, sharedEvents: executions)
                     guard case .stream(let stream) = result else { return (index, ["no stream"]) }
                     var received: [String] = []
                     for await response in stream { received.append(response.json()) }

@@ -5,7 +5,8 @@ import Testing
 
 @testable import GraphQL
 
-/// Pushed subscriptions (`subscribe(…, pushingOn:)`): the same responses
+/// Pushed subscriptions (`subscribe(…, pushingOn:)`), without a time
+/// budget (a held run waits on the test, however busy the machine): the same responses
 /// as a stream's, in the source's order, shared across queues, ending
 /// after the last response, and bounded in the events they keep.
 @Suite struct SubscriptionFeedTests {
@@ -137,7 +138,8 @@ import Testing
             let reader = Reader(name)
             let queue = queues[index % queues.count].queue
             let result = await subscribe(
-                schema: schema, document: document, source: source, context: { reader }, sharedEvents: executions, pushingOn: queue)
+                schema: schema, document: document, source: source, context: { reader }, limits: .untimed, sharedEvents: executions,
+                pushingOn: queue)
             guard case .feed(let feed) = result else {
                 Issue.record("no feed for \(queries[index])")
                 continue
@@ -208,7 +210,8 @@ import Testing
             let schema = try Self.schema(topic, runs: SharedEventExecutionsTests.Runs())
             let source = Source(body: subscriberQueries[index])
             let reader = Reader(name)
-            let result = await subscribe(schema: schema, document: try parse(source), source: source, context: { reader })
+            let result = await subscribe(
+                schema: schema, document: try parse(source), source: source, context: { reader }, limits: .untimed)
             guard case .stream(let stream) = result else { throw SubscriptionFeedError.noStream }
             let reading = Task {
                 var responses: [String] = []
@@ -312,7 +315,7 @@ import Testing
         let queue = TestQueue()
         for cancelled in [true, false] {
             var result: PushedSubscriptionResult? = await subscribe(
-                schema: schema, document: try parse(source), source: source, pushingOn: queue.queue)
+                schema: schema, document: try parse(source), source: source, limits: .untimed, pushingOn: queue.queue)
             guard case .feed(let feed)? = result else { throw SubscriptionFeedError.noStream }
             if cancelled {
                 queue.queue.async { feed.cancel() }
