@@ -64,16 +64,17 @@ struct PostgresListenerFeedTests {
             #expect(each.onItsLoop)
         }
 
-        // A stopped feed hears nothing more; the others go on.
+        // A stopped feed hears nothing more; the others go on. (A stop is
+        // a job on the listener's loop: one queued after it has run after it.)
         stops[0]()
-        try await Task.sleep(for: .milliseconds(50))
+        await listenerLoop.loop.onLoop {}
         try await PostgresListener.notify(channel, payload: "after", through: pool)
         await Self.until { heard[1...].allSatisfy { $0.payloads.count == 52 } }
         #expect(heard[0].payloads.count == 51)
 
         // Once all have stopped, nothing reaches them.
         for stop in stops.dropFirst() { stop() }
-        try await Task.sleep(for: .milliseconds(100))
+        await listenerLoop.loop.onLoop {}
         try await PostgresListener.notify(channel, payload: "unheard", through: pool)
         try await Task.sleep(for: .milliseconds(100))
         #expect(heard.allSatisfy { !$0.payloads.contains("unheard") })
