@@ -160,23 +160,14 @@ public final class SharedEventExecutions: Sendable {
     private func step(_ state: inout State, _ sharedKey: Key, _ ownKey: Key, personal: inout Bool) -> Step {
         evict(&state, now: clock.now)
         if state.personalShapes.contains(sharedKey.shape) { personal = true }
+        if !personal, case .personal? = state.entries[sharedKey] { personal = true }
         let key = personal ? ownKey : sharedKey
         switch state.entries[key] {
-        case nil:
+        case nil, .personal?:  // only a shared key is ever marked personal
             state.entries[key] = .running(Waiters())
             return .run(key)
         case .running: return .wait(key)
         case .done(let result, _): return .answer(result)
-        case .personal:
-            personal = true
-            switch state.entries[ownKey] {
-            case nil:
-                state.entries[ownKey] = .running(Waiters())
-                return .run(ownKey)
-            case .running: return .wait(ownKey)
-            case .done(let result, _): return .answer(result)
-            case .personal: return .run(ownKey)  // not reached: only a shared key is marked personal
-            }
         }
     }
 
