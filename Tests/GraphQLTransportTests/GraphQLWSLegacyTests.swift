@@ -12,6 +12,7 @@ import Testing
     @Test func runsOperationsTheLegacyWay() async throws {
         let running = try await GraphQLTransportWSTests.server()
         let client = try Client(port: running.port, subprotocol: "graphql-ws")
+        client.skipsKeepAlives = false
         client.send(#"{"id":"0","type":"start","payload":{"query":"{ hello }"}}"#)
         #expect(
             client.next()?.text
@@ -19,6 +20,7 @@ import Testing
         client.send(#"{"type":"connection_init","payload":{"authToken":"user-bo"}}"#)
         #expect(client.next()?.text == #"{"type":"connection_ack"}"#)
         #expect(client.next()?.text == #"{"type":"ka"}"#)
+        client.skipsKeepAlives = true
         client.send(#"{"id":"1","type":"start","payload":{"query":"{ whoami }"}}"#)
         #expect(client.next()?.text == #"{"id":"1","type":"data","payload":{"data":{"whoami":"bo"}}}"#)
         #expect(client.next()?.text == #"{"id":"1","type":"complete"}"#)

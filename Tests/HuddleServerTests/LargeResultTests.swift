@@ -40,8 +40,7 @@ struct LargeResultTests {
             // debug build, more on a loaded machine, before the first byte.
             client.raw.waitAtMost(seconds: 300)
             client.send(#"{"id":"big","type":"subscribe","payload":\#(payload)}"#)
-            var next = client.next()
-            while next?.text == #"{"type":"ping"}"# { next = client.next() }
+            let next = client.next()
             #expect(next?.kind == "text")
             #expect((next?.text.utf8.count ?? 0) > 8_000_000)
             let message = Self.json(next?.text ?? "")

@@ -10,7 +10,6 @@ package func subscriber(port: Int, token: String, subprotocol: String = "graphql
     client.send(#"{"type":"connection_init","payload":{"token":"\#(token)"}}"#)
     let ack = client.next()?.text
     #expect(ack == #"{"type":"connection_ack"}"#)
-    client.skipsKeepAlives = true
     return client
 }
 

@@ -39,10 +39,14 @@ public struct ExecutionResult: Sendable {
     }
 
     /// About how many bytes holding this result keeps alive: the buffer of
-    /// its written JSON (its capacity, not only what was written) and its errors.
+    /// its written JSON (its capacity, not only what was written), the
+    /// whole response written once, and its errors. The response's array is
+    /// counted by what it holds: its capacity is what malloc handed over,
+    /// which differs from one allocation to the next, and a bound counted
+    /// with it would hold a different number of results from run to run.
     var heldJSONBytes: Int {
         let errorBytes = errors.reduce(0) { $0 + 128 + $1.message.utf8.count }
-        let encodedBytes = encoded?.capacity ?? 0
+        let encodedBytes = encoded?.count ?? 0
         guard case .json(let json?) = storage else { return 256 + errorBytes + encodedBytes }
         return json.writer.capacity + errorBytes + encodedBytes
     }
