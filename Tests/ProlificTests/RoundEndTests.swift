@@ -121,6 +121,29 @@ struct RoundEndTests {
         }
     }
 
+    @Test func aProjectsSubscriberHearsTheEndFromItsNotificationAlone() async throws {
+        try await TestServer.with(mounting: [Prolific.self]) { server in
+            let users = try await server.makeUsers(2, prefix: "heard")
+            let project = try await ProlificFixtures.project(server, token: users[0].token, title: "Heard")
+            _ = try await ProlificFixtures.snippet(server, token: users[1].token, round: project.round, text: "It rang.")
+            let watcher = try subscriber(port: server.port, token: users[1].token)
+            watcher.send(
+                #"{"id":"1","type":"subscribe","payload":{"query":"subscription($id: ID) { roundEnded(projectId: $id) { round { id } winner { text } nextRound { number } } }","variables":{"id":"\#(project.id)"}}}"#
+            )
+            try await EventSourceSubscriptionTests.subscribed(server, 1)
+            try await ProlificFixtures.endNow([project.round], server: server)
+            let heard =
+                #"{"id":"1","type":"next","payload":{"data":{"roundEnded":{"round":{"id":"\#(project.round)"},"winner":{"text":"It rang."},"nextRound":{"number":2}}}}}"#
+            #expect(watcher.next()?.text == heard)
+            // A server before this one named the round alone: the rest is
+            // read back. A payload that is no round end is passed over.
+            let channel = "huddle_project_\(ProlificFixtures.rowID(project.id))"
+            _ = try await server.sql("SELECT pg_notify($1, 'not a round')", [channel])
+            _ = try await server.sql("SELECT pg_notify($1, $2)", [channel, String(ProlificFixtures.rowID(project.round))])
+            #expect(watcher.next()?.text == heard)
+        }
+    }
+
     @Test func anEmptyRoundGetsMoreTime() async throws {
         try await TestServer.with(mounting: [Prolific.self]) { server in
             let owner = try await server.makeUsers(1, prefix: "empty")[0]

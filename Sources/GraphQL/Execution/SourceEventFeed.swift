@@ -45,6 +45,23 @@ public struct SourceEventFeed: Sendable {
         self.discard = discard
     }
 
+    /// A stream as a feed, read by one task for its subscriber (on the
+    /// queue's executor), as a subscription whose source is a stream is
+    /// read: for a field whose source is a feed in some cases only.
+    public init(reading stream: AsyncThrowingStream<Parent, any Error>) {
+        self.init { queue, deliver in
+            let task = Task(executorPreference: queue?.executor) {
+                do {
+                    for try await event in stream { deliver(.event(event)) }
+                    deliver(.end(nil))
+                } catch {
+                    deliver(.end(error))
+                }
+            }
+            return { task.cancel() }
+        }
+    }
+
     /// The feed as a stream, for a consumer that asks for each event.
     var stream: AsyncThrowingStream<Parent, any Error> {
         AsyncThrowingStream { continuation in

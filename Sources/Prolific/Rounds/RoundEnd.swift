@@ -13,8 +13,16 @@ enum RoundEnd {
 
     static let work = ScheduledWork(kind) { round, connection in try await end(round, on: connection) }
 
-    /// The channel of a project's round ends; a payload is the ended round's id.
+    /// The channel of a project's round ends; a payload is `payload`'s.
     static func channel(forProject project: Int64) -> String { "huddle_project_\(project)" }
+
+    /// A round end's notification: the round, its winner, and the round
+    /// opened after it (none when the project is complete), so that its
+    /// subscribers need not read them back. Servers before this one sent
+    /// the round's id alone.
+    static func payload(round: Int64, winner: Int64, next: Int64?) -> String {
+        "\(round) \(winner)" + (next.map { " \($0)" } ?? "")
+    }
 
     /// Opens round `number` of `project`, ending `minutes` from now, and
     /// schedules its end, in the caller's transaction; returns its id.
@@ -84,9 +92,7 @@ enum RoundEnd {
             UPDATE projects SET rounds_completed = rounds_completed + 1,
               completed_at = CASE WHEN $2 THEN clock_timestamp() END WHERE id = $1
             """, [projectID, completes])
-        if !completes {
-            try await open(round: number + 1, of: projectID, minutes: minutes, on: connection)
-        }
+        let nextRoundID = completes ? nil : try await open(round: number + 1, of: projectID, minutes: minutes, on: connection)
 
         // Who hears of it: the project's owner, followers and writers (for
         // a private project all of them members).
@@ -111,7 +117,9 @@ enum RoundEnd {
                 .projectCompleted, forEach: audience, actor: nil, subject: project,
                 message: "\"\(title)\" is complete.", on: connection)
         }
-        _ = try await connection.query("SELECT pg_notify($1, $2)", [channel(forProject: projectID), String(roundID)])
+        _ = try await connection.query(
+            "SELECT pg_notify($1, $2)",
+            [channel(forProject: projectID), payload(round: roundID, winner: winnerID, next: nextRoundID)])
         return .done
     }
 }

@@ -9,6 +9,9 @@ struct RoundEndedRecord: SharedSourceEvent, Hashable {
     var roundID: Int64
     var winnerID: Int64?
     var nextRoundID: Int64?
+    /// The winner and the next round are to be read (the notification of
+    /// a server before this one named the round alone).
+    var isPartial = false
     /// The listener's number for the project's notification, the same for
     /// every subscriber of this process, who share one run of the event;
     /// nil when it came from one viewer's inbox.
@@ -50,39 +53,29 @@ enum RoundResolvers {
     }
 
     private static func bindRoundEnded(_ binder: inout SchemaBinder) {
-        binder.builder.subscribe("Subscription", "roundEnded") { input in
-            let context = input.request
-            guard let projectArgument = input.string("projectId") else {
-                // Every project the viewer follows or wrote in: their inbox.
-                return try await SubscriptionResolvers.inboxEvents(input, kinds: [.roundEnded]) { notice, database in
-                    guard let round = notice.reference(to: "Round") else { return nil }
-                    return try await ended(round, on: database)
+        binder.builder.subscribe(
+            "Subscription", "roundEnded",
+            feed: { input in
+                let context = input.request
+                guard let projectArgument = input.string("projectId") else {
+                    // Every project the viewer follows or wrote in: their inbox.
+                    return SourceEventFeed(
+                        reading: try await SubscriptionResolvers.inboxEvents(input, kinds: [.roundEnded]) { notice, database in
+                            guard let round = notice.reference(to: "Round") else { return nil }
+                            return try await ended(round, on: database)
+                        })
                 }
-            }
-            let projectID = try GlobalID.id(of: "Project", projectArgument, argument: "projectId")
-            let rows = try await context.database.query(
-                "SELECT 1 FROM projects p WHERE p.id = $1 AND \(ProjectRecord.visible(toViewerAt: 2))", [projectID, context.viewer?.userID])
-            guard !rows.isEmpty else { throw APIError.notFound("No project has that id.") }
-            let events = try await SubscriptionResolvers.listen(context, on: RoundEnd.channel(forProject: projectID))
-            let database = context.database
-            return AsyncThrowingStream { continuation in
-                let task = Task(executorPreference: database.loop) {
-                    do {
-                        for await event in events {
-                            guard case .notification(let notification) = event, let round = Int64(notification.payload) else { continue }
-                            if var record = try await ended(round, on: database) {
-                                record.notification = notification.sequence
-                                continuation.yield(.object(record))
-                            }
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
+                let projectID = try GlobalID.id(of: "Project", projectArgument, argument: "projectId")
+                let rows = try await context.database.query(
+                    "SELECT 1 FROM projects p WHERE p.id = $1 AND \(ProjectRecord.visible(toViewerAt: 2))",
+                    [projectID, context.viewer?.userID])
+                guard !rows.isEmpty else { throw APIError.notFound("No project has that id.") }
+                // A feed: the notification says all the event is, so its
+                // subscribers wait with no task and share one run of it.
+                return try await SubscriptionResolvers.feed(context, on: RoundEnd.channel(forProject: projectID)) { notification in
+                    (event(projectID, notification).map { .object($0) }, false)
                 }
-                continuation.onTermination = { _ in task.cancel() }
-            }
-        }
+            })
         binder.root("Subscription", "roundEnded") { input in SubscriptionResolvers.passThrough(input) }
         binder.field("RoundEndedEvent", "project") { (event: RoundEndedRecord, input) in
             input.request.prolific.projects.load(event.projectID) { $0.map { .object($0) } ?? .null }
@@ -91,12 +84,46 @@ enum RoundResolvers {
             input.request.prolific.rounds.load(event.roundID) { $0.map { .object($0) } ?? .null }
         }
         binder.field("RoundEndedEvent", "winner") { (event: RoundEndedRecord, input) in
-            guard let winner = event.winnerID else { return .null }
-            return input.request.prolific.snippets.load(winner) { $0.map { .object($0) } ?? .null }
+            whole(event, input) { event in
+                guard let winner = event.winnerID else { return .null }
+                return input.request.prolific.snippets.load(winner) { $0.map { .object($0) } ?? .null }
+            }
         }
         binder.field("RoundEndedEvent", "nextRound") { (event: RoundEndedRecord, input) in
-            guard let next = event.nextRoundID else { return .null }
-            return input.request.prolific.rounds.load(next) { $0.map { .object($0) } ?? .null }
+            whole(event, input) { event in
+                guard let next = event.nextRoundID else { return .null }
+                return input.request.prolific.rounds.load(next) { $0.map { .object($0) } ?? .null }
+            }
+        }
+    }
+
+    /// The event a round end's notification (`RoundEnd.payload`) tells of.
+    private static func event(_ projectID: Int64, _ notification: PostgresNotification) -> RoundEndedRecord? {
+        let parts = notification.payload.split(separator: " ").map { Int64($0) }
+        guard (1...3).contains(parts.count), let roundID = parts[0] else { return nil }
+        var record = RoundEndedRecord(projectID: projectID, roundID: roundID, notification: notification.sequence)
+        guard parts.count > 1 else {
+            record.isPartial = true
+            return record
+        }
+        guard let winnerID = parts[1] else { return nil }
+        record.winnerID = winnerID
+        if parts.count == 3 {
+            guard let nextRoundID = parts[2] else { return nil }
+            record.nextRoundID = nextRoundID
+        }
+        return record
+    }
+
+    /// `resolve` with the whole event: a partial one's winner and next round read first.
+    private static func whole(
+        _ event: RoundEndedRecord, _ input: ResolverInput, _ resolve: @escaping @Sendable (RoundEndedRecord) -> Resolved
+    ) -> Resolved {
+        guard event.isPartial else { return resolve(event) }
+        let database = input.request.database
+        return .async {
+            guard let read = try await ended(event.roundID, on: database) else { return .null }
+            return resolve(read)
         }
     }
 
