@@ -9,7 +9,9 @@ import Testing
 /// graphql-transport-ws over real sockets: every rule and close code of
 /// the protocol.
 @Suite(.serialized) struct GraphQLTransportWSTests {
-    static let endpoint: GraphQLOverWebSocket = {
+    static let endpoint = makeEndpoint()
+
+    static func makeEndpoint(keepAliveInterval: Duration = .seconds(12)) -> GraphQLOverWebSocket {
         let schema = try! buildSchema(
             """
             type Query { hello: String, whoami: String }
@@ -45,6 +47,7 @@ import Testing
         var configuration = GraphQLOverWebSocket.Configuration()
         configuration.connectionInitTimeout = .milliseconds(300)
         configuration.maxSubscriptions = 2
+        configuration.keepAliveInterval = keepAliveInterval
         return GraphQLOverWebSocket(schema: try! builder.build(), configuration: configuration) { payload, _ in
             // The same token an HTTP client sends in Authorization.
             guard case .string(let token)? = payload.first(where: { $0.name == "authToken" })?.value, token.hasPrefix("user-") else {
@@ -52,11 +55,11 @@ import Testing
             }
             return String(token.dropFirst(5))
         }
-    }()
+    }
 
-    static func server(maxUnsentBytes: Int = 4 << 20, sendTimeout: Duration = .seconds(10)) async throws
-        -> RunningServer
-    {
+    static func server(
+        maxUnsentBytes: Int = 4 << 20, sendTimeout: Duration = .seconds(10), endpoint: GraphQLOverWebSocket = endpoint
+    ) async throws -> RunningServer {
         var service = endpoint.service(allowedOrigins: [])
         service.maxUnsentBytes = maxUnsentBytes
         return try await RunningServer(
@@ -66,6 +69,29 @@ import Testing
             }, webSocket: service,
             handler: { _ in HTTPResponse(status: 404) }
         )
+    }
+
+    /// The server pings each connection every keep-alive interval (from
+    /// the loop's one wheel of such timers), whether or not it is busy,
+    /// and stops when the socket closes.
+    @Test func theServerPingsEachIdleConnection() async throws {
+        let running = try await Self.server(endpoint: Self.makeEndpoint(keepAliveInterval: .milliseconds(200)))
+        let clients = try (0..<3).map { _ in try WebSocketClient(port: running.port) }
+        for client in clients {
+            client.skipsKeepAlives = false
+            client.initialise()
+        }
+        for client in clients {
+            for _ in 0..<2 {
+                #expect(client.next()?.text == #"{"type":"ping"}"#)
+                client.send(#"{"type":"pong"}"#)
+            }
+        }
+        // Still a working connection between the pings.
+        clients[0].send(#"{"id":"1","type":"subscribe","payload":{"query":"{ hello }"}}"#)
+        var answer = clients[0].next()
+        while answer?.text == #"{"type":"ping"}"# { answer = clients[0].next() }
+        #expect(answer?.text == #"{"id":"1","type":"next","payload":{"data":{"hello":"world"}}}"#)
     }
 
     /// A subscriber that does not read: the server keeps at most

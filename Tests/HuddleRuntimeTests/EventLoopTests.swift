@@ -6,6 +6,13 @@ import Synchronization
 import TestSupport
 import Testing
 
+/// A value the loop's actions and the test both touch.
+private final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { value.withLock { body(&$0) } }
+}
+
 /// The libuv loop as the executor of Swift tasks.
 @Suite struct EventLoopTests {
 
@@ -22,9 +29,41 @@ import Testing
         await Task(executorPreference: loop) {
             _ = loop.schedule(at: .now - .seconds(1)) { log.append("past deadline fired") }
         }.value
-        for _ in 0..<100 where log.all.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        while log.all.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(100))
         #expect(log.all.sorted() == ["fired on loop: true", "past deadline fired"])
+        await running.stop()
+    }
+
+    @Test(.hangGuard)
+    func repeatingActionsAreCalledEachIntervalUntilCancelled() async throws {
+        let running = RunningLoop()
+        let loop = running.loop
+        let interval = Duration.milliseconds(160)
+        let calls = Shared([Int](repeating: 0, count: 100))
+        let started = ContinuousClock.now
+        let firstCall = Shared<Duration?>(nil)
+        let actions = await Task(executorPreference: loop) {
+            (0..<100).map { index in
+                loop.repeating(every: interval) {
+                    firstCall.withLock { $0 = $0 ?? .now - started }
+                    calls.withLock { $0[index] += 1 }
+                }
+            }
+        }.value
+        while calls.withLock({ $0.min()! }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        // Not before 15/16 of the interval (libuv's clock counts whole milliseconds).
+        #expect(try #require(firstCall.withLock { $0 }) >= interval * 15 / 16 - .milliseconds(2))
+        // Half are cancelled on the loop, between two of its turns: none of them is called again.
+        let atCancel = await Task(executorPreference: loop) {
+            for index in stride(from: 0, to: 100, by: 2) { actions[index].cancel() }
+            return calls.withLock { $0 }
+        }.value
+        while calls.withLock({ counts in stride(from: 1, to: 100, by: 2).contains { counts[$0] < atCancel[$0] + 2 } }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let now = calls.withLock { $0 }
+        #expect(stride(from: 0, to: 100, by: 2).allSatisfy { now[$0] == atCancel[$0] })
         await running.stop()
     }
 

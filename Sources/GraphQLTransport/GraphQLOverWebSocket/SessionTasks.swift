@@ -11,7 +11,8 @@ final class SessionTasks: @unchecked Sendable {
     private let loop: EventLoop
     let metrics: Metrics?
     private var operations: [String: Operation] = [:]
-    private var timers: [Task<Void, Never>] = []
+    /// What stops each of its timers.
+    private var timers: [() -> Void] = []
     private(set) var isStopped = false
 
     private let socket: WebSocket
@@ -182,27 +183,22 @@ final class SessionTasks: @unchecked Sendable {
     /// Calls `action` once after `delay`, unless the session has ended.
     func after(_ delay: Duration, _ action: @escaping @Sendable () -> Void) {
         loop.assertInLoopThread()
-        let loop = loop
-        timers.append(
-            Task(executorPreference: loop) { [weak self] in
-                await loop.sleep(for: delay)
-                guard let self, !Task.isCancelled, !self.isStopped else { return }
-                action()
-            })
+        let cancel = loop.schedule(at: .now + delay) { [weak self] in
+            guard let self, !self.isStopped else { return }
+            action()
+        }
+        timers.append(cancel)
     }
 
-    /// Calls `action` every `interval` until the session ends.
+    /// Calls `action` every `interval` until the session ends: an entry in
+    /// the loop's wheel of such timers, not a task of its own.
     func every(_ interval: Duration, _ action: @escaping @Sendable () -> Void) {
         loop.assertInLoopThread()
-        let loop = loop
-        timers.append(
-            Task(executorPreference: loop) { [weak self] in
-                while true {
-                    await loop.sleep(for: interval)
-                    guard let self, !Task.isCancelled, !self.isStopped else { return }
-                    action()
-                }
-            })
+        let repeating = loop.repeating(every: interval) { [weak self] in
+            guard let self, !self.isStopped else { return }
+            action()
+        }
+        timers.append(repeating.cancel)
     }
 
     /// Watches the connection's sign-in, when its context can end: `ended`
@@ -224,7 +220,7 @@ final class SessionTasks: @unchecked Sendable {
         let stopping = operations.values
         operations = [:]
         for operation in stopping { stop(operation) }
-        for timer in timers { timer.cancel() }
+        for stop in timers { stop() }
         timers = []
     }
 }

@@ -34,6 +34,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// just before the loop polls for I/O.
     private let turnEnd: UnsafeMutablePointer<uv_prepare_t>
     private var turnEndObservers: [any TurnEndObserver] = []
+    /// `repeating`'s wheels, one per interval.
+    var timingWheels: [Duration: TimingWheel] = [:]
     private var localJobs = RingBuffer<LoopJob>()
     /// Lanes with jobs, in the order they get their next turn.
     private var readyLanes = RingBuffer<LoopLane>()
@@ -101,6 +103,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         uv_close(UnsafeMutableRawPointer(wakeUp).assumingMemoryBound(to: uv_handle_t.self), nil)
         uv_close(UnsafeMutableRawPointer(idle).assumingMemoryBound(to: uv_handle_t.self), nil)
         uv_close(UnsafeMutableRawPointer(turnEnd).assumingMemoryBound(to: uv_handle_t.self), nil)
+        for wheel in timingWheels.values { wheel.close() }
+        timingWheels = [:]
         // Let libuv finish closing them.
         uv_run(uv, UV_RUN_DEFAULT)
         loopThread.store(0, ordering: .releasing)
