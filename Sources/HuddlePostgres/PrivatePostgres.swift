@@ -31,9 +31,9 @@ public final class PrivatePostgres: Sendable {
     /// cluster: the kernel lets go of it however the process ends, so the
     /// last user can tell it is the last (see `stopIfUnused`).
     private let usersLock: Int32
-    private let binaries: String
-    private let socketDirectory: String
-    private let runAs: [String]
+    let binaries: String
+    let socketDirectory: String
+    let runAs: [String]
 
     /// Initialises the cluster if need be and starts it unless it runs already.
     public init(directory: String, database: String = "huddle") throws {
@@ -183,12 +183,12 @@ public final class PrivatePostgres: Sendable {
     }
 
     /// util-linux's runuser, by full path: the environment may have no PATH.
-    private static let runuser =
+    static let runuser =
         ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"]
         .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "runuser"
 
     /// When running as root, the user the server runs as.
-    private static func unprivilegedOwner() throws -> (name: String, uid: uid_t, gid: gid_t)? {
+    static func unprivilegedOwner() throws -> (name: String, uid: uid_t, gid: gid_t)? {
         guard getuid() == 0 else { return nil }
         guard let entry = getpwnam("postgres") else {
             throw SetupError(
@@ -201,7 +201,7 @@ public final class PrivatePostgres: Sendable {
     }
 
     @discardableResult
-    private static func run(_ arguments: [String], _ what: String) throws -> String {
+    static func run(_ arguments: [String], _ what: String) throws -> String {
         let result = try ChildProcess.run(arguments)
         guard result.status == 0 else {
             throw SetupError(description: "\(what) failed (exit \(result.status)): \(result.output.trimmingTrailingNewlines())")

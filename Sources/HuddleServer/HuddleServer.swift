@@ -30,6 +30,14 @@ package final class HuddleServer: Sendable {
         package var databaseConnections: Int?
         /// How long a checked token's user may be kept rather than asked for again.
         package var tokenCacheLifetime = Duration.seconds(60)
+        /// Hot standbys of the database that queries may read from (issue
+        /// 40), each with as many connections as the primary.
+        package var replicas: [PostgresConfiguration] = []
+        /// How often the standbys are polled, and how far behind one may fall.
+        package var replicaMonitoring = ReplicaMonitor.Settings()
+        /// How long a query that must see its reader's last write waits for
+        /// a standby to replay it before reading from the primary.
+        package var replicaWait = Duration.zero
         /// Bytes of automatic persisted queries kept over all workers; 0 keeps none.
         package var persistedQueryBytes = 16 << 20
         /// Bytes of pictures' renditions kept in memory over all workers; 0 keeps none.
@@ -94,6 +102,9 @@ package final class HuddleServer: Sendable {
         let mediaCache: MediaCache?
         let pictures: PictureURLs
         let tallies: Tallies
+        /// With standbys to read from: what they have replayed, and what each token must see.
+        let replicaMonitor: ReplicaMonitor?
+        let writePositions: WritePositions?
     }
 
     package let configuration: Configuration
@@ -120,6 +131,7 @@ package final class HuddleServer: Sendable {
         let workers: [Worker]
         let listenerLoop: EventLoop
         let listener: PostgresListener
+        let replicaMonitor: ReplicaMonitor?
         let scheduler: JobRunner
         let schedulerPool: PostgresPool
         /// Writes the counted reads, on the scheduler's pool.
@@ -271,11 +283,13 @@ package final class HuddleServer: Sendable {
         metrics.registerGauge("huddle_tally_reads_held", help: "Readers of counted reads (page views) held this hour.") {
             tallies.held
         }
+        let (replicaMonitor, writePositions) = await startReplicaMonitoring(
+            primary: database, listener: listener, listenerLoop: listenerLoop, settings: configuration)
         let shared = Shared(
             listener: listener, tokens: tokens, persistedQueries: persistedQueries, appSettings: appSettings,
             mediaCache: mediaCache,
             pictures: PictureURLs(key: signingKey, lifetime: appSettings[HuddleCore.Shared.privatePictureURLMinutes] * 60),
-            tallies: tallies)
+            tallies: tallies, replicaMonitor: replicaMonitor, writePositions: writePositions)
         // Few connections, each with a pipeline of statements, keep
         // PostgreSQL's CPUs on statements rather than on switching between
         // backends (docs/performance.md, "Measured choices").
@@ -359,7 +373,8 @@ package final class HuddleServer: Sendable {
             work: work, database: schedulerPool, listener: listener,
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler, tracer: configuration.http.tracer)
         let made = Running(
-            workers: workers, listenerLoop: listenerLoop, listener: listener, scheduler: scheduler, schedulerPool: schedulerPool,
+            workers: workers, listenerLoop: listenerLoop, listener: listener, replicaMonitor: replicaMonitor, scheduler: scheduler,
+            schedulerPool: schedulerPool,
             tallyWriter: tallyWriter, deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient,
             traceExporter: traceExporter)
         running.set(made)
@@ -421,6 +436,7 @@ package final class HuddleServer: Sendable {
                         }.start()
                     }
                 }
+                await running.replicaMonitor?.stop()
                 await running.listener.close()
                 running.listenerLoop.stop()
             }

@@ -13,6 +13,8 @@ final class Worker: Sendable {
     let loop = EventLoop()
     let server: HTTPServer
     let pool: PostgresPool
+    /// Pools to the standbys queries may read from, when there are any.
+    let replicaReads: ReplicaReads?
     /// The media store, when pictures go to a bucket.
     let bucket: S3Bucket?
     private let startOutcome = AsyncOutcome<String?>()
@@ -30,6 +32,23 @@ final class Worker: Sendable {
         self.pool = pool
         let metrics = configuration.metrics
         metrics.register(pool)
+        let readRouting: ReadRouting?
+        if let monitor = shared.replicaMonitor, let positions = shared.writePositions {
+            // As many connections to each standby as to the primary; opened as reads come.
+            let replicas = settings.replicas.map { replica in
+                var replica = replica
+                replica.maxConnections = database.maxConnections
+                replica.acquireTimeout = database.acquireTimeout
+                return replica
+            }
+            let reads = ReplicaReads(monitor: monitor, replicas: replicas, maxWait: settings.replicaWait, on: loop)
+            for pool in reads.pools { metrics.register(pool) }
+            replicaReads = reads
+            readRouting = ReadRouting(replicas: reads, positions: positions)
+        } else {
+            replicaReads = nil
+            readRouting = nil
+        }
         let listener = shared.listener
         let tokens = shared.tokens
         let appSettings = shared.appSettings
@@ -53,7 +72,7 @@ final class Worker: Sendable {
             request, _ async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
                 for: request, database: pool, listener: listener, tokens: tokens, settings: appSettings, trustedProxies: proxies,
-                push: push, pictures: shared.pictures, tallies: shared.tallies)
+                push: push, pictures: shared.pictures, tallies: shared.tallies, readRouting: readRouting)
         }
         var ws = GraphQLOverWebSocket.Configuration()
         ws.operations = operations
@@ -61,7 +80,7 @@ final class Worker: Sendable {
             payload, upgrade async throws(ServiceUnavailable) in
             try await HuddleAPI.context(
                 forConnectionInit: payload, upgrade: upgrade, database: pool, listener: listener, tokens: tokens, settings: appSettings,
-                trustedProxies: proxies, push: push, pictures: shared.pictures, tallies: shared.tallies)
+                trustedProxies: proxies, push: push, pictures: shared.pictures, tallies: shared.tallies, readRouting: readRouting)
         }
         let playground = settings.playgroundAssets.map { assets in
             var playgroundSettings = Playground.Configuration()
@@ -131,11 +150,13 @@ final class Worker: Sendable {
         let pool = pool
         let loop = loop
         let bucket = bucket
+        let replicaReads = replicaReads
         loop.enqueue {
             Task(executorPreference: loop) {
                 await server.shutdown()
                 bucket?.client.close()
                 await pool.close()
+                await replicaReads?.close()
                 loop.stop()
             }
         }

@@ -337,10 +337,12 @@ public final class GraphQLOverHTTP: Sendable {
             (document, source, memo) = (validDocument, validSource, validMemo)
         }
         let operationType: String
+        let type: OperationType
         switch selectOperation(document, parameters.operationName) {
         case .failure(let error):
             return .success(refused(requestErrorStatus, [error.coded(ifUncoded: "OPERATION_RESOLUTION_FAILURE")], nil))
         case .success(let operation):
+            type = operation.operation
             operationType = operation.operation.rawValue
             logged.name = logged.name ?? operation.name.map { LoggedOperation.clamped($0.value) }
             // A subscription changes nothing, so an event stream may be asked
@@ -351,12 +353,14 @@ public final class GraphQLOverHTTP: Sendable {
                 return .success(refused(requestErrorStatus, [.coded(Self.subscriptionNeedsAStream, code: "BAD_REQUEST")], operationType))
             }
         }
-        let context: any Sendable
+        var context: any Sendable
         do {
             context = try await makeContext(request, parameters)
         } catch {
             return .failure(error)
         }
+        let routing = context as? OperationRouting
+        if let routing { context = await routing.routed(for: type, readAfter: request.head.header("huddle-read-after")) }
         logged.userID = (context as? LoggedViewer)?.loggedUserID
         let workExecutor = LoopLane.current ?? configuration.operations.workExecutor
         if delivery == .eventStream && operationType == "subscription" {
@@ -386,8 +390,9 @@ public final class GraphQLOverHTTP: Sendable {
             $0.0
         }
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
+        if type == .mutation, let routing { result.addReadAfter(await routing.mutationEnded()) }
         if let cost = result.cost, Self.asksForCost(parameters) {
-            result.extensions = [
+            result.extensions += [
                 .init(
                     "cost",
                     .object([

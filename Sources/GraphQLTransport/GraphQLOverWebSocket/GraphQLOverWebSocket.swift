@@ -137,9 +137,14 @@ public final class GraphQLOverWebSocket: Sendable {
             case .failure(let result): return .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
             }
         }
-        let operationContext = (context as? OperationContextMaking)?.makeOperationContext() ?? context
+        var operationContext = (context as? OperationContextMaking)?.makeOperationContext() ?? context
+        let routing = operationContext as? OperationRouting
+        if let routing { operationContext = await routing.routed(for: operation.operation, readAfter: nil) }
+        let routed = operationContext
+        let type = operation.operation
         return await OperationSpans.executing(operation.operation.rawValue, record.name) { () async -> Start in
-            let result: ExecutionResult
+            let operationContext = routed
+            var result: ExecutionResult
             if configuration.operations.incrementalDelivery {
                 switch await executeIncrementally(
                     schema: schema, document: document, source: source, operationName: request.operationName,
@@ -147,7 +152,9 @@ public final class GraphQLOverWebSocket: Sendable {
                     workExecutor: configuration.operations.workExecutor, memo: memo)
                 {
                 case .complete(let complete): result = complete
-                case .incremental(let initial, let execution): return .incremental(initial, execution)
+                case .incremental(var initial, let execution):
+                    if type == .mutation, let routing { initial.addReadAfter(await routing.mutationEnded()) }
+                    return .incremental(initial, execution)
                 }
             } else {
                 result = await execute(
@@ -156,6 +163,7 @@ public final class GraphQLOverWebSocket: Sendable {
                     limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor, memo: memo
                 )
             }
+            if type == .mutation, let routing { result.addReadAfter(await routing.mutationEnded()) }
             return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
         } result: { start in
             switch start {

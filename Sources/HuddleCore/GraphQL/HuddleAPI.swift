@@ -55,14 +55,15 @@ public enum HuddleAPI {
     package static func context(
         for request: HTTPRequest, database: PostgresPool, listener: PostgresListener?, tokens: TokenCache? = nil,
         settings: AppSettings, trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration(),
-        pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
+        pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil, readRouting: ReadRouting? = nil
     ) async throws(ServiceUnavailable) -> any Sendable {
         let token = Authentication.bearerToken(request.head.header("authorization"))
         return RequestContext(
             database: database, listener: listener,
             viewer: try await Authentication.viewer(token: token, database: database, cache: tokens, settings: settings), tokens: tokens,
             settings: settings, userAgent: request.head.header("user-agent"),
-            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push, pictures: pictures, tallies: tallies)
+            clientAddress: ClientAddress.of(request, trusting: trustedProxies), push: push, pictures: pictures, tallies: tallies,
+            readRouting: readRouting)
     }
 
     /// The context of a websocket connection, from the `token` (or
@@ -73,7 +74,7 @@ public enum HuddleAPI {
         forConnectionInit payload: [GraphQLValue.Member], upgrade: HTTPRequest? = nil, database: PostgresPool,
         listener: PostgresListener?, tokens: TokenCache? = nil, settings: AppSettings,
         trustedProxies: ClientAddress.TrustedProxies = .none, push: PushRegistration = PushRegistration(),
-        pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
+        pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil, readRouting: ReadRouting? = nil
     ) async throws(ServiceUnavailable) -> (any Sendable)? {
         let member =
             payload.first { $0.name == "token" }?.value.stringValue
@@ -89,6 +90,6 @@ public enum HuddleAPI {
             database: database, listener: listener, viewer: viewer, tokens: tokens, settings: settings,
             userAgent: upgrade?.head.header("user-agent"),
             clientAddress: upgrade.flatMap { ClientAddress.of($0, trusting: trustedProxies) },
-            push: push, pictures: pictures, tallies: tallies)
+            push: push, pictures: pictures, tallies: tallies, readRouting: readRouting)
     }
 }

@@ -44,6 +44,11 @@ package final class RequestContext: Sendable {
     /// Where reads an app counts (a project's page opened) are held until
     /// written; nil counts nothing.
     package let tallies: Tallies?
+    /// Where the worker's queries may read instead (issue 40); nil for the primary only.
+    package let readRouting: ReadRouting?
+    /// The hashes of the tokens this operation issued (a sign-in): their
+    /// reads must see its writes too.
+    private let issuedTokens = Mutex<[String]>([])
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -100,9 +105,11 @@ package final class RequestContext: Sendable {
     package init(
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
         settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil,
-        push: PushRegistration = PushRegistration(), pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil
+        push: PushRegistration = PushRegistration(), pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil,
+        readRouting: ReadRouting? = nil
     ) {
         self.tallies = tallies
+        self.readRouting = readRouting
         self.push = push
         self.pictures = pictures
         asker = Asker(viewer: viewer, userAgent: userAgent, clientAddress: clientAddress)
@@ -110,6 +117,11 @@ package final class RequestContext: Sendable {
         self.listener = listener
         self.tokens = tokens
         self.settings = settings
+    }
+
+    /// Notes a token this operation issued.
+    package func noteIssued(token: String) {
+        issuedTokens.withLock { $0.append(Authentication.hash(token)) }
     }
 
     /// The signed-in user's id, or UNAUTHENTICATED.
@@ -121,9 +133,15 @@ package final class RequestContext: Sendable {
     /// A context for another operation by the same client (each operation
     /// over one websocket gets fresh loaders).
     package func forNextOperation() -> RequestContext {
+        reading(from: database, readRouting: readRouting)
+    }
+
+    /// A context for an operation by the same client whose statements go to `pool`.
+    private func reading(from pool: PostgresPool, readRouting: ReadRouting?) -> RequestContext {
         RequestContext(
-            database: database, listener: listener, viewer: asker.viewer, tokens: tokens, settings: settings,
-            userAgent: asker.userAgent, clientAddress: asker.clientAddress, push: push, pictures: pictures, tallies: tallies)
+            database: pool, listener: listener, viewer: asker.viewer, tokens: tokens, settings: settings,
+            userAgent: asker.userAgent, clientAddress: asker.clientAddress, push: push, pictures: pictures, tallies: tallies,
+            readRouting: readRouting)
     }
 
     /// Counts a read of `key` in `tally` by whoever asks: the signed-in
@@ -145,6 +163,53 @@ package final class RequestContext: Sendable {
 
 extension RequestContext: OperationContextMaking {
     public func makeOperationContext() -> any Sendable { forNextOperation() }
+}
+
+/// Where a worker's queries read when it has standbys (issue 40): their
+/// pools, and what each token's reads must see.
+package struct ReadRouting: Sendable {
+    package let replicas: ReplicaReads
+    package let positions: WritePositions
+
+    package init(replicas: ReplicaReads, positions: WritePositions) {
+        self.replicas = replicas
+        self.positions = positions
+    }
+}
+
+extension RequestContext: OperationRouting {
+    /// A query reads from a standby that has replayed what its reader must
+    /// see (their last write, or what the client says), all of its
+    /// statements from the same one; anything else, and a query no standby
+    /// can serve, from the primary.
+    public func routed(for type: OperationType, readAfter: String?) async -> any Sendable {
+        guard type == .query, let readRouting else { return self }
+        var required = readRouting.positions.required(forTokenHash: asker.viewer?.tokenHash)
+        if let readAfter, let echoed = WALPosition(readAfter) { required = max(required, echoed) }
+        guard let pool = await readRouting.replicas.pool(after: required) else { return self }
+        return reading(from: pool, readRouting: nil)
+    }
+
+    /// The primary's position once a mutation has run: what its writer's
+    /// reads must see from now on, here and (told by NOTIFY) in the other
+    /// processes. The insert position: at or past the end of every commit made.
+    public func mutationEnded() async -> String? {
+        guard let readRouting else { return nil }
+        let tokenHashes = (asker.viewer.map { [$0.tokenHash] } ?? []) + issuedTokens.withLock { $0 }
+        let rows: PostgresRows
+        do {
+            rows = try await database.query(
+                """
+                SELECT p::text, (SELECT count(pg_notify($1, h || ' ' || p::text)) FROM unnest($2::text[]) h)
+                FROM pg_current_wal_insert_lsn() p
+                """, [WritePositions.channel, tokenHashes])
+        } catch {
+            return nil
+        }
+        guard let text = try? rows.first?.decode(String.self, at: 0), let position = WALPosition(text) else { return nil }
+        for tokenHash in tokenHashes { readRouting.positions.record(position, forTokenHash: tokenHash) }
+        return position.description
+    }
 }
 
 /// A WebSocket signed in with a token ends when the token does: revoked

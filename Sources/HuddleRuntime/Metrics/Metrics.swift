@@ -198,6 +198,14 @@ public final class Metrics: Sendable {
         extraCounters.withLock { $0.append((name, help, read)) }
     }
 
+    /// Families the layers above write themselves (labelled ones), read at each scrape.
+    private let expositions = Mutex<[@Sendable () async -> String]>([])
+
+    /// Adds what `write` gives (whole families, in the text format) to each scrape.
+    public func registerExposition(_ write: @escaping @Sendable () async -> String) {
+        expositions.withLock { $0.append(write) }
+    }
+
     /// Reports `pool`'s connections with the rest.
     public func register(_ pool: any ConnectionPoolGauges) {
         pools.withLock { $0.append(pool) }
@@ -261,6 +269,7 @@ public final class Metrics: Sendable {
         }
         for extra in extraGauges.withLock({ $0 }) { text += gauge(extra.name, extra.help, extra.read()) }
         for extra in extraCounters.withLock({ $0 }) { text += counter(extra.name, extra.help, extra.read()) }
+        for write in expositions.withLock({ $0 }) { text += await write() }
         return text
     }
 
@@ -306,7 +315,7 @@ public final class Metrics: Sendable {
     }
 
     /// A label value as the exposition format writes it.
-    static func escaped(_ value: String) -> String {
+    public static func escaped(_ value: String) -> String {
         var text = ""
         for character in value {
             switch character {

@@ -146,6 +146,31 @@ struct Serve: AsyncParsableCommand {
     var databaseWait: Double = ProcessInfo.processInfo.environment["HUDDLE_DATABASE_WAIT"].flatMap { Double($0) } ?? 2
 
     @Option(
+        help:
+            "A hot standby of the database that queries may read from (a libpq URL); repeat for several (HUDDLE_DATABASE_REPLICA_URLS, separated by spaces)."
+    )
+    var databaseReplicaURL: [String] = []
+
+    /// `--database-replica-url`s, or the environment's.
+    var replicaURLs: [String] {
+        guard databaseReplicaURL.isEmpty else { return databaseReplicaURL }
+        return (ProcessInfo.processInfo.environment["HUDDLE_DATABASE_REPLICA_URLS"] ?? "").split(separator: " ").map(String.init)
+    }
+
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds a standby may fall behind the primary and still serve reads (HUDDLE_REPLICA_MAX_LAG)."
+    )
+    var replicaMaxLag: Double = ProcessInfo.processInfo.environment["HUDDLE_REPLICA_MAX_LAG"].flatMap { Double($0) } ?? 5
+
+    @Option(
+        parsing: .unconditional,
+        help:
+            "Seconds a query that must see its reader's last write waits for a standby to replay it before reading from the primary (HUDDLE_REPLICA_WAIT)."
+    )
+    var replicaWait: Double = ProcessInfo.processInfo.environment["HUDDLE_REPLICA_WAIT"].flatMap { Double($0) } ?? 0
+
+    @Option(
         parsing: .unconditional,
         help:
             "Seconds a client may read nothing of a response, event or message waiting for it before it counts as stalled and is disconnected; a large result read slowly is not stalled (HUDDLE_SEND_TIMEOUT)."
@@ -306,6 +331,10 @@ struct Serve: AsyncParsableCommand {
         guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
         guard sendTimeout > 0, sendTimeout <= 3600 else { throw ValidationError("--send-timeout must be between 0 and 3600 seconds") }
         guard databaseWait > 0, databaseWait <= 600 else { throw ValidationError("--database-wait must be between 0 and 600 seconds") }
+        guard replicaMaxLag > 0, replicaMaxLag <= 3600 else {
+            throw ValidationError("--replica-max-lag must be between 0 and 3600 seconds")
+        }
+        guard replicaWait >= 0, replicaWait <= 10 else { throw ValidationError("--replica-wait must be between 0 and 10 seconds") }
         guard logFormat == "auto" || Logger.Format(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be json, text or auto")
         }
@@ -365,6 +394,9 @@ struct Serve: AsyncParsableCommand {
         configuration.workers = workers
         configuration.databaseConnections = connectionCount
         configuration.tokenCacheLifetime = .seconds(tokenCacheSeconds)
+        configuration.replicas = replicaURLs.map { PostgresConfiguration(url: $0) }
+        configuration.replicaMonitoring.maxLag = .milliseconds(Int64(replicaMaxLag * 1000))
+        configuration.replicaWait = .milliseconds(Int64(replicaWait * 1000))
         configuration.persistedQueryBytes = persistedQueryBytes
         configuration.mediaCacheBytes = mediaCacheBytes
         if !mediaStore.isEmpty {
