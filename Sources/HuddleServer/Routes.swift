@@ -1,3 +1,4 @@
+import Foundation
 import GraphQLTransport
 import HuddleCore
 import HuddlePlayground
@@ -21,12 +22,15 @@ public struct Routes: Sendable {
     let mediaPages: MediaPages?
     /// One-time upload URLs (/uploads/…).
     let uploadPages: UploadPages?
+    /// The standbys queries may read from, which /readyz reports on.
+    let replicas: ReplicaMonitor?
 
     package init(
         metrics: Metrics, database: PostgresPool? = nil, graphQL: GraphQLOverHTTP? = nil, playground: Playground? = nil,
         accountPages: AccountPages? = nil, mediaCache: MediaCache? = nil, pictures: PictureURLs = PictureURLs(), bucket: S3Bucket? = nil,
-        uploadPages: UploadPages? = nil, logger: Logger = Logger()
+        uploadPages: UploadPages? = nil, replicas: ReplicaMonitor? = nil, logger: Logger = Logger()
     ) {
+        self.replicas = replicas
         self.accountPages = accountPages
         self.uploadPages = uploadPages
         mediaPages = database.map { MediaPages(database: $0, cache: mediaCache, pictures: pictures, bucket: bucket, logger: logger) }
@@ -88,7 +92,7 @@ public struct Routes: Sendable {
         }
         do {
             _ = try await database.query("SELECT 1")
-            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ready\n")
+            return HTTPResponse(status: 200, contentType: "text/plain; charset=utf-8", body: "ready\n" + replicaReport())
         } catch {
             // libpq's text names socket paths and hosts: it goes to the log, not to the caller.
             logger.log(.warning, "readiness check failed", ["error": .string("\(error)")])
@@ -97,6 +101,20 @@ public struct Routes: Sendable {
                 body: Array("database unavailable\n".utf8)
             )
         }
+    }
+
+    /// A line per standby, by its place in the order given (its host is
+    /// the metrics' to tell, not an anonymous caller's): whether reads go
+    /// to it, and how far behind it is. Ready either way: without them,
+    /// reads go to the primary.
+    private func replicaReport() -> String {
+        guard let replicas else { return "" }
+        return replicas.replicas.enumerated().map { index, replica in
+            let lag = replica.lag.map { String(format: "%.3f s", Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+            let state =
+                !replica.isUp ? "down" : replica.inRotation ? "in rotation, lag \(lag ?? "unknown")" : "out of rotation, lag \(lag ?? "unknown")"
+            return "replica \(index + 1): \(state)\n"
+        }.joined()
     }
 
     /// The target without its query string.

@@ -94,7 +94,7 @@ final class Worker: Sendable {
             uploadPages: UploadPages(
                 database: pool, settings: appSettings, processor: processor, bucket: bucket, allowedOrigins: settings.allowedOrigins,
                 logger: configuration.logger),
-            logger: configuration.logger)
+            replicas: shared.replicaMonitor, logger: configuration.logger)
         var configuration = configuration
         configuration.streamsBody = { head in graphQL.streamsBody(head) ?? UploadPages.streamsBody(head, settings: appSettings) }
         server = HTTPServer(

@@ -80,6 +80,7 @@ struct ReadReplicaTests {
             try await Self.eventually("the standby is in rotation") {
                 try await Self.sample(server, "huddle_database_replica_in_rotation") == 1
             }
+            #expect(try await server.get("/readyz").hasPrefix("ready\nreplica 1: in rotation, lag "))
             let (ada, _) = try await server.signUp("replica_ada")
             let (bo, _) = try await server.signUp("replica_bo")
             // Every answer is right; once the standby has replayed the sign-ups, they come from it.
@@ -157,6 +158,7 @@ struct ReadReplicaTests {
                 let lag = try await Self.sample(server, "huddle_database_replica_lag_seconds") ?? 0
                 return up == 1 && inRotation == 0 && lag > 0.3
             }
+            #expect(try await server.get("/readyz").hasPrefix("ready\nreplica 1: out of rotation, lag "))
             let before = try await Self.replicaStatements(server)
             _ = try await server.graphql("{ __typename userByUsername(username: \"nobody\") { id } }")
             #expect(try await Self.replicaStatements(server) == before)
@@ -182,6 +184,7 @@ struct ReadReplicaTests {
                 let inRotation = try await Self.sample(server, "huddle_database_replica_in_rotation")
                 return up == 0 && inRotation == 0
             }
+            #expect(try await server.get("/readyz") == "ready\nreplica 1: down\n")
             // Reads go to the primary meanwhile.
             let answer = try await server.graphql(Self.me, token: token)
             #expect(answer["data"]["me"]["username"].string == "replica_cy", "\(answer)")
