@@ -32,7 +32,8 @@ public final class PrivatePostgres: Sendable {
     /// last user can tell it is the last (see `stopIfUnused`).
     private let usersLock: Int32
     let binaries: String
-    let socketDirectory: String
+    /// Where its Unix socket is.
+    public let socketDirectory: String
     let runAs: [String]
 
     /// Initialises the cluster if need be and starts it unless it runs already.
@@ -111,9 +112,12 @@ public final class PrivatePostgres: Sendable {
         return true
     }
 
-    /// Stops the server (fast shutdown: open sessions are ended).
-    public func stop() throws {
-        try Self.run(runAs + [binaries + "/pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop"], "pg_ctl stop")
+    /// Stops the server (fast shutdown: open sessions are ended);
+    /// `immediately`, as a crash would (no checkpoint, nothing more sent to standbys).
+    public func stop(immediately: Bool = false) throws {
+        try Self.run(
+            runAs + [binaries + "/pg_ctl", "-D", directory + "/data", "-m", immediately ? "immediate" : "fast", "-w", "stop"], "pg_ctl stop"
+        )
     }
 
     /// Starts the server again after `stop`.

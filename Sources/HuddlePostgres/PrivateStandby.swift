@@ -16,7 +16,8 @@ public final class PrivateStandby: Sendable {
     /// A libpq connection string for the standby's `huddle` database.
     public let url: String
     private let binaries: String
-    private let socketDirectory: String
+    /// Where its Unix socket is.
+    public let socketDirectory: String
     private let runAs: [String]
 
     /// Copies `primary` (running) into `directory` and starts the copy as its standby.

@@ -112,7 +112,8 @@ public struct Routes: Sendable {
         return replicas.replicas.enumerated().map { index, replica in
             let lag = replica.lag.map { String(format: "%.3f s", Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
             let state =
-                !replica.isUp ? "down" : replica.inRotation ? "in rotation, lag \(lag ?? "unknown")" : "out of rotation, lag \(lag ?? "unknown")"
+                !replica.isUp
+                ? "down" : replica.inRotation ? "in rotation, lag \(lag ?? "unknown")" : "out of rotation, lag \(lag ?? "unknown")"
             return "replica \(index + 1): \(state)\n"
         }.joined()
     }
