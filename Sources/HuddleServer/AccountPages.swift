@@ -12,7 +12,12 @@ package struct AccountPages: Sendable {
     package let database: PostgresPool
     package let tokens: TokenCache?
 
-    package init(database: PostgresPool, tokens: TokenCache?) {
+    /// With standbys: what each user's reads must see, which a link
+    /// followed here moves on (their address confirmed, changed).
+    let writePositions: WritePositions?
+
+    package init(database: PostgresPool, tokens: TokenCache?, writePositions: WritePositions? = nil) {
+        self.writePositions = writePositions
         self.database = database
         self.tokens = tokens
     }
@@ -75,10 +80,12 @@ package struct AccountPages: Sendable {
                             ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
                         ],
                         body: Array(export.document.utf8))
-                case "/account/verify-email": _ = try await AccountEmail.verify(token: token, database: database)
+                case "/account/verify-email":
+                    await wrote(for: try await AccountEmail.verify(token: token, database: database).id)
                 case "/account/reset-password":
+                    // Every token of the account ends: its next read is a new sign-in's.
                     try await AccountEmail.resetPassword(token: token, newPassword: password, database: database, tokens: tokens)
-                default: _ = try await AccountEmail.confirmChange(token: token, database: database)
+                default: await wrote(for: try await AccountEmail.confirmChange(token: token, database: database).id)
                 }
                 return Self.html(200, page.title, "<p>\(htmlEscaped(page.done))</p>")
             } catch let error as GraphQLError {
@@ -89,6 +96,16 @@ package struct AccountPages: Sendable {
             }
         default:
             return Routes.methodNotAllowed(allow: "GET, HEAD, POST")
+        }
+    }
+
+    /// The user's reads see what a page changed for them, on any device.
+    private func wrote(for user: Int64) async {
+        guard let writePositions else { return }
+        do {
+            _ = try await writePositions.measure(for: [user], on: database)
+        } catch {
+            writePositions.markUnsure([user])
         }
     }
 

@@ -6,10 +6,24 @@ extension HuddleServer {
     /// With standbys configured (issue 40): the monitor of what they have
     /// replayed, polling from the listener's loop, and the positions each
     /// token's reads must see, followed across processes; their metrics.
+    /// What reads on standbys run on, stopped with the process.
+    struct ReplicaParts: Sendable {
+        let monitor: ReplicaMonitor
+        let positions: WritePositions
+        /// The connection the floor is read on.
+        let pool: PostgresPool
+
+        func stop() async {
+            positions.stop()
+            await pool.close()
+            await monitor.stop()
+        }
+    }
+
     func startReplicaMonitoring(
         primary: PostgresConfiguration, listener: PostgresListener, listenerLoop: EventLoop, settings: Configuration
-    ) async -> (ReplicaMonitor?, WritePositions?) {
-        guard !settings.replicas.isEmpty else { return (nil, nil) }
+    ) async -> ReplicaParts? {
+        guard !settings.replicas.isEmpty else { return nil }
         let monitor = ReplicaMonitor(
             primary: primary, replicas: settings.replicas, settings: settings.replicaMonitoring, on: listenerLoop)
         monitor.start()
@@ -35,7 +49,7 @@ extension HuddleServer {
             }
         }
         metrics.registerExposition { await Self.replicaMetrics(monitor, positions) }
-        return (monitor, positions)
+        return ReplicaParts(monitor: monitor, positions: positions, pool: pool)
     }
 
     /// Each standby's state and lag, labelled by its host and database.
@@ -65,6 +79,8 @@ extension HuddleServer {
         }
         text += "# HELP huddle_write_positions Sessions whose last write this process keeps, for their reads on standbys.\n"
         text += "# TYPE huddle_write_positions gauge\nhuddle_write_positions \(positions.count)\n"
+        text += "# HELP huddle_write_notices_total Writes told by NOTIFY (this process's own among them), for their users' reads.\n"
+        text += "# TYPE huddle_write_notices_total counter\nhuddle_write_notices_total \(positions.noticesHeard)\n"
         return text
     }
 }

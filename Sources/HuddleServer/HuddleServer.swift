@@ -131,7 +131,7 @@ package final class HuddleServer: Sendable {
         let workers: [Worker]
         let listenerLoop: EventLoop
         let listener: PostgresListener
-        let replicaMonitor: ReplicaMonitor?
+        let replicaParts: ReplicaParts?
         let scheduler: JobRunner
         let schedulerPool: PostgresPool
         /// Writes the counted reads, on the scheduler's pool.
@@ -283,13 +283,13 @@ package final class HuddleServer: Sendable {
         metrics.registerGauge("huddle_tally_reads_held", help: "Readers of counted reads (page views) held this hour.") {
             tallies.held
         }
-        let (replicaMonitor, writePositions) = await startReplicaMonitoring(
+        let replicaParts = await startReplicaMonitoring(
             primary: database, listener: listener, listenerLoop: listenerLoop, settings: configuration)
         let shared = Shared(
             listener: listener, tokens: tokens, persistedQueries: persistedQueries, appSettings: appSettings,
             mediaCache: mediaCache,
             pictures: PictureURLs(key: signingKey, lifetime: appSettings[HuddleCore.Shared.privatePictureURLMinutes] * 60),
-            tallies: tallies, replicaMonitor: replicaMonitor, writePositions: writePositions)
+            tallies: tallies, replicaMonitor: replicaParts?.monitor, writePositions: replicaParts?.positions)
         // Few connections, each with a pipeline of statements, keep
         // PostgreSQL's CPUs on statements rather than on switching between
         // backends (docs/performance.md, "Measured choices").
@@ -373,7 +373,7 @@ package final class HuddleServer: Sendable {
             work: work, database: schedulerPool, listener: listener,
             logger: configuration.http.logger, metrics: metrics, settings: configuration.scheduler, tracer: configuration.http.tracer)
         let made = Running(
-            workers: workers, listenerLoop: listenerLoop, listener: listener, replicaMonitor: replicaMonitor, scheduler: scheduler,
+            workers: workers, listenerLoop: listenerLoop, listener: listener, replicaParts: replicaParts, scheduler: scheduler,
             schedulerPool: schedulerPool,
             tallyWriter: tallyWriter, deliveryPool: deliveryPool, pushClient: pushClient, storeClient: storeClient,
             traceExporter: traceExporter)
@@ -436,7 +436,7 @@ package final class HuddleServer: Sendable {
                         }.start()
                     }
                 }
-                await running.replicaMonitor?.stop()
+                await running.replicaParts?.stop()
                 await running.listener.close()
                 running.listenerLoop.stop()
             }

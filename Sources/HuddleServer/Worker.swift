@@ -41,8 +41,9 @@ final class Worker: Sendable {
                 replica.acquireTimeout = database.acquireTimeout
                 return replica
             }
+            // Their statements are counted by standby (huddle_database_replica_statements_total),
+            // not in the primary's figures.
             let reads = ReplicaReads(monitor: monitor, replicas: replicas, maxWait: settings.replicaWait, on: loop)
-            for pool in reads.pools { metrics.register(pool) }
             replicaReads = reads
             readRouting = ReadRouting(replicas: reads, positions: positions)
         } else {
@@ -89,7 +90,8 @@ final class Worker: Sendable {
         }
         let routes = Routes(
             metrics: metrics, database: pool, graphQL: graphQL, playground: playground,
-            accountPages: AccountPages(database: pool, tokens: tokens), mediaCache: shared.mediaCache, pictures: shared.pictures,
+            accountPages: AccountPages(database: pool, tokens: tokens, writePositions: shared.writePositions),
+            mediaCache: shared.mediaCache, pictures: shared.pictures,
             bucket: bucket,
             uploadPages: UploadPages(
                 database: pool, settings: appSettings, processor: processor, bucket: bucket, allowedOrigins: settings.allowedOrigins,

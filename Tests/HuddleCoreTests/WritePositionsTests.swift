@@ -2,44 +2,60 @@ import HuddleCore
 import HuddlePostgres
 import Testing
 
-/// What each token's reads must see: its last write, and never less than the floor.
-@Suite struct WritePositionsTests {
+/// What each user's reads must see: their last write, never less than the
+/// floor, and the primary alone while that is not known.
+@Suite(.hangGuard) struct WritePositionsTests {
+    /// Positions whose floor is read as `floor`, once started.
+    static func started(capacity: Int = 100_000, floor: UInt64 = 100) async throws -> WritePositions {
+        let positions = WritePositions(capacity: capacity, listener: nil) { WALPosition(floor) }
+        try await positions.start()
+        while positions.required(forUser: nil) == .unknown { await Task.yield() }
+        return positions
+    }
+
     @Test func nothingIsGoodEnoughUntilTheFloorIsRead() async throws {
         let positions = WritePositions(listener: nil) { WALPosition(100) }
-        #expect(positions.required(forTokenHash: nil) == WALPosition(.max))
+        #expect(positions.required(forUser: nil) == .unknown)
+        #expect(positions.required(forUser: 1) == .unknown)
         try await positions.start()
-        #expect(positions.required(forTokenHash: nil) == WALPosition(100))
-        #expect(positions.required(forTokenHash: "a") == WALPosition(100))
+        while positions.required(forUser: nil) == .unknown { await Task.yield() }
+        #expect(positions.required(forUser: nil) == WALPosition(100))
+        #expect(positions.required(forUser: 1) == WALPosition(100))
+        positions.stop()
     }
 
-    @Test func aTokensReadsMustSeeItsLastWrite() async throws {
-        let positions = WritePositions(listener: nil) { WALPosition(100) }
-        try await positions.start()
-        positions.record(WALPosition(500), forTokenHash: "a")
-        positions.record(WALPosition(300), forTokenHash: "a")
-        #expect(positions.required(forTokenHash: "a") == WALPosition(500))
-        #expect(positions.required(forTokenHash: "b") == WALPosition(100))
+    @Test func aUsersReadsMustSeeTheirLastWrite() async throws {
+        let positions = try await Self.started()
+        positions.record(WALPosition(500), forUser: 1)
+        positions.record(WALPosition(300), forUser: 1)
+        #expect(positions.required(forUser: 1) == WALPosition(500))
+        #expect(positions.required(forUser: 2) == WALPosition(100))
         // A write before the floor asks no less than the floor.
-        positions.record(WALPosition(50), forTokenHash: "c")
-        #expect(positions.required(forTokenHash: "c") == WALPosition(100))
+        positions.record(WALPosition(50), forUser: 3)
+        #expect(positions.required(forUser: 3) == WALPosition(100))
+        positions.stop()
     }
 
-    @Test func atTheCapacityATokenLetGoRaisesTheFloor() async throws {
-        let positions = WritePositions(capacity: 2, listener: nil) { WALPosition(100) }
-        try await positions.start()
-        positions.record(WALPosition(200), forTokenHash: "a")
-        positions.record(WALPosition(300), forTokenHash: "b")
+    @Test func aUserLetGoAtTheCapacityRaisesTheFloorToTheirWrite() async throws {
+        let positions = try await Self.started(capacity: 2)
+        let writes: [Int64: UInt64] = [1: 200, 2: 300, 3: 400]
+        for user in writes.keys.sorted() { positions.record(WALPosition(writes[user]!), forUser: user) }
         #expect(positions.count == 2)
-        positions.record(WALPosition(400), forTokenHash: "c")
-        #expect(positions.count == 2)
-        // Whichever went, its write is now everyone's floor: no token reads less.
-        let floor = positions.required(forTokenHash: "unknown")
-        #expect(floor == WALPosition(200) || floor == WALPosition(300) || floor == WALPosition(400))
-        for token in ["a", "b", "c"] {
-            #expect(
-                positions.required(forTokenHash: token) >= [("a", 200), ("b", 300), ("c", 400)].first { $0.0 == token }.map {
-                    WALPosition(UInt64($0.1))
-                }!)
+        // Whoever went, their write became everyone's floor; no one reads less than their own write.
+        let floor = positions.required(forUser: 99)
+        #expect(writes.values.contains(floor.value))
+        for (user, write) in writes {
+            #expect(positions.required(forUser: user) == max(WALPosition(write), floor), "user \(user)")
         }
+        positions.stop()
+    }
+
+    @Test func aUserWhoseWriteIsUnsureReadsFromThePrimary() async throws {
+        let positions = try await Self.started()
+        positions.record(WALPosition(500), forUser: 1)
+        positions.markUnsure([1])
+        #expect(positions.required(forUser: 1) == .unknown)
+        #expect(positions.required(forUser: 2) == WALPosition(100))
+        positions.stop()
     }
 }

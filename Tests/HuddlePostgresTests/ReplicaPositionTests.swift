@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: [
         ("postgresql://huddle:secret@db.internal:5432/huddle?sslmode=require", "db.internal:5432/huddle"),
-        ("postgresql:///huddle_test?host=/tmp/socket&user=huddle", "/huddle_test /tmp/socket"),
+        ("postgresql:///huddle_test?host=/tmp/socket&user=huddle&port=5433", "/huddle_test host=/tmp/socket port=5433"),
         ("postgres://replica/app", "replica/app"),
         ("host='/tmp/standby' user=huddle password=secret dbname='huddle'", "host='/tmp/standby' dbname='huddle'"),
     ])

@@ -12,16 +12,20 @@ import Testing
 /// their own writes even from a standby whose replay is paused.
 @Suite(.enabled(if: TestDatabase.available), .serialized, .hangGuard)
 struct ReadReplicaTests {
-    /// A primary, its standby, and a server reading from the standby.
+    /// A primary, its standby, and servers reading from the standby.
     struct Deployment {
         let primary: PrivatePostgres
         let standby: PrivateStandby
         let server: TestServer
+        /// Another process's server, when asked for.
+        let other: TestServer?
     }
 
     /// `maxLag` long by default: a standby paused for a test stays in
     /// rotation however slowly a loaded machine runs the test's steps.
-    static func withDeployment(maxLag: Duration = .seconds(3600), _ body: (Deployment) async throws -> Void) async throws {
+    static func withDeployment(
+        maxLag: Duration = .seconds(3600), replicaWait: Duration = .zero, servers: Int = 1, _ body: (Deployment) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("huddle-replica-\(UUID().uuidString.prefix(8))").path
         let primary = try await offThePool { try PrivatePostgres(directory: directory + "/primary") }
         defer {
@@ -30,13 +34,19 @@ struct ReadReplicaTests {
         }
         let standby = try await offThePool { try PrivateStandby(of: primary, directory: directory + "/standby") }
         defer { try? standby.stop() }
-        let server = try await TestServer.start(databaseURL: primary.url) {
-            $0.replicas = [PostgresConfiguration(url: standby.url)]
-            $0.replicaMonitoring.pollInterval = .milliseconds(20)
-            $0.replicaMonitoring.maxLag = maxLag
+        func start() async throws -> TestServer {
+            try await TestServer.start(databaseURL: primary.url) {
+                $0.replicas = [PostgresConfiguration(url: standby.url)]
+                $0.replicaMonitoring.pollInterval = .milliseconds(20)
+                $0.replicaMonitoring.maxLag = maxLag
+                $0.replicaWait = replicaWait
+            }
         }
+        let server = try await start()
         defer { server.stop() }
-        try await body(Deployment(primary: primary, standby: standby, server: server))
+        let other = servers > 1 ? try await start() : nil
+        defer { other?.stop() }
+        try await body(Deployment(primary: primary, standby: standby, server: server, other: other))
     }
 
     /// A labelled family's first sample, by the family's name.
@@ -94,11 +104,7 @@ struct ReadReplicaTests {
             }
 
             // The standby stops replaying: ada's write is not on it.
-            _ = try await Self.sql(deployment.standby.url, "SELECT pg_wal_replay_pause()")
-            try await Self.eventually("replay is paused") {
-                try await Self.sql(deployment.standby.url, "SELECT pg_get_wal_replay_pause_state()")[0].decode(String.self, at: 0)
-                    == "paused"
-            }
+            try await Self.pauseReplay(deployment.standby)
             let update = try await server.graphql(
                 #"mutation { updateProfile(input: {biography: "written while the standby waits"}) { biography } }"#, token: ada)
             #expect(update["data"]["updateProfile"]["biography"].string == "written while the standby waits", "\(update)")
@@ -143,6 +149,61 @@ struct ReadReplicaTests {
         }
     }
 
+    /// Pauses the standby's replay, and waits until it is paused.
+    static func pauseReplay(_ standby: PrivateStandby) async throws {
+        _ = try await sql(standby.url, "SELECT pg_wal_replay_pause()")
+        try await eventually("replay is paused") {
+            try await sql(standby.url, "SELECT pg_get_wal_replay_pause_state()")[0].decode(String.self, at: 0) == "paused"
+        }
+    }
+
+    @Test func anotherProcessLearnsOfTheWriteAndReadsItFromThePrimary() async throws {
+        try await Self.withDeployment(servers: 2) { deployment in
+            let (writer, reader) = (deployment.server, try #require(deployment.other))
+            for server in [writer, reader] {
+                try await Self.eventually("the standby is in rotation") {
+                    try await Self.sample(server, "huddle_database_replica_in_rotation") == 1
+                }
+            }
+            let (token, _) = try await writer.signUp("replica_ed")
+            try await Self.eventually("the other process hears of the sign-up") {
+                try await reader.metric("huddle_write_notices_total") == 1
+            }
+            try await Self.pauseReplay(deployment.standby)
+            let update = try await writer.graphql(
+                #"mutation { updateProfile(input: {biography: "written on one, read on the other"}) { biography } }"#, token: token)
+            #expect(update["data"]["updateProfile"]["biography"].string == "written on one, read on the other", "\(update)")
+            // The other process is told of the write before it reads: its second notice.
+            try await Self.eventually("the other process hears of the write") { try await reader.metric("huddle_write_notices_total") == 2 }
+            let before = try await Self.replicaStatements(reader)
+            let read = try await reader.graphql(Self.me, token: token)
+            #expect(read["data"]["me"]["biography"].string == "written on one, read on the other", "\(read)")
+            #expect(try await Self.replicaStatements(reader) == before)
+            _ = try await Self.sql(deployment.standby.url, "SELECT pg_wal_replay_resume()")
+        }
+    }
+
+    @Test func withAWaitAReadAfterAWriteWaitsForTheStandby() async throws {
+        // Long enough for any machine: the standby is let go well within it.
+        try await Self.withDeployment(replicaWait: .seconds(10)) { deployment in
+            let server = deployment.server
+            try await Self.eventually("the standby is in rotation") {
+                try await Self.sample(server, "huddle_database_replica_in_rotation") == 1
+            }
+            let (token, _) = try await server.signUp("replica_fy")
+            try await Self.pauseReplay(deployment.standby)
+            _ = try await server.graphql(#"mutation { updateProfile(input: {biography: "waited for"}) { id } }"#, token: token)
+            let before = try await Self.replicaStatements(server)
+            let read = Task { try await server.graphql(Self.me, token: token) }
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await Self.sql(deployment.standby.url, "SELECT pg_wal_replay_resume()")
+            let answer = try await read.value
+            #expect(answer["data"]["me"]["biography"].string == "waited for", "\(answer)")
+            // Read from the standby once it replayed the write, not from the primary.
+            #expect(try await Self.replicaStatements(server) > before)
+        }
+    }
+
     @Test func aStandbyFallenBehindLeavesTheRotationUntilItCatchesUp() async throws {
         try await Self.withDeployment(maxLag: .milliseconds(300)) { deployment in
             let server = deployment.server
@@ -166,8 +227,12 @@ struct ReadReplicaTests {
             try await Self.eventually("the standby caught up") {
                 try await Self.sample(server, "huddle_database_replica_in_rotation") == 1
             }
-            let answer = try await server.graphql(Self.me, token: token)
-            #expect(answer["data"]["me"]["username"].string == "replica_di", "\(answer)")
+            try await Self.eventually("di reads from the standby") {
+                let before = try await Self.replicaStatements(server)
+                let answer = try await server.graphql(Self.me, token: token)
+                #expect(answer["data"]["me"]["username"].string == "replica_di", "\(answer)")
+                return try await Self.replicaStatements(server) > before
+            }
         }
     }
 

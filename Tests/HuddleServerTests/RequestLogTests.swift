@@ -26,6 +26,13 @@ struct RequestLogTests {
             #expect(reply["errors"].isNull, "\(reply)")
             let failing = try await server.graphql("{ nope }", headers: ["X-Request-Id": "req-nope-1"])
             #expect(failing["errors"][0]["extensions"]["requestId"].string == "req-nope-1", "\(failing)")
+            // A request's line is written once its response is sent: it may come just after the client has it.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !lines.all.contains(where: { $0.contains(#""request_id":"req-nope-1""#) && $0.contains(#""msg":"request""#) }),
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
 
             let objects = lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(objects.count == lines.all.count, "\(lines.all.filter { !$0.hasPrefix("{") })")

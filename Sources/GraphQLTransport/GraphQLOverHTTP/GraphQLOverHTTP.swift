@@ -89,7 +89,7 @@ public final class GraphQLOverHTTP: Sendable {
                     ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
                     (
                         "Access-Control-Allow-Headers",
-                        "Content-Type, Authorization, GraphQL-Require-Preflight, X-Apollo-Operation-Name, Apollo-Require-Preflight"
+                        "Content-Type, Authorization, GraphQL-Require-Preflight, X-Apollo-Operation-Name, Apollo-Require-Preflight, Huddle-Read-After"
                     ),
                     ("Access-Control-Max-Age", "600"),
                 ])
@@ -389,8 +389,15 @@ public final class GraphQLOverHTTP: Sendable {
         } result: {
             $0.0
         }
+        if execution == nil, let fallback = routing == nil ? nil : (context as? OperationRouting)?.fallback(after: result) {
+            // The standby failed the query: the primary answers it.
+            result = await execute(
+                schema: schema, document: document, source: source, operationName: parameters.operationName,
+                variables: parameters.variables, context: fallback, limits: configuration.operations.executionLimits,
+                workExecutor: workExecutor, memo: memo)
+        }
         if !result.hasData { result.errors = result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") } }
-        if type == .mutation, let routing { result.addReadAfter(await routing.mutationEnded()) }
+        if type == .mutation, let routing { result.addReadAfter(await routing.mutationEnded(cutShort: result.wasCutShort)) }
         if let cost = result.cost, Self.asksForCost(parameters) {
             result.extensions += [
                 .init(
@@ -451,7 +458,7 @@ public final class GraphQLOverHTTP: Sendable {
         + "or ask for an event stream (Accept: text/event-stream)."
 
     /// The codes of executions a limit stopped after they had grown large.
-    private static let stopCodes: Set<String> = ["RESPONSE_TOO_LARGE", "MEMORY_LIMIT_EXCEEDED", "OPERATION_TIMEOUT"]
+    private static var stopCodes: Set<String> { ExecutionResult.stopCodes }
 
     /// Whether the request's `extensions` ask for the operation's measured
     /// cost (`"cost": true`), returned in the response's `extensions.cost`.

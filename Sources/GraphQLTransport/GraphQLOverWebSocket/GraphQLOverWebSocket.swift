@@ -153,7 +153,7 @@ public final class GraphQLOverWebSocket: Sendable {
                 {
                 case .complete(let complete): result = complete
                 case .incremental(var initial, let execution):
-                    if type == .mutation, let routing { initial.addReadAfter(await routing.mutationEnded()) }
+                    if type == .mutation, let routing { initial.addReadAfter(await routing.mutationEnded(cutShort: initial.wasCutShort)) }
                     return .incremental(initial, execution)
                 }
             } else {
@@ -163,7 +163,14 @@ public final class GraphQLOverWebSocket: Sendable {
                     limits: configuration.operations.executionLimits, workExecutor: configuration.operations.workExecutor, memo: memo
                 )
             }
-            if type == .mutation, let routing { result.addReadAfter(await routing.mutationEnded()) }
+            if let fallback = (operationContext as? OperationRouting)?.fallback(after: result) {
+                // The standby failed the query: the primary answers it.
+                result = await execute(
+                    schema: schema, document: document, source: source, operationName: request.operationName,
+                    variables: request.variables, context: fallback, limits: configuration.operations.executionLimits,
+                    workExecutor: configuration.operations.workExecutor, memo: memo)
+            }
+            if type == .mutation, let routing { result.addReadAfter(await routing.mutationEnded(cutShort: result.wasCutShort)) }
             return result.hasData ? .single(result) : .failed(result.errors.map { $0.coded(ifUncoded: "BAD_USER_INPUT") })
         } result: { start in
             switch start {

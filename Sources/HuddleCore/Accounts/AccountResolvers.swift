@@ -116,7 +116,7 @@ package enum AccountResolvers {
                 try await Outbox.enqueue(AccountMail.verifyEmail, to: email, user: user.id, on: connection)
                 let token = try await Authentication.issueToken(
                     for: user.id, userAgent: context.userAgent, address: context.clientAddress, settings: context.settings, on: connection)
-                context.noteIssued(token: token)
+                context.noteWrites(forUser: user.id)
                 return .object(AuthPayload(token: token, user: user))
             }
         } catch let error as PostgresError where error.kind == .uniqueViolation {
@@ -147,7 +147,7 @@ package enum AccountResolvers {
         try await SignInThrottle.succeeded(from: context.clientAddress, on: context.database)
         let token = try await Authentication.issueToken(
             for: user.id, userAgent: context.userAgent, address: context.clientAddress, settings: context.settings, on: context.database)
-        context.noteIssued(token: token)
+        context.noteWrites(forUser: user.id)
         return .object(AuthPayload(token: token, user: user))
     }
 

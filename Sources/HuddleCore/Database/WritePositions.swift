@@ -1,42 +1,58 @@
 import HuddlePostgres
+import HuddleRuntime
 import Synchronization
 
-/// What each session's reads must see, for reads on standbys (issue 40):
-/// the primary's WAL position after the last mutation made with each
-/// token, learned in this process when the mutation ends and from the
-/// other processes by NOTIFY. A read with a token goes to a standby only
-/// once the standby has replayed that position, so a user always reads
-/// their own writes.
+/// What each user's reads must see, for reads on standbys (issue 40): the
+/// primary's WAL position after the last write made for them, learned in
+/// this process when their mutation ends (or a link in their mail is
+/// followed) and from the other processes by NOTIFY. A query of theirs
+/// goes to a standby only once the standby has replayed that position,
+/// so a user always reads their own writes, from any device.
 ///
-/// Positions are kept for at most `capacity` tokens. A token let go, one
-/// never seen, and every token when notifications may have been missed,
+/// Positions are kept for at most `capacity` users. A user let go, one
+/// never seen, and every user when notifications may have been missed,
 /// must see the floor: the highest position let go, or the primary's
-/// position when the process started or the listener reconnected. Until
-/// that is known, no standby is good enough and reads go to the primary.
+/// position when the process started or the listener reconnected (or
+/// dropped notifications). Until that is known, nothing is good enough and
+/// reads go to the primary. A user whose write could not be measured (its
+/// statement failed, or the operation was cut short while its resolvers
+/// still ran) reads from the primary for `unsureFor`.
 package final class WritePositions: Sendable {
-    /// Where a mutation's end is told: the token's hash and the position.
+    /// Where a write's end is told: the user's id and the position.
     package static let channel = "huddle_write_position"
+    /// Past the statement timeout, by when a write cut short has ended either way.
+    package static let unsureFor = Duration.seconds(60)
 
     private let capacity: Int
+    private let listener: PostgresListener?
     private let watch: ChannelWatch?
     /// The primary's position now, read when the floor must be.
     private let primaryPosition: @Sendable () async -> WALPosition?
     private let state = Mutex(State())
+    private let clock = ContinuousClock()
 
     private struct State {
-        var byToken: [String: WALPosition] = [:]
-        /// Unknown (nothing is good enough) until first read.
-        var floor = WALPosition(.max)
+        var byUser: [Int64: WALPosition] = [:]
+        var unsureUntil: [Int64: ContinuousClock.Instant] = [:]
+        /// Unknown (nothing is good enough) until read.
+        var floor = WALPosition.unknown
         /// The highest position let go, which the floor never falls below.
         var highestLetGo = WALPosition(0)
+        /// Counts the floor's resets: a reading started before the last one is stale.
+        var floorGeneration = 0
+        var floorReading: Task<Void, Never>?
+        /// The listener's dropped notifications when last looked at.
+        var droppedSeen = 0
+        var stopped = false
     }
 
-    /// Positions of at most `capacity` tokens, told of other processes'
+    /// Positions of at most `capacity` users, told of other processes'
     /// through `listener` (nil: this process's only).
     package init(
         capacity: Int = 100_000, listener: PostgresListener?, primaryPosition: @escaping @Sendable () async -> WALPosition?
     ) {
         self.capacity = capacity
+        self.listener = listener
         self.primaryPosition = primaryPosition
         watch = listener.map { ChannelWatch(Self.channel, listener: $0) }
     }
@@ -46,48 +62,125 @@ package final class WritePositions: Sendable {
         try await watch?.start(
             onNotice: { [self] payload in
                 let parts = payload.split(separator: " ")
-                guard parts.count == 2, let position = WALPosition(parts[1]) else { return }
-                record(position, forTokenHash: String(parts[0]))
+                if parts.count == 2, let user = Int64(parts[0]), let position = WALPosition(parts[1]) {
+                    record(position, forUser: user)
+                }
+                notices.add(1, ordering: .relaxed)
+                // Notifications a slow listener dropped may have been of writes.
+                if let dropped = listener?.droppedEvents.load(ordering: .relaxed),
+                    state.withLock({ state in
+                        defer { state.droppedSeen = dropped }
+                        return dropped > state.droppedSeen
+                    })
+                {
+                    resetFloor()
+                }
             },
-            onReconnect: { [self] in
-                // Writes may have been missed: nothing is known until the floor is read again.
-                state.withLock { $0.floor = WALPosition(.max) }
-                Task { await readFloor() }
-            })
-        await readFloor()
+            onReconnect: { [self] in resetFloor() })
+        state.withLock { $0.droppedSeen = listener?.droppedEvents.load(ordering: .relaxed) ?? 0 }
+        resetFloor()
     }
 
-    private func readFloor() async {
-        var position = await primaryPosition()
-        while position == nil {
-            try? await Task.sleep(for: .seconds(1))
-            if Task.isCancelled { return }
-            position = await primaryPosition()
+    /// Stops reading the floor; nothing more is learned.
+    package func stop() {
+        let reading = state.withLock { state in
+            state.stopped = true
+            return state.floorReading
         }
-        state.withLock { $0.floor = max(position!, $0.highestLetGo) }
+        reading?.cancel()
     }
 
-    /// What a read with the token hashed `tokenHash` (nil: none) must see.
-    package func required(forTokenHash tokenHash: String?) -> WALPosition {
+    /// Writes may have been missed: nothing is good enough until the
+    /// primary's position is read again.
+    private func resetFloor() {
+        let generation = state.withLock { state -> Int? in
+            guard !state.stopped else { return nil }
+            state.floor = .unknown
+            state.floorGeneration += 1
+            state.floorReading?.cancel()
+            return state.floorGeneration
+        }
+        guard let generation else { return }
+        let reading = Task { [self] in
+            var position = await primaryPosition()
+            while position == nil {
+                try? await Task.sleep(for: .seconds(1))
+                if Task.isCancelled { return }
+                position = await primaryPosition()
+            }
+            state.withLock { state in
+                guard state.floorGeneration == generation else { return }
+                state.floor = max(position!, state.highestLetGo)
+            }
+        }
         state.withLock { state in
-            guard let tokenHash, let position = state.byToken[tokenHash] else { return state.floor }
-            return max(position, state.floor)
+            if state.floorGeneration == generation { state.floorReading = reading }
         }
     }
 
-    /// Notes that a token's write ended at `position`.
-    package func record(_ position: WALPosition, forTokenHash tokenHash: String) {
+    /// What a read by `user` (nil: anonymous) must see; `.unknown` when
+    /// nothing but the primary will do.
+    package func required(forUser user: Int64?) -> WALPosition {
         state.withLock { state in
-            state.byToken[tokenHash] = max(position, state.byToken[tokenHash] ?? position)
-            if state.byToken.count > capacity, let evicted = state.byToken.first {
-                // Anyone's: what its token must see becomes what every token must.
-                state.byToken[evicted.key] = nil
+            guard let user else { return state.floor }
+            if let until = state.unsureUntil[user] {
+                if clock.now < until { return .unknown }
+                state.unsureUntil[user] = nil
+            }
+            return max(state.byUser[user] ?? state.floor, state.floor)
+        }
+    }
+
+    /// Notes that a write for `user` ended at `position`.
+    package func record(_ position: WALPosition, forUser user: Int64) {
+        state.withLock { state in
+            state.byUser[user] = max(position, state.byUser[user] ?? position)
+            if state.byUser.count > capacity, let evicted = state.byUser.first {
+                // Anyone's: what they must see becomes what everyone must.
+                state.byUser[evicted.key] = nil
                 state.highestLetGo = max(state.highestLetGo, evicted.value)
-                if state.floor.value != .max { state.floor = max(state.floor, evicted.value) }
+                if state.floor != .unknown { state.floor = max(state.floor, evicted.value) }
             }
         }
     }
 
-    /// Tokens whose positions are kept now.
-    package var count: Int { state.withLock { $0.byToken.count } }
+    /// Notes that a write for each of `users` may still end, when, is not
+    /// known: their reads go to the primary for `unsureFor`.
+    package func markUnsure(_ users: [Int64]) {
+        let until = clock.now + Self.unsureFor
+        state.withLock { state in
+            for user in users where state.unsureUntil.count < capacity || state.unsureUntil[user] != nil {
+                state.unsureUntil[user] = until
+            }
+        }
+    }
+
+    /// Reads the primary's insert position (at or past the end of every
+    /// commit made) once writes for `users` have ended, records it for
+    /// each, and tells the other processes, in one statement on `database`
+    /// (the primary's pool).
+    package func measure(for users: [Int64], on database: PostgresPool) async throws -> WALPosition {
+        let rows = try await database.query(
+            """
+            SELECT p::text, (SELECT count(pg_notify($1, u::text || ' ' || p::text)) FROM unnest($2::int8[]) u)
+            FROM pg_current_wal_insert_lsn() p
+            """, [Self.channel, users])
+        guard let text = try rows.first?.decode(String.self, at: 0), let position = WALPosition(text) else {
+            throw PostgresError(.decoding, "pg_current_wal_insert_lsn() gave no position")
+        }
+        for user in users { record(position, forUser: user) }
+        return position
+    }
+
+    /// Writes told by NOTIFY (this process's own among them), since the start.
+    private let notices = Atomic<Int>(0)
+    package var noticesHeard: Int { notices.load(ordering: .relaxed) }
+
+    /// Users whose positions are kept now.
+    package var count: Int { state.withLock { $0.byUser.count } }
+}
+
+extension WALPosition {
+    /// Past every position: no standby has replayed it.
+    package static let unknown = WALPosition(.max)
 }

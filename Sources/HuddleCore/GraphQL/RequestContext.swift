@@ -9,7 +9,13 @@ import Synchronization
 /// answering, who is asking, and the operation's batching loaders (so each
 /// operation sees fresh data and one statement per level).
 package final class RequestContext: Sendable {
+    /// Where this operation's statements go: the primary's pool, or a
+    /// standby's for a query (`routed(for:readAfter:)`).
     package let database: PostgresPool
+    /// The primary's pool, whatever this operation reads: what a
+    /// process-wide cache loads from, so that a copy kept past this
+    /// operation is never older than a change it has been told of.
+    package let primaryDatabase: PostgresPool
     /// The process's LISTEN connection, which subscriptions follow.
     package let listener: PostgresListener?
     /// The signed-in user's id and token hash, when a valid token came along.
@@ -46,9 +52,12 @@ package final class RequestContext: Sendable {
     package let tallies: Tallies?
     /// Where the worker's queries may read instead (issue 40); nil for the primary only.
     package let readRouting: ReadRouting?
-    /// The hashes of the tokens this operation issued (a sign-in): their
-    /// reads must see its writes too.
-    private let issuedTokens = Mutex<[String]>([])
+    /// For a query routed to a standby: the context it came from, which
+    /// reads from the primary, to run it again with if the standby fails it.
+    private let primaryFallback: RequestContext?
+    /// Users other than the viewer this operation wrote for (one it signed
+    /// up or in): their reads must see its writes too.
+    private let wroteFor = Mutex<[Int64]>([])
     private let loaderStorage = Mutex<Loaders?>(nil)
     private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
@@ -106,10 +115,12 @@ package final class RequestContext: Sendable {
         database: PostgresPool, listener: PostgresListener?, viewer: Viewer?, tokens: TokenCache? = nil,
         settings: AppSettings = AppSettings(), userAgent: String? = nil, clientAddress: String? = nil,
         push: PushRegistration = PushRegistration(), pictures: PictureURLs = PictureURLs(), tallies: Tallies? = nil,
-        readRouting: ReadRouting? = nil
+        readRouting: ReadRouting? = nil, primaryDatabase: PostgresPool? = nil, primaryFallback: RequestContext? = nil
     ) {
         self.tallies = tallies
         self.readRouting = readRouting
+        self.primaryFallback = primaryFallback
+        self.primaryDatabase = primaryDatabase ?? database
         self.push = push
         self.pictures = pictures
         asker = Asker(viewer: viewer, userAgent: userAgent, clientAddress: clientAddress)
@@ -119,9 +130,9 @@ package final class RequestContext: Sendable {
         self.settings = settings
     }
 
-    /// Notes a token this operation issued.
-    package func noteIssued(token: String) {
-        issuedTokens.withLock { $0.append(Authentication.hash(token)) }
+    /// Notes that this operation wrote for `user` (whose token it issued).
+    package func noteWrites(forUser user: Int64) {
+        wroteFor.withLock { $0.append(user) }
     }
 
     /// The signed-in user's id, or UNAUTHENTICATED.
@@ -137,11 +148,11 @@ package final class RequestContext: Sendable {
     }
 
     /// A context for an operation by the same client whose statements go to `pool`.
-    private func reading(from pool: PostgresPool, readRouting: ReadRouting?) -> RequestContext {
+    private func reading(from pool: PostgresPool, readRouting: ReadRouting?, fallback: RequestContext? = nil) -> RequestContext {
         RequestContext(
             database: pool, listener: listener, viewer: asker.viewer, tokens: tokens, settings: settings,
             userAgent: asker.userAgent, clientAddress: asker.clientAddress, push: push, pictures: pictures, tallies: tallies,
-            readRouting: readRouting)
+            readRouting: readRouting, primaryDatabase: primaryDatabase, primaryFallback: fallback)
     }
 
     /// Counts a read of `key` in `tally` by whoever asks: the signed-in
@@ -184,31 +195,38 @@ extension RequestContext: OperationRouting {
     /// can serve, from the primary.
     public func routed(for type: OperationType, readAfter: String?) async -> any Sendable {
         guard type == .query, let readRouting else { return self }
-        var required = readRouting.positions.required(forTokenHash: asker.viewer?.tokenHash)
+        let own = readRouting.positions.required(forUser: asker.viewer?.userID)
+        var required = own
         if let readAfter, let echoed = WALPosition(readAfter) { required = max(required, echoed) }
-        guard let pool = await readRouting.replicas.pool(after: required) else { return self }
-        return reading(from: pool, readRouting: nil)
+        // Waiting for a standby is for a position this server knows to be
+        // real: not one a client made up, nor none at all.
+        let known = max(own, readRouting.replicas.monitor.primaryPosition ?? WALPosition(0))
+        let mayWait = required != .unknown && required <= known
+        guard let pool = await readRouting.replicas.pool(after: required, mayWait: mayWait) else { return self }
+        return reading(from: pool, readRouting: nil, fallback: self)
     }
 
-    /// The primary's position once a mutation has run: what its writer's
-    /// reads must see from now on, here and (told by NOTIFY) in the other
-    /// processes. The insert position: at or past the end of every commit made.
-    public func mutationEnded() async -> String? {
+    public func fallback(after result: ExecutionResult) -> (any Sendable)? {
+        guard let primaryFallback else { return nil }
+        let failed = result.errors.contains { $0.code == "SERVICE_UNAVAILABLE" || $0.code == "INTERNAL_SERVER_ERROR" }
+        return failed ? primaryFallback.forNextOperation() : nil
+    }
+
+    /// Measures what a mutation's writer (and anyone it signed up or in)
+    /// must read from now on: here, and (told by NOTIFY) in the other
+    /// processes. When that cannot be known (the statement failed, or the
+    /// operation was cut short while its resolvers may still write), their
+    /// reads go to the primary for a while instead.
+    public func mutationEnded(cutShort: Bool) async -> String? {
         guard let readRouting else { return nil }
-        let tokenHashes = (asker.viewer.map { [$0.tokenHash] } ?? []) + issuedTokens.withLock { $0 }
-        let rows: PostgresRows
+        let users = (asker.viewer.map { [$0.userID] } ?? []) + wroteFor.withLock { $0 }
+        if cutShort { readRouting.positions.markUnsure(users) }
         do {
-            rows = try await database.query(
-                """
-                SELECT p::text, (SELECT count(pg_notify($1, h || ' ' || p::text)) FROM unnest($2::text[]) h)
-                FROM pg_current_wal_insert_lsn() p
-                """, [WritePositions.channel, tokenHashes])
+            return try await readRouting.positions.measure(for: users, on: primaryDatabase).description
         } catch {
+            readRouting.positions.markUnsure(users)
             return nil
         }
-        guard let text = try? rows.first?.decode(String.self, at: 0), let position = WALPosition(text) else { return nil }
-        for tokenHash in tokenHashes { readRouting.positions.record(position, forTokenHash: tokenHash) }
-        return position.description
     }
 }
 

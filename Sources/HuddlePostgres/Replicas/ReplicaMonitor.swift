@@ -48,8 +48,11 @@ public final class ReplicaMonitor: Sendable {
 
     private struct State {
         var replicas: [Replica]
-        /// The primary's positions at its polls, oldest first, the last `2 × maxLag` of them.
+        /// The primary's positions at its polls, oldest first: those of the
+        /// last `2 × maxLag`, and the newest one before.
         var primaryPositions: [(at: ContinuousClock.Instant, position: WALPosition)] = []
+        /// When the primary last answered its poll.
+        var primaryAnswered: ContinuousClock.Instant?
     }
 
     /// Watches `replicas` (standbys of `primary`) from `loop`, with a connection to each.
@@ -77,10 +80,10 @@ public final class ReplicaMonitor: Sendable {
             var rest = url[scheme.upperBound...]
             let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
             if let at = rest[..<authorityEnd].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-            // Of the parameters, only the host (a socket's directory) stays.
+            // Of the parameters, only where it is (a socket's directory, a port) stays.
             guard let query = rest.firstIndex(of: "?") else { return String(rest) }
-            let host = rest[rest.index(after: query)...].split(separator: "&").first { $0.hasPrefix("host=") }
-            return String(rest[..<query]) + (host.map { " " + $0.dropFirst(5) } ?? "")
+            let kept = rest[rest.index(after: query)...].split(separator: "&").filter { $0.hasPrefix("host=") || $0.hasPrefix("port=") }
+            return ([String(rest[..<query])] + kept.map(String.init)).joined(separator: " ")
         }
         let kept = url.split(separator: " ").filter { part in
             ["host=", "hostaddr=", "port=", "dbname="].contains { part.hasPrefix($0) }
@@ -142,6 +145,11 @@ public final class ReplicaMonitor: Sendable {
         state.withLock { $0.replicas }
     }
 
+    /// The newest position the primary gave its poll.
+    public var primaryPosition: WALPosition? {
+        state.withLock { $0.primaryPositions.last?.position }
+    }
+
     /// The standbys in rotation that have replayed `position` (any in
     /// rotation for nil), by their index.
     public func readable(after position: WALPosition?) -> [Int] {
@@ -163,10 +171,17 @@ public final class ReplicaMonitor: Sendable {
         else { return }
         let now = clock.now
         state.withLock { state in
+            state.primaryAnswered = now
+            // Behind the last: a new primary (a failover), whose positions are
+            // of another timeline. What the old one's were says nothing now.
+            if let last = state.primaryPositions.last?.position, position < last { state.primaryPositions = [] }
             if state.primaryPositions.last?.position != position { state.primaryPositions.append((now, position)) }
+            // The newest position older than the window stays: a standby
+            // that has not replayed it is behind by more than the window,
+            // however long the primary then wrote nothing.
             let window = settings.maxLag * 2
-            if let keep = state.primaryPositions.dropLast().lastIndex(where: { now - $0.at > window }) {
-                state.primaryPositions.removeFirst(keep + 1)
+            if let newestOld = state.primaryPositions.dropLast().lastIndex(where: { now - $0.at > window }), newestOld > 0 {
+                state.primaryPositions.removeFirst(newestOld)
             }
         }
     }
@@ -182,7 +197,10 @@ public final class ReplicaMonitor: Sendable {
             // A server no longer in recovery was promoted: it is no standby of this primary's.
             replica.isUp = inRecovery && replayed != nil
             replica.replayed = replica.isUp ? replayed : nil
-            if let replayed = replica.replayed, !state.primaryPositions.isEmpty {
+            // Lag is measured against the primary's positions: while it does
+            // not answer, how far behind a standby is cannot be told.
+            let primaryIsHeard = state.primaryAnswered.map { now - $0 <= settings.maxLag } ?? false
+            if let replayed = replica.replayed, primaryIsHeard, !state.primaryPositions.isEmpty {
                 let behind = state.primaryPositions.first { $0.position > replayed }
                 replica.lag = behind.map { now - $0.at } ?? .zero
             } else {

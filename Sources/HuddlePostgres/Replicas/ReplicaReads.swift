@@ -25,10 +25,11 @@ public final class ReplicaReads: Sendable {
     }
 
     /// The pool of a standby that has replayed `position` (any in rotation
-    /// for nil), or nil for the primary.
-    public func pool(after position: WALPosition?) async -> PostgresPool? {
+    /// for nil), or nil for the primary. With `mayWait`, and a standby in
+    /// rotation that may yet replay it, waits up to `maxWait` for one to.
+    public func pool(after position: WALPosition?, mayWait: Bool = true) async -> PostgresPool? {
         if let pool = readable(after: position) { return pool }
-        guard position != nil, maxWait > .zero else { return nil }
+        guard mayWait, position != nil, maxWait > .zero, !monitor.readable(after: nil).isEmpty else { return nil }
         let deadline = ContinuousClock.now + maxWait
         while ContinuousClock.now < deadline {
             await loop.onLoop { await loop.sleep(for: min(monitor.settings.pollInterval, deadline - .now)) }

@@ -71,11 +71,12 @@ final class Catalogue: Sendable {
 enum CatalogueResolvers {
     static func bind(_ binder: inout SchemaBinder) {
         binder.root("Query", "petTypes") { input in
-            try Catalogue.with(input.request.database) { catalogue in .list(catalogue.types.map { .object($0) }) }
+            try Catalogue.with(input.request.primaryDatabase) { catalogue in .list(catalogue.types.map { .object($0) }) }
         }
         binder.root("Query", "breeds") { input in
             let type = input.argument("type")?.enumValue ?? ""
-            return try Catalogue.with(input.request.database) { catalogue in .list((catalogue.type(type)?.breeds ?? []).map { .object($0) })
+            return try Catalogue.with(input.request.primaryDatabase) { catalogue in
+                .list((catalogue.type(type)?.breeds ?? []).map { .object($0) })
             }
         }
         binder.field("PetTypeDetails", "type") { (type: PetTypeRecord) in .scalar(.enum(type.type)) }

@@ -20,7 +20,7 @@ enum PetMutations {
         let viewer = try input.request.signedIn()
         let fields = input.argument("input") ?? .null
         let shelter = try GlobalID.id(of: "Shelter", fields["shelterId"]?.stringValue ?? "", argument: "input.shelterId")
-        let catalogue = try await Catalogue.shared(input.request.database)
+        let catalogue = try await Catalogue.shared(input.request.primaryDatabase)
         let type = fields["type"]?.enumValue ?? ""
         var pet = PetFields(type: type)
         try pet.read(fields, catalogue: catalogue, creating: true)
@@ -49,7 +49,7 @@ enum PetMutations {
         let viewer = try input.request.signedIn()
         let id = try input.id("id", of: "Pet")
         let fields = input.argument("input") ?? .null
-        let catalogue = try await Catalogue.shared(input.request.database)
+        let catalogue = try await Catalogue.shared(input.request.primaryDatabase)
         return try await PetMatchErrors.translating {
             try await input.request.database.withTransaction { connection in
                 let current = try await locked(id, by: viewer, on: connection)

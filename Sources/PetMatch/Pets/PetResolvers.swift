@@ -30,11 +30,13 @@ enum PetResolvers {
         binder.field("Pet", "updatedAt") { (pet: PetRecord) in Instant.value(pet.updatedAt) }
         binder.field("Pet", "distanceKm") { (pet: PetRecord) in pet.distanceKm.map { .scalar(.float($0)) } ?? .null }
         binder.field("Pet", "primaryBreed") { (pet: PetRecord, input) in
-            try Catalogue.with(input.request.database) { catalogue in catalogue.breeds[pet.primaryBreedID].map { .object($0) } ?? .null }
+            try Catalogue.with(input.request.primaryDatabase) { catalogue in
+                catalogue.breeds[pet.primaryBreedID].map { .object($0) } ?? .null
+            }
         }
         binder.field("Pet", "secondaryBreed") { (pet: PetRecord, input) in
             guard let breed = pet.secondaryBreedID else { return .null }
-            return try Catalogue.with(input.request.database) { catalogue in catalogue.breeds[breed].map { .object($0) } ?? .null }
+            return try Catalogue.with(input.request.primaryDatabase) { catalogue in catalogue.breeds[breed].map { .object($0) } ?? .null }
         }
         binder.field("Pet", "shelter") { (pet: PetRecord, input) in
             input.request.petMatch.shelters.load(pet.shelterID) { $0.map { .object($0) } ?? .null }
@@ -81,13 +83,13 @@ enum PetResolvers {
         let base = criteria
         return .async {
             var criteria = base
-            let catalogue = try await Catalogue.shared(context.database)
+            let catalogue = try await Catalogue.shared(context.primaryDatabase)
             criteria.breeds = try catalogue.breeds(breeds, ofType: criteria.type, argument: "filter.breeds")
             var query = PetListQuery(
                 criteria: criteria, unseenBy: nil, adoptableOnly: criteria.statuses == ["ADOPTABLE"], byDistance: byDistance)
             if byDistance {
                 query.directory = try await ShelterDirectory.shared(
-                    context.database, listener: context.listener, limit: context.settings[PetMatch.sheltersInMemory])
+                    context.primaryDatabase, listener: context.listener, limit: context.settings[PetMatch.sheltersInMemory])
             }
             let (connection, pets, shelters) = try await query.page(page, on: context.database)
             context.petMatch.prime(pets: pets, shelters: shelters, unseen: false)

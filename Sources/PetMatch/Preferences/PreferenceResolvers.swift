@@ -8,7 +8,7 @@ enum PreferenceResolvers {
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("PetPreferences", "type") { (preferences: PreferencesRecord) in preferences.type.map { .scalar(.enum($0)) } ?? .null }
         binder.field("PetPreferences", "breeds") { (preferences: PreferencesRecord, input) in
-            try Catalogue.with(input.request.database) { catalogue in
+            try Catalogue.with(input.request.primaryDatabase) { catalogue in
                 .list(preferences.breeds.compactMap { catalogue.breeds[$0] }.map { .object($0) })
             }
         }
@@ -43,7 +43,7 @@ enum PreferenceResolvers {
     private static func update(_ input: ResolverInput) async throws -> Resolved {
         let viewer = try input.request.signedIn()
         let fields = input.argument("input") ?? .null
-        let catalogue = try await Catalogue.shared(input.request.database)
+        let catalogue = try await Catalogue.shared(input.request.primaryDatabase)
         var location: (Double, Double)?? = nil
         if let value = fields["location"] {
             location =

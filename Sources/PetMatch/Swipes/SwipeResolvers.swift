@@ -74,7 +74,7 @@ enum SwipeResolvers {
                 var query = PetListQuery(criteria: criteria, unseenBy: viewer, adoptableOnly: true, byDistance: criteria.near != nil)
                 if query.byDistance {
                     query.directory = try await ShelterDirectory.shared(
-                        context.database, listener: context.listener, limit: context.settings[PetMatch.sheltersInMemory])
+                        context.primaryDatabase, listener: context.listener, limit: context.settings[PetMatch.sheltersInMemory])
                 }
                 let (connection, pets, shelters) = try await query.page(page, on: context.database)
                 context.petMatch.prime(pets: pets, shelters: shelters, unseen: true)

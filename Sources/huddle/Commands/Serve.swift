@@ -147,7 +147,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "A hot standby of the database that queries may read from (a libpq URL); repeat for several (HUDDLE_DATABASE_REPLICA_URLS, separated by spaces)."
+            "A hot standby of the database that queries may read from (a libpq URL or key=value string); repeat for several (HUDDLE_DATABASE_REPLICA_URLS: postgresql:// URLs separated by spaces)."
     )
     var databaseReplicaURL: [String] = []
 
@@ -331,6 +331,12 @@ struct Serve: AsyncParsableCommand {
         guard maxExecutionTime >= 0, maxExecutionTime.isFinite else { throw ValidationError("--max-execution-time must be 0 or more") }
         guard sendTimeout > 0, sendTimeout <= 3600 else { throw ValidationError("--send-timeout must be between 0 and 3600 seconds") }
         guard databaseWait > 0, databaseWait <= 600 else { throw ValidationError("--database-wait must be between 0 and 600 seconds") }
+        if databaseReplicaURL.isEmpty, let bad = replicaURLs.first(where: { !$0.contains("://") }) {
+            // A key=value string has spaces of its own: in the list, one would read as several.
+            throw ValidationError(
+                "HUDDLE_DATABASE_REPLICA_URLS takes postgresql:// URLs separated by spaces, not \"\(bad)\"; give a key=value string with --database-replica-url"
+            )
+        }
         guard replicaMaxLag > 0, replicaMaxLag <= 3600 else {
             throw ValidationError("--replica-max-lag must be between 0 and 3600 seconds")
         }
