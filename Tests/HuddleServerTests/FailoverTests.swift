@@ -81,6 +81,14 @@ struct FailoverTests {
         try await ReadReplicaTests.eventually("the listening connection is back") {
             try await server.metric("huddle_database_up") == 1
         }
+        // The scheduler goes on too: a job due now on the new primary is done there.
+        _ = try await ReadReplicaTests.sql(
+            standby.url, "INSERT INTO scheduled_jobs (kind, subject_id, due_at) VALUES ('uploads.sweep', 424242, now())")
+        _ = try await ReadReplicaTests.sql(standby.url, "SELECT pg_notify('huddle_scheduler', '0')")
+        try await ReadReplicaTests.eventually("the scheduler runs a job on the new primary") {
+            try await ReadReplicaTests.sql(standby.url, "SELECT count(*)::int FROM scheduled_jobs WHERE subject_id = 424242")[0]
+                .decode(Int.self, at: 0) == 0
+        }
         stop.set()
         await load.value
         // The subscription goes on: a friend request made now reaches it.
