@@ -158,18 +158,61 @@ package final class WritePositions: Sendable {
     /// Reads the primary's insert position (at or past the end of every
     /// commit made) once writes for `users` have ended, records it for
     /// each, and tells the other processes, in one statement on `database`
-    /// (the primary's pool).
+    /// (the primary's pool). Writers whose writes end in the same turn of
+    /// the pool's loop share the statement: it is sent after all of their
+    /// commits, so its position is past each.
     package func measure(for users: [Int64], on database: PostgresPool) async throws -> WALPosition {
+        let key = ObjectIdentifier(database)
+        return try await withCheckedThrowingContinuation { continuation in
+            let starts = pending.withLock { pending -> Bool in
+                if let batch = pending[key] {
+                    batch.users += users
+                    batch.waiters.append(continuation)
+                    return false
+                }
+                pending[key] = PendingMeasure(users: users, waiter: continuation)
+                return true
+            }
+            guard starts else { return }
+            Task(executorPreference: database.loop) { [self] in
+                // The other writers of this turn join first.
+                await Task.yield()
+                let batch = pending.withLock { $0.removeValue(forKey: key)! }
+                do {
+                    let position = try await measureNow(for: batch.users, on: database)
+                    for waiter in batch.waiters { waiter.resume(returning: position) }
+                } catch {
+                    for waiter in batch.waiters { waiter.resume(throwing: error) }
+                }
+            }
+        }
+    }
+
+    private func measureNow(for users: [Int64], on database: PostgresPool) async throws -> WALPosition {
         let rows = try await database.query(
             """
             SELECT p::text, (SELECT count(pg_notify($1, u::text || ' ' || p::text)) FROM unnest($2::int8[]) u)
             FROM pg_current_wal_insert_lsn() p
-            """, [Self.channel, users])
+            """, [Self.channel, Array(Set(users))])
         guard let text = try rows.first?.decode(String.self, at: 0), let position = WALPosition(text) else {
             throw PostgresError(.decoding, "pg_current_wal_insert_lsn() gave no position")
         }
         for user in users { record(position, forUser: user) }
         return position
+    }
+
+    /// Measurements asked for on each pool whose statement is not sent yet.
+    private let pending = Mutex<[ObjectIdentifier: PendingMeasure]>([:])
+
+    /// Writers waiting for one measurement; touched under `pending`'s lock only.
+    private final class PendingMeasure: @unchecked Sendable {
+        var users: [Int64]
+        var waiters: [CheckedContinuation<WALPosition, any Error>]
+
+        init(users: [Int64], waiter: CheckedContinuation<WALPosition, any Error>) {
+            self.users = users
+            waiters = [waiter]
+        }
     }
 
     /// Writes told by NOTIFY (this process's own among them), since the start.
