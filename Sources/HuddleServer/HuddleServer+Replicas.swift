@@ -24,21 +24,23 @@ extension HuddleServer {
         primary: PostgresConfiguration, listener: PostgresListener, listenerLoop: EventLoop, settings: Configuration
     ) async -> ReplicaParts? {
         guard !settings.replicas.isEmpty else { return nil }
-        let monitor = ReplicaMonitor(
-            primary: primary, replicas: settings.replicas, settings: settings.replicaMonitoring, on: listenerLoop)
-        monitor.start()
         var one = primary
         one.maxConnections = 1
         one.applicationName = "huddle-write-positions"
         let pool = PostgresPool(one, on: listenerLoop)
         let positions = WritePositions(listener: listener) {
             await listenerLoop.onLoop {
-                guard let rows = try? await pool.query("SELECT pg_current_wal_insert_lsn()::text", []),
+                guard let rows = try? await pool.query("SELECT (\(WALPosition.insertPositionSQL))::text", []),
                     let text = try? rows.first?.decode(String.self, at: 0)
                 else { return nil }
                 return WALPosition(text)
             }
         }
+        // A failover's new primary writes another timeline: what was known goes.
+        let monitor = ReplicaMonitor(
+            primary: primary, replicas: settings.replicas, settings: settings.replicaMonitoring, on: listenerLoop,
+            onNewPrimary: { positions.forgetAll() })
+        monitor.start()
         // Reads go to the primary until the floor is known; the server need not wait for it.
         Task(executorPreference: listenerLoop) {
             do {
@@ -77,7 +79,7 @@ extension HuddleServer {
         for (replica, count) in zip(replicas, statements) {
             text += "huddle_database_replica_statements_total{replica=\"\(Metrics.escaped(replica.name))\"} \(count)\n"
         }
-        text += "# HELP huddle_write_positions Sessions whose last write this process keeps, for their reads on standbys.\n"
+        text += "# HELP huddle_write_positions Users whose last write this process keeps, for their reads on standbys.\n"
         text += "# TYPE huddle_write_positions gauge\nhuddle_write_positions \(positions.count)\n"
         text += "# HELP huddle_write_notices_total Writes told by NOTIFY (this process's own among them), for their users' reads.\n"
         text += "# TYPE huddle_write_notices_total counter\nhuddle_write_notices_total \(positions.noticesHeard)\n"

@@ -59,3 +59,25 @@ import Testing
         positions.stop()
     }
 }
+
+extension WritePositionsTests {
+    @Test func aNewPrimaryForgetsEveryPosition() async throws {
+        let positions = try await Self.started(floor: 100)
+        positions.record(WALPosition(500), forUser: 1)
+        positions.forgetAll()
+        while positions.required(forUser: nil) == .unknown { await Task.yield() }
+        #expect(positions.required(forUser: 1) == WALPosition(100))
+        #expect(positions.count == 0)
+        positions.stop()
+    }
+
+    @Test func pastTheCapacityOfUnsureMarksEveryoneReadsFromThePrimary() async throws {
+        let positions = try await Self.started(capacity: 2)
+        positions.markUnsure([1, 2])
+        #expect(positions.required(forUser: 3) == WALPosition(100))
+        positions.markUnsure([3])
+        #expect(positions.required(forUser: 4) == .unknown)
+        #expect(positions.required(forUser: nil) == .unknown)
+        positions.stop()
+    }
+}

@@ -1,4 +1,5 @@
 import HuddlePostgres
+import PostgresTestSupport
 import Testing
 
 /// WAL positions as PostgreSQL writes them, and standbys named without their secrets.
@@ -30,5 +31,28 @@ import Testing
     ])
     func aStandbyIsNamedWithoutItsUserOrPassword(_ url: String, _ name: String) {
         #expect(ReplicaMonitor.name(of: url) == name)
+    }
+}
+
+/// The primary's insert position as Huddle reads it, on a real PostgreSQL.
+@Suite(.enabled(if: TestDatabase.available))
+struct InsertPositionTests {
+    @Test func theInsertPositionIsPostgreSQLsOrThePageStartBeforeItsHeader() async throws {
+        try await TestDatabase.withPool { pool, _ in
+            for _ in 0..<20 {
+                let row = try await pool.query(
+                    """
+                    SELECT (\(WALPosition.insertPositionSQL))::text, pg_current_wal_insert_lsn()::text,
+                           current_setting('wal_block_size')::int
+                    """, [])[0]
+                let ours = try #require(WALPosition(try row.decode(String.self, at: 0)))
+                let theirs = try #require(WALPosition(try row.decode(String.self, at: 1)))
+                let block = UInt64(try row.decode(Int.self, at: 2))
+                // Either PostgreSQL's, or a page's start just before the header PostgreSQL counted.
+                #expect(ours == theirs || ([24, 40].contains(theirs.value - ours.value) && ours.value % block == 0), "\(ours) \(theirs)")
+                // A transaction with an id: a commit record, and the position moves on.
+                _ = try await pool.query("SELECT txid_current()", [])
+            }
+        }
     }
 }

@@ -32,7 +32,7 @@ struct FailoverTests {
         }
         let url =
             "host='\(primary.socketDirectory),\(standby.socketDirectory)' user=huddle dbname='huddle' target_session_attrs=read-write"
-        let server = try await TestServer.start(databaseURL: url, databaseWait: .seconds(2))
+        let server = try await TestServer.start(databaseURL: url)
         defer { server.stop() }
 
         // Writers, each setting its own biography to 1, 2, 3, … in turn,

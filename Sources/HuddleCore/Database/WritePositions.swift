@@ -41,6 +41,8 @@ package final class WritePositions: Sendable {
         /// Counts the floor's resets: a reading started before the last one is stale.
         var floorGeneration = 0
         var floorReading: Task<Void, Never>?
+        /// Until when every read goes to the primary (unsure marks past the capacity).
+        var everyoneUnsureUntil: ContinuousClock.Instant?
         /// The listener's dropped notifications when last looked at.
         var droppedSeen = 0
         var stopped = false
@@ -61,9 +63,11 @@ package final class WritePositions: Sendable {
     package func start() async throws {
         try await watch?.start(
             onNotice: { [self] payload in
+                // "USER POSITION", and " unsure" when the write may still go on.
                 let parts = payload.split(separator: " ")
-                if parts.count == 2, let user = Int64(parts[0]), let position = WALPosition(parts[1]) {
+                if (2...3).contains(parts.count), let user = Int64(parts[0]), let position = WALPosition(parts[1]) {
                     record(position, forUser: user)
+                    if parts.count == 3 && parts[2] == "unsure" { markUnsure([user]) }
                 }
                 notices.add(1, ordering: .relaxed)
                 // Notifications a slow listener dropped may have been of writes.
@@ -93,35 +97,46 @@ package final class WritePositions: Sendable {
     /// Writes may have been missed: nothing is good enough until the
     /// primary's position is read again.
     private func resetFloor() {
-        let generation = state.withLock { state -> Int? in
-            guard !state.stopped else { return nil }
+        state.withLock { state in
+            guard !state.stopped else { return }
             state.floor = .unknown
             state.floorGeneration += 1
             state.floorReading?.cancel()
-            return state.floorGeneration
-        }
-        guard let generation else { return }
-        let reading = Task { [self] in
-            var position = await primaryPosition()
-            while position == nil {
-                try? await Task.sleep(for: .seconds(1))
-                if Task.isCancelled { return }
-                position = await primaryPosition()
+            let generation = state.floorGeneration
+            // Made under the lock: a stop or another reset cancels it, never misses it.
+            state.floorReading = Task { [self] in
+                var position = await primaryPosition()
+                while position == nil {
+                    try? await Task.sleep(for: .seconds(1))
+                    if Task.isCancelled { return }
+                    position = await primaryPosition()
+                }
+                self.state.withLock { state in
+                    guard state.floorGeneration == generation else { return }
+                    state.floor = max(position!, state.highestLetGo)
+                }
             }
-            state.withLock { state in
-                guard state.floorGeneration == generation else { return }
-                state.floor = max(position!, state.highestLetGo)
-            }
         }
+    }
+
+    /// A new primary (a failover): positions of the old one's timeline say
+    /// nothing of the new one's. Everything is forgotten and the floor read again.
+    package func forgetAll() {
         state.withLock { state in
-            if state.floorGeneration == generation { state.floorReading = reading }
+            state.byUser = [:]
+            state.highestLetGo = WALPosition(0)
         }
+        resetFloor()
     }
 
     /// What a read by `user` (nil: anonymous) must see; `.unknown` when
     /// nothing but the primary will do.
     package func required(forUser user: Int64?) -> WALPosition {
         state.withLock { state in
+            if let until = state.everyoneUnsureUntil {
+                if clock.now < until { return .unknown }
+                state.everyoneUnsureUntil = nil
+            }
             guard let user else { return state.floor }
             if let until = state.unsureUntil[user] {
                 if clock.now < until { return .unknown }
@@ -147,11 +162,16 @@ package final class WritePositions: Sendable {
     /// Notes that a write for each of `users` may still end, when, is not
     /// known: their reads go to the primary for `unsureFor`.
     package func markUnsure(_ users: [Int64]) {
-        let until = clock.now + Self.unsureFor
+        let now = clock.now
+        let until = now + Self.unsureFor
         state.withLock { state in
-            for user in users where state.unsureUntil.count < capacity || state.unsureUntil[user] != nil {
-                state.unsureUntil[user] = until
+            if state.unsureUntil.count + users.count > capacity { state.unsureUntil = state.unsureUntil.filter { $0.value > now } }
+            if state.unsureUntil.count + users.count > capacity {
+                // No room to say whose: everyone's reads go to the primary for as long.
+                state.everyoneUnsureUntil = until
+                return
             }
+            for user in users { state.unsureUntil[user] = until }
         }
     }
 
@@ -161,16 +181,20 @@ package final class WritePositions: Sendable {
     /// (the primary's pool). Writers whose writes end in the same turn of
     /// the pool's loop share the statement: it is sent after all of their
     /// commits, so its position is past each.
-    package func measure(for users: [Int64], on database: PostgresPool) async throws -> WALPosition {
+    /// With `unsure`, the writes may still go on (a mutation cut short):
+    /// every process sends their reads to the primary for `unsureFor`.
+    package func measure(for users: [Int64], unsure: Bool = false, on database: PostgresPool) async throws -> WALPosition {
         let key = ObjectIdentifier(database)
+        if unsure { markUnsure(users) }
         return try await withCheckedThrowingContinuation { continuation in
             let starts = pending.withLock { pending -> Bool in
                 if let batch = pending[key] {
                     batch.users += users
+                    if unsure { batch.unsure += users }
                     batch.waiters.append(continuation)
                     return false
                 }
-                pending[key] = PendingMeasure(users: users, waiter: continuation)
+                pending[key] = PendingMeasure(users: users, unsure: unsure ? users : [], waiter: continuation)
                 return true
             }
             guard starts else { return }
@@ -179,7 +203,7 @@ package final class WritePositions: Sendable {
                 await Task.yield()
                 let batch = pending.withLock { $0.removeValue(forKey: key)! }
                 do {
-                    let position = try await measureNow(for: batch.users, on: database)
+                    let position = try await measureNow(for: batch.users, unsure: batch.unsure, on: database)
                     for waiter in batch.waiters { waiter.resume(returning: position) }
                 } catch {
                     for waiter in batch.waiters { waiter.resume(throwing: error) }
@@ -188,12 +212,13 @@ package final class WritePositions: Sendable {
         }
     }
 
-    private func measureNow(for users: [Int64], on database: PostgresPool) async throws -> WALPosition {
+    private func measureNow(for users: [Int64], unsure: [Int64], on database: PostgresPool) async throws -> WALPosition {
         let rows = try await database.query(
             """
-            SELECT p::text, (SELECT count(pg_notify($1, u::text || ' ' || p::text)) FROM unnest($2::int8[]) u)
-            FROM pg_current_wal_insert_lsn() p
-            """, [Self.channel, Array(Set(users))])
+            SELECT p::text, (SELECT count(pg_notify($1, u::text || ' ' || p::text || CASE WHEN u = ANY($3) THEN ' unsure' ELSE '' END))
+                             FROM unnest($2::int8[]) u)
+            FROM (SELECT \(WALPosition.insertPositionSQL) AS p) position
+            """, [Self.channel, Array(Set(users)), Array(Set(unsure))])
         guard let text = try rows.first?.decode(String.self, at: 0), let position = WALPosition(text) else {
             throw PostgresError(.decoding, "pg_current_wal_insert_lsn() gave no position")
         }
@@ -207,10 +232,12 @@ package final class WritePositions: Sendable {
     /// Writers waiting for one measurement; touched under `pending`'s lock only.
     private final class PendingMeasure: @unchecked Sendable {
         var users: [Int64]
+        var unsure: [Int64]
         var waiters: [CheckedContinuation<WALPosition, any Error>]
 
-        init(users: [Int64], waiter: CheckedContinuation<WALPosition, any Error>) {
+        init(users: [Int64], unsure: [Int64], waiter: CheckedContinuation<WALPosition, any Error>) {
             self.users = users
+            self.unsure = unsure
             waiters = [waiter]
         }
     }

@@ -54,7 +54,9 @@ package enum APIError {
     package static func masked(_ error: any Error, logger: Logger) -> GraphQLError {
         if let database = error as? PostgresError {
             switch database.kind {
-            case .connection, .poolTimeout, .poolClosed, .cancelled:
+            // A serialization failure left after the retries (or a standby's
+            // conflict with its replay) is passing: trying again is the remedy.
+            case .connection, .poolTimeout, .poolClosed, .cancelled, .serializationFailure:
                 logger.log(.warning, "database unavailable", ["error": .string(database.description)])
                 return .coded("The database is unavailable; try again shortly.", code: "SERVICE_UNAVAILABLE")
             case .nulCharacter:

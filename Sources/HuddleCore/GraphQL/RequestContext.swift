@@ -207,8 +207,11 @@ extension RequestContext: OperationRouting {
     }
 
     public func fallback(after result: ExecutionResult) -> (any Sendable)? {
-        guard let primaryFallback else { return nil }
-        let failed = result.errors.contains { $0.code == "SERVICE_UNAVAILABLE" || $0.code == "INTERNAL_SERVER_ERROR" }
+        // A standby gone, or one cancelling a statement in conflict with its
+        // replay (a serialization failure, told as SERVICE_UNAVAILABLE): not
+        // a resolver's own error, nor a limit, nor a client gone.
+        guard let primaryFallback, !Task.isCancelled else { return nil }
+        let failed = result.errors.contains { $0.code == "SERVICE_UNAVAILABLE" }
         return failed ? primaryFallback.forNextOperation() : nil
     }
 
@@ -220,9 +223,8 @@ extension RequestContext: OperationRouting {
     public func mutationEnded(cutShort: Bool) async -> String? {
         guard let readRouting else { return nil }
         let users = (asker.viewer.map { [$0.userID] } ?? []) + wroteFor.withLock { $0 }
-        if cutShort { readRouting.positions.markUnsure(users) }
         do {
-            return try await readRouting.positions.measure(for: users, on: primaryDatabase).description
+            return try await readRouting.positions.measure(for: users, unsure: cutShort, on: primaryDatabase).description
         } catch {
             readRouting.positions.markUnsure(users)
             return nil

@@ -55,10 +55,18 @@ public final class ReplicaMonitor: Sendable {
         var primaryAnswered: ContinuousClock.Instant?
     }
 
+    /// Called when the primary's position goes back: a new primary (a
+    /// failover), on another timeline.
+    private let onNewPrimary: (@Sendable () -> Void)?
+
     /// Watches `replicas` (standbys of `primary`) from `loop`, with a connection to each.
-    public init(primary: PostgresConfiguration, replicas: [PostgresConfiguration], settings: Settings = Settings(), on loop: EventLoop) {
+    public init(
+        primary: PostgresConfiguration, replicas: [PostgresConfiguration], settings: Settings = Settings(), on loop: EventLoop,
+        onNewPrimary: (@Sendable () -> Void)? = nil
+    ) {
         self.settings = settings
         self.loop = loop
+        self.onNewPrimary = onNewPrimary
         func polling(_ configuration: PostgresConfiguration) -> PostgresPool {
             var configuration = configuration
             configuration.minConnections = 1
@@ -170,11 +178,15 @@ public final class ReplicaMonitor: Sendable {
             let text = try? rows.first?.decode(String.self, at: 0), let position = WALPosition(text)
         else { return }
         let now = clock.now
-        state.withLock { state in
+        let newPrimary = state.withLock { state -> Bool in
             state.primaryAnswered = now
             // Behind the last: a new primary (a failover), whose positions are
             // of another timeline. What the old one's were says nothing now.
-            if let last = state.primaryPositions.last?.position, position < last { state.primaryPositions = [] }
+            var newPrimary = false
+            if let last = state.primaryPositions.last?.position, position < last {
+                state.primaryPositions = []
+                newPrimary = true
+            }
             if state.primaryPositions.last?.position != position { state.primaryPositions.append((now, position)) }
             // The newest position older than the window stays: a standby
             // that has not replayed it is behind by more than the window,
@@ -183,7 +195,9 @@ public final class ReplicaMonitor: Sendable {
             if let newestOld = state.primaryPositions.dropLast().lastIndex(where: { now - $0.at > window }), newestOld > 0 {
                 state.primaryPositions.removeFirst(newestOld)
             }
+            return newPrimary
         }
+        if newPrimary { onNewPrimary?() }
     }
 
     private func poll(_ index: Int) async {
