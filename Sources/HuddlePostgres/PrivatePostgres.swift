@@ -75,12 +75,7 @@ public final class PrivatePostgres: Sendable {
         if (try? Self.run(runAs + [binaries + "/pg_ctl", "-D", data, "status"], "pg_ctl status")) != nil {
             startedHere = false
         } else {
-            try Self.run(
-                runAs + [
-                    binaries + "/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "60",
-                    "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
-                    "start",
-                ], "pg_ctl start (see \(directory)/server.log)")
+            try Self.startServer(in: directory, socketDirectory: socketDirectory, binaries: binaries, runAs: runAs)
             startedHere = true
         }
         url = "host='\(socketDirectory)' user=huddle dbname='\(database)'"
@@ -122,12 +117,18 @@ public final class PrivatePostgres: Sendable {
 
     /// Starts the server again after `stop`.
     public func start() throws {
-        try Self.run(
+        try Self.startServer(in: directory, socketDirectory: socketDirectory, binaries: binaries, runAs: runAs)
+    }
+
+    /// Starts the server of the cluster in `directory` (its `data/`,
+    /// logging to its `server.log`), listening on a socket only.
+    static func startServer(in directory: String, socketDirectory: String, binaries: String, runAs: [String]) throws {
+        try run(
             runAs + [
                 binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
                 "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
                 "start",
-            ], "pg_ctl start")
+            ], "pg_ctl start (see \(directory)/server.log)")
     }
 
     // MARK: Setting up

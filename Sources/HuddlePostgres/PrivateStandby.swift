@@ -50,12 +50,7 @@ public final class PrivateStandby: Sendable {
 
     /// Starts the standby (again, after `stop`).
     public func start() throws {
-        try PrivatePostgres.run(
-            runAs + [
-                binaries + "/pg_ctl", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
-                "-o", "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c max_connections=200",
-                "start",
-            ], "pg_ctl start (see \(directory)/server.log)")
+        try PrivatePostgres.startServer(in: directory, socketDirectory: socketDirectory, binaries: binaries, runAs: runAs)
     }
 
     /// Stops it (fast shutdown).
