@@ -24,13 +24,18 @@ public struct WALPosition: Comparable, Hashable, Sendable, CustomStringConvertib
     public static func < (a: WALPosition, b: WALPosition) -> Bool { a.value < b.value }
 
     /// SQL for the primary's insert position (at or past the end of every
-    /// commit made), as a `pg_lsn`. Right after a page's start, PostgreSQL
-    /// gives the position past the page's header, which no standby reports
-    /// until another record is written there: the page's start is given
-    /// instead (nothing was written between the two).
-    public static let insertPositionSQL = """
-        (SELECT CASE WHEN n % pg_size_bytes(current_setting('wal_segment_size')) = 40 THEN i - 40
-                     WHEN n % current_setting('wal_block_size')::numeric = 24 THEN i - 24 ELSE i END
-         FROM pg_current_wal_insert_lsn() i, LATERAL (SELECT i - '0/0'::pg_lsn AS n) bytes)
+    /// commit made), as a `pg_lsn`: `pageStartSQL` of PostgreSQL's own.
+    public static let insertPositionSQL = "(SELECT \(pageStartSQL("i")) FROM pg_current_wal_insert_lsn() i)"
+
+    /// SQL for the `pg_lsn` `position`, or, when it is right past a WAL
+    /// page's header (the insert position after a page's start, which no
+    /// standby reports until another record is written there), the page's
+    /// start: nothing was written between the two.
+    public static func pageStartSQL(_ position: String) -> String {
         """
+        CASE WHEN (\(position) - '0/0'::pg_lsn) % pg_size_bytes(current_setting('wal_segment_size')) = 40 THEN \(position) - 40
+             WHEN (\(position) - '0/0'::pg_lsn) % current_setting('wal_block_size')::numeric = 24 THEN \(position) - 24
+             ELSE \(position) END
+        """
+    }
 }
