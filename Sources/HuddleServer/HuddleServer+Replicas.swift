@@ -5,7 +5,7 @@ import HuddleRuntime
 extension HuddleServer {
     /// With standbys configured (issue 40): the monitor of what they have
     /// replayed, polling from the listener's loop, and the positions each
-    /// token's reads must see, followed across processes; their metrics.
+    /// user's reads must see, followed across processes; their metrics.
     /// What reads on standbys run on, stopped with the process.
     struct ReplicaParts: Sendable {
         let monitor: ReplicaMonitor

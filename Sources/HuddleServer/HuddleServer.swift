@@ -102,7 +102,7 @@ package final class HuddleServer: Sendable {
         let mediaCache: MediaCache?
         let pictures: PictureURLs
         let tallies: Tallies
-        /// With standbys to read from: what they have replayed, and what each token must see.
+        /// With standbys to read from: what they have replayed, and what each user must see.
         let replicaMonitor: ReplicaMonitor?
         let writePositions: WritePositions?
     }

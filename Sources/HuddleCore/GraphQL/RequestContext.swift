@@ -177,7 +177,7 @@ extension RequestContext: OperationContextMaking {
 }
 
 /// Where a worker's queries read when it has standbys (issue 40): their
-/// pools, and what each token's reads must see.
+/// pools, and what each user's reads must see.
 package struct ReadRouting: Sendable {
     package let replicas: ReplicaReads
     package let positions: WritePositions
