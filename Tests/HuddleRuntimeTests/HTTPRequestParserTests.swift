@@ -117,6 +117,13 @@ import Testing
             ("G(T / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
             ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
             ("GET / SPDY/1\r\nHost: a\r\n\r\n", 400),
+            ("GET / HTTP/1.1 \r\nHost: a\r\n\r\n", 400),
+            ("GET / HTTP/1.1 x\r\nHost: a\r\n\r\n", 400),
+            ("GET /\r\nHost: a\r\n\r\n", 400),
+            (" GET / HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+            ("GET / \r\nHost: a\r\n\r\n", 400),
+            ("GET / HTTP/1.10\r\nHost: a\r\n\r\n", 505),
+            ("GET / http/1.1\r\nHost: a\r\n\r\n", 400),
         ]
         for (text, expected) in cases {
             #expect(status(text) == expected, "\(text.debugDescription)")

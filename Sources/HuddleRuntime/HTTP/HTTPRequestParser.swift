@@ -249,12 +249,25 @@ public struct HTTPRequestParser {
     /// Checks the head as a whole and works out how the body is framed.
     private mutating func finishHead() throws(HTTPError) -> BodyLength {
         let head = self.head!
-        let hosts = head.headers.filter { $0.name == "host" }
-        if hosts.count > 1 { throw HTTPError(400, "more than one Host") }
-        if hosts.isEmpty && head.version == .http11 { throw HTTPError(400, "no Host") }
-        let lengths = head.headers.filter { $0.name == "content-length" }
-        let encodings = head.headers.filter { $0.name == "transfer-encoding" }
-        if !lengths.isEmpty && !encodings.isEmpty { throw HTTPError(400, "both Content-Length and Transfer-Encoding") }
+        // One pass over the fields, counting (no array made per name: this
+        // runs for every request).
+        var hosts = 0
+        var lengths = 0
+        var length: String?
+        var encodings = 0
+        for field in head.headers {
+            switch field.name {
+            case "host": hosts += 1
+            case "content-length":
+                lengths += 1
+                length = field.value
+            case "transfer-encoding": encodings += 1
+            default: break
+            }
+        }
+        if hosts > 1 { throw HTTPError(400, "more than one Host") }
+        if hosts == 0 && head.version == .http11 { throw HTTPError(400, "no Host") }
+        if lengths > 0 && encodings > 0 { throw HTTPError(400, "both Content-Length and Transfer-Encoding") }
         if let streamed = streamsBody?(head) {
             streaming = true
             bodyLimit = streamed
@@ -262,14 +275,13 @@ public struct HTTPRequestParser {
             streaming = false
             bodyLimit = limits.maxBodyBytes
         }
-        if !encodings.isEmpty {
+        if encodings > 0 {
             guard head.version == .http11 else { throw HTTPError(400, "Transfer-Encoding in HTTP/1.0") }
             guard head.tokens("transfer-encoding") == ["chunked"] else { throw HTTPError(501, "unsupported Transfer-Encoding") }
             return .chunked
         }
-        guard let length = lengths.first else { return .length(0) }
-        if lengths.count > 1 { throw HTTPError(400, "more than one Content-Length") }
-        let value = length.value
+        guard let value = length else { return .length(0) }
+        if lengths > 1 { throw HTTPError(400, "more than one Content-Length") }
         guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let count = Int(value)
         else { throw HTTPError(400, "malformed Content-Length") }
@@ -280,24 +292,37 @@ public struct HTTPRequestParser {
     // MARK: Pieces
 
     static func parseRequestLine(_ line: ArraySlice<UInt8>, limits: Limits) throws(HTTPError) -> HTTPRequestHead {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-            parts[0].allSatisfy(isTokenCharacter)
+        // method SP request-target SP HTTP-version: exactly two spaces.
+        guard let firstSpace = line.firstIndex(of: 0x20),
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: 0x20),
+            !line[(secondSpace + 1)...].contains(0x20)
         else { throw HTTPError(400, "malformed request line") }
-        if parts[1].count > limits.maxTargetBytes { throw HTTPError(414, "URI too long") }
-        guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPError(400, "malformed request target") }
-        let version: HTTPVersion
-        switch String(decoding: parts[2], as: UTF8.self) {
-        case "HTTP/1.1": version = .http11
-        case "HTTP/1.0": version = .http10
-        case let other where other.hasPrefix("HTTP/"): throw HTTPError(505, "HTTP version not supported")
-        default: throw HTTPError(400, "malformed request line")
+        let method = line[..<firstSpace]
+        let target = line[(firstSpace + 1)..<secondSpace]
+        let versionText = line[(secondSpace + 1)...]
+        guard !method.isEmpty, !target.isEmpty, method.allSatisfy(isTokenCharacter) else {
+            throw HTTPError(400, "malformed request line")
         }
-        return HTTPRequestHead(
-            method: String(decoding: parts[0], as: UTF8.self),
-            target: String(decoding: parts[1], as: UTF8.self),
+        if target.count > limits.maxTargetBytes { throw HTTPError(414, "URI too long") }
+        guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw HTTPError(400, "malformed request target") }
+        let version: HTTPVersion
+        if versionText.elementsEqual(http11) {
+            version = .http11
+        } else if versionText.elementsEqual(http10) {
+            version = .http10
+        } else if versionText.starts(with: http11.prefix(5)) {
+            throw HTTPError(505, "HTTP version not supported")
+        } else {
+            throw HTTPError(400, "malformed request line")
+        }
+        var head = HTTPRequestHead(
+            method: String(decoding: method, as: UTF8.self), target: String(decoding: target, as: UTF8.self),
             version: version, headers: []
         )
+        // Most requests have a handful of fields: room for them at once,
+        // rather than the array growing field by field.
+        head.headers.reserveCapacity(8)
+        return head
     }
 
     /// `name: value`, with optional white space around the value only.
@@ -343,6 +368,9 @@ public struct HTTPRequestParser {
         }
         return size
     }
+
+    private static let http11 = Array("HTTP/1.1".utf8)
+    private static let http10 = Array("HTTP/1.0".utf8)
 
     /// RFC 9110 tchar.
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
