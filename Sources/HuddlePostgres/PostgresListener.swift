@@ -25,6 +25,10 @@ public final class PostgresListener: @unchecked Sendable {
     public let configuration: PostgresConfiguration
     private var connection: PostgresConnection?
     private var subscribers: [String: [UInt64: Subscriber]] = [:]
+    /// How a channel's events reach its subscribers, worked out once and
+    /// kept until the channel's subscribers change: an event heard by
+    /// thousands then costs one job per loop, not a pass over them all.
+    private var routes: [String: Route] = [:]
     /// Notifications a subscriber's stream had no room for (it keeps the
     /// newest 10,000 while its reader falls behind), since the start.
     public let droppedEvents = Atomic<Int>(0)
@@ -99,6 +103,7 @@ public final class PostgresListener: @unchecked Sendable {
         nextSubscriber += 1
         let first = subscribers[channel, default: [:]].isEmpty
         subscribers[channel, default: [:]][id] = subscriber
+        routes[channel] = nil
         if first, let connection, connection.isOpen {
             do {
                 _ = try await connection.query("LISTEN \(Self.quoted(channel))")
@@ -140,6 +145,7 @@ public final class PostgresListener: @unchecked Sendable {
                 guard !stopped else { return }
                 self.loop = loop
                 self.handler = handler
+                listener.routes[channel] = nil
                 let early = self.early
                 self.early = []
                 if !early.isEmpty { deliver(on: loop) { for event in early { handler(event) } } }
@@ -165,27 +171,51 @@ public final class PostgresListener: @unchecked Sendable {
         }
     }
 
-    /// Hands `event` to a channel's subscribers: the feeds of one loop in one job.
-    private func deliver(_ event: Event, to channelSubscribers: [UInt64: Subscriber]) {
-        var loops: [ObjectIdentifier: (EventLoop?, [@Sendable (Event?) -> Void])] = [:]
-        for subscriber in channelSubscribers.values {
-            switch subscriber {
-            case .stream(let continuation):
-                if case .dropped = continuation.yield(event) { droppedEvents.add(1, ordering: .relaxed) }
-            case .feed(let feed):
-                guard let handler = feed.handler else {
-                    if feed.early.count >= Self.maxUnreadEvents {
-                        feed.early.removeFirst()
-                        droppedEvents.add(1, ordering: .relaxed)
+    /// A channel's subscribers as its events reach them: streams one by
+    /// one, started feeds by loop, feeds not started yet into their `early`.
+    private struct Route {
+        var streams: [AsyncStream<Event>.Continuation] = []
+        var loops: [(loop: EventLoop?, handlers: [@Sendable (Event?) -> Void])] = []
+        var unstarted: [Feed] = []
+
+        init(_ channelSubscribers: [UInt64: Subscriber], listener: ObjectIdentifier) {
+            var byLoop: [ObjectIdentifier: Int] = [:]
+            for subscriber in channelSubscribers.values {
+                switch subscriber {
+                case .stream(let continuation): streams.append(continuation)
+                case .feed(let feed):
+                    guard let handler = feed.handler else {
+                        unstarted.append(feed)
+                        continue
                     }
-                    feed.early.append(event)
-                    continue
+                    let key = feed.loop.map(ObjectIdentifier.init) ?? listener
+                    if let index = byLoop[key] {
+                        loops[index].handlers.append(handler)
+                    } else {
+                        byLoop[key] = loops.count
+                        loops.append((feed.loop, [handler]))
+                    }
                 }
-                let key = feed.loop.map(ObjectIdentifier.init) ?? ObjectIdentifier(self)
-                loops[key, default: (feed.loop, [])].1.append(handler)
             }
         }
-        for (loop, handlers) in loops.values {
+    }
+
+    /// Hands `event` to a channel's subscribers: the feeds of one loop in one job.
+    private func deliver(_ event: Event, on channel: String) {
+        guard let channelSubscribers = subscribers[channel] else { return }
+        let route = routes[channel] ?? Route(channelSubscribers, listener: ObjectIdentifier(self))
+        routes[channel] = route
+        for continuation in route.streams {
+            if case .dropped = continuation.yield(event) { droppedEvents.add(1, ordering: .relaxed) }
+        }
+        for feed in route.unstarted {
+            if feed.early.count >= Self.maxUnreadEvents {
+                feed.early.removeFirst()
+                droppedEvents.add(1, ordering: .relaxed)
+            }
+            feed.early.append(event)
+        }
+        for (loop, handlers) in route.loops {
             if let loop {
                 loop.enqueue { for handler in handlers { handler(event) } }
             } else {
@@ -210,11 +240,13 @@ public final class PostgresListener: @unchecked Sendable {
                 }
             }
             subscribers = [:]
+            routes = [:]
         }
     }
 
     private func unsubscribe(_ channel: String, _ id: UInt64) {
         subscribers[channel]?[id] = nil
+        routes[channel] = nil
         guard subscribers[channel]?.isEmpty == true else { return }
         subscribers[channel] = nil
         if let connection, connection.isOpen {
@@ -229,7 +261,7 @@ public final class PostgresListener: @unchecked Sendable {
             notificationsHeard += 1
             var notification = notification
             notification.sequence = notificationsHeard
-            if let channelSubscribers = subscribers[notification.channel] { deliver(.notification(notification), to: channelSubscribers) }
+            deliver(.notification(notification), on: notification.channel)
         }
         connection.onClose = { [weak self] _ in self?.connectionLost() }
         for channel in subscribers.keys {
@@ -256,7 +288,7 @@ public final class PostgresListener: @unchecked Sendable {
                 } catch {
                     continue
                 }
-                for channelSubscribers in subscribers.values { deliver(.reconnected, to: channelSubscribers) }
+                for channel in subscribers.keys { deliver(.reconnected, on: channel) }
                 return
             }
         }

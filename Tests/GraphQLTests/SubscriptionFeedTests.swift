@@ -22,7 +22,23 @@ import Testing
             dispatch.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
         }
 
-        var queue: SubscriberQueue { SubscriberQueue(executor: self) { work in self.dispatch.async(execute: work) } }
+        /// Given to every `queue` of this one, as a server's loop gives its own.
+        let waits: SharedRunWaits?
+
+        init(gatheringWaits: Bool = false) {
+            waits = gatheringWaits ? SharedRunWaits() : nil
+        }
+
+        var queue: SubscriberQueue { SubscriberQueue(executor: self, waits: waits) { work in self.dispatch.async(execute: work) } }
+
+        /// The waits under way on this queue, read on it.
+        var waitsUnderWay: Int {
+            get async {
+                await withCheckedContinuation { continuation in
+                    dispatch.async { continuation.resume(returning: self.waits?.count ?? 0) }
+                }
+            }
+        }
     }
 
     /// A source many subscriptions follow: what it publishes reaches each
@@ -224,20 +240,59 @@ import Testing
             expected.append(await reading.value)
         }
         #expect(expected.allSatisfy { $0.count == Self.events.count })
-        for sharing in [false, true] {
+        for (sharing, gathering) in [(false, false), (true, false), (true, true)] {
             let topic = Topic()
             let schema = try Self.schema(topic, runs: SharedEventExecutionsTests.Runs())
             let received = Received()
+            let queues = (0..<3).map { _ in TestQueue(gatheringWaits: gathering) }
             _ = try await Self.follow(
                 schema, topic, sharing ? SharedEventExecutions() : nil, readers: readers, queries: subscriberQueries,
-                queues: [TestQueue(), TestQueue(), TestQueue()], received: received)
+                queues: queues, received: received)
             for event in Self.events { topic.publish(.event(.object(event))) }
             topic.publish(.end(nil))
             await Self.until { received.endedCount == readers.count }
             for index in readers.indices {
-                #expect(received.responses(index) == expected[index], "sharing \(sharing), subscriber \(index)")
+                #expect(received.responses(index) == expected[index], "sharing \(sharing), gathering \(gathering), subscriber \(index)")
             }
+            for queue in queues { #expect(await queue.waitsUnderWay == 0) }
         }
+    }
+
+    /// A queue's subscriptions waiting for one shared run wait for it
+    /// once in the registry (issue 42): with two queues, two waits for
+    /// eighteen subscribers, rather than eighteen; each is given the run's
+    /// result all the same.
+    @Test(.hangGuard, arguments: [false, true])
+    func aQueuesSubscribersWaitOnceForASharedRun(gathering: Bool) async throws {
+        let topic = Topic()
+        let hold = Hold()
+        let runs = SharedEventExecutionsTests.Runs()
+        let executions = SharedEventExecutions()
+        let readers = (0..<20).map { "reader \($0)" }
+        let received = Received()
+        let queues = [TestQueue(gatheringWaits: gathering), TestQueue(gatheringWaits: gathering)]
+        _ = try await Self.follow(
+            try Self.schema(topic, runs: runs, hold: hold), topic, executions, readers: readers,
+            queries: Array(repeating: "subscription { news { number headline } }", count: readers.count),
+            queues: queues, received: received)
+        topic.publish(.event(.object(News(number: 1, headline: "held"))))
+        // One subscriber runs the event; the nineteen others wait for it.
+        await Self.until { hold.waiting == 1 && executions.waiting == (gathering ? 2 : 19) }
+        let waits = [await queues[0].waitsUnderWay, await queues[1].waitsUnderWay]
+        #expect(waits.reduce(0, +) == (gathering ? 2 : 0))
+        hold.release()
+        await Self.until { received.total == readers.count }
+        for index in readers.indices {
+            #expect(received.responses(index) == [#"{"data":{"news":{"number":1,"headline":"held"}}}"#])
+        }
+        #expect(runs.headline.load(ordering: .relaxed) == 1)
+        #expect(executions.runs.load(ordering: .relaxed) == 1)
+        #expect(executions.shared.load(ordering: .relaxed) == 19)
+        // The next event starts afresh: the ended waits are gone.
+        topic.publish(.event(.object(News(number: 2, headline: "next"))))
+        await Self.until { received.total == 2 * readers.count }
+        #expect(executions.runs.load(ordering: .relaxed) == 2)
+        for queue in queues { #expect(await queue.waitsUnderWay == 0) }
     }
 
     @Test(.hangGuard)

@@ -72,6 +72,15 @@ struct PostgresListenerFeedTests {
         await Self.until { heard[1...].allSatisfy { $0.payloads.count == 52 } }
         #expect(heard[0].payloads.count == 51)
 
+        // A feed made while the others hear the channel hears what comes after.
+        let joined = try await listener.feed(on: channel)
+        let joinedHeard = Heard(loop: loops[1].loop)
+        let stopJoined = joined.start(on: loops[1].loop, joinedHeard.take)
+        await listenerLoop.loop.onLoop {}
+        try await PostgresListener.notify(channel, payload: "joined", through: pool)
+        await Self.until { joinedHeard.payloads == ["joined"] && heard[1...].allSatisfy { $0.payloads.count == 53 } }
+        stopJoined()
+
         // Once all have stopped, nothing reaches them.
         for stop in stops.dropFirst() { stop() }
         await listenerLoop.loop.onLoop {}

@@ -4,10 +4,18 @@
 public struct SubscriberQueue: Sendable {
     public let executor: any TaskExecutor
     private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// The queue's subscriptions waiting for shared runs, gathered one wait
+    /// per run; nil when each waits on its own. One per queue: every
+    /// `SubscriberQueue` of one serial queue must be given the same.
+    let waits: SharedRunWaits?
 
     /// `enqueue` runs a closure on the queue, in the order given.
-    public init(executor: any TaskExecutor, enqueue: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    public init(
+        executor: any TaskExecutor, waits: SharedRunWaits? = nil,
+        enqueue: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
         self.executor = executor
+        self.waits = waits
         self.enqueue = enqueue
     }
 

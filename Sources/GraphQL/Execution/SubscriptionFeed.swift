@@ -162,21 +162,37 @@ public final class SubscriptionFeed: @unchecked Sendable {
         guard let sharing = subscription.sharing, let occurrence = subscription.occurrence(of: event) else {
             return run(event) { result, _ in result }
         }
+        // Another subscription of this queue already waits for the run any
+        // subscriber may share: this one joins its wait.
+        let waits = personal ? nil : queue.waits
+        let key = waits.map { _ in SharedRunWaits.Key(occurrence: occurrence, shape: sharing.shape) }
+        if let waits, let key, let wait = waits.wait(for: key) {
+            waits.join(wait, self, event: event)
+            busy = true
+            return
+        }
+        let wait = key.map { SharedRunWaits.Wait(key: $0, feed: self, event: event) }
         let claim = sharing.executions.claim(
             occurrence: occurrence, shape: sharing.shape, viewer: sharing.viewer, personal: personal, queue: queue
         ) { [weak self] outcome in
-            self?.waited(outcome, for: event)
+            if let waits, let wait {
+                waits.end(wait, outcome)
+            } else {
+                self?.waited(outcome, for: event)
+            }
         }
         switch claim {
         case .answer(let result): respond?(result)
-        case .waiting: busy = true
+        case .waiting:
+            busy = true
+            if let waits, let wait { waits.begin(wait) }
         case .run(let shared):
             run(event) { result, readViewer in sharing.executions.finish(shared, result, readViewer: readViewer) }
         }
     }
 
     /// The run this subscription waited for has ended.
-    private func waited(_ outcome: SharedEventExecutions.Outcome, for event: Parent) {
+    func waited(_ outcome: SharedEventExecutions.Outcome, for event: Parent) {
         guard !stopped else { return }
         busy = false
         switch outcome {

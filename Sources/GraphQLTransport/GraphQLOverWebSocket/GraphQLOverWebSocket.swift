@@ -180,10 +180,11 @@ public final class GraphQLOverWebSocket: Sendable {
         }
     }
 
-    /// The queue a socket's subscriptions are pushed on: its loop.
+    /// The queue a socket's subscriptions are pushed on: its loop, whose
+    /// subscriptions share one wait per shared run.
     static func queue(of socket: WebSocket) -> SubscriberQueue {
         let loop = socket.loop
-        return SubscriberQueue(executor: loop) { loop.enqueue($0) }
+        return SubscriberQueue(executor: loop, waits: loop.attachment { SharedRunWaits() }) { loop.enqueue($0) }
     }
 
     /// What an event of a pushed subscription runs in: the task-local

@@ -36,6 +36,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var turnEndObservers: [any TurnEndObserver] = []
     /// `repeating`'s wheels, one per interval.
     var timingWheels: [Duration: TimingWheel] = [:]
+    /// `attachment`'s objects, one per type.
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
     private var localJobs = RingBuffer<LoopJob>()
     /// Lanes with jobs, in the order they get their next turn.
     private var readyLanes = RingBuffer<LoopLane>()
@@ -144,6 +146,18 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         turnEndObservers = []
         uv_prepare_stop(turnEnd)
         for observer in observers { observer.turnEnded() }
+    }
+
+    /// The loop's one object of type `Attachment`, made by `make` the first
+    /// time it is asked for and kept as long as the loop: state that the
+    /// layers above keep per loop rather than per connection. On the loop only.
+    public func attachment<Attachment: AnyObject>(_ make: () -> Attachment) -> Attachment {
+        assertInLoopThread()
+        let key = ObjectIdentifier(Attachment.self)
+        if let existing = attachments[key] { return unsafeDowncast(existing, to: Attachment.self) }
+        let made = make()
+        attachments[key] = made
+        return made
     }
 
     // MARK: Executors
