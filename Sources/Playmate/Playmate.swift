@@ -105,11 +105,13 @@ final class PlaymateLoaders: RequestLoaders {
     }
     private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
-    private let viewerID: Int64?
+    private let viewer: LoaderViewer
+    /// Read by the loaders whose rows depend on who asks, when they are made.
+    private var viewerID: Int64? { viewer.userID }
 
-    init(database: PostgresPool, viewerID: Int64?, shared: Loaders) {
+    init(database: PostgresPool, viewer: LoaderViewer, shared: Loaders) {
         self.database = database
-        self.viewerID = viewerID
+        self.viewer = viewer
     }
 
     var locations: DataLoader<Int64, LocationRecord?> {

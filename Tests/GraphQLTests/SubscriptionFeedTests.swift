@@ -295,6 +295,31 @@ import Testing
         for queue in queues { #expect(await queue.waitsUnderWay == 0) }
     }
 
+    /// A wait for a viewer's own run is never another viewer's: two of
+    /// Ana's subscriptions and Bo's and Cy's on one queue, whose runs read
+    /// the viewer, each hear their own answer to every event.
+    @Test(.hangGuard)
+    func aViewersOwnRunIsNotGatheredWithOthers() async throws {
+        let topic = Topic()
+        let runs = SharedEventExecutionsTests.Runs()
+        let executions = SharedEventExecutions()
+        let readers = ["ana", "ana", "bo", "cy"]
+        let received = Received()
+        let queue = TestQueue(gatheringWaits: true)
+        _ = try await Self.follow(
+            try Self.schema(topic, runs: runs), topic, executions, readers: readers,
+            queries: Array(repeating: "subscription { news { number forYou } }", count: readers.count), queues: [queue],
+            received: received)
+        for event in Self.events { topic.publish(.event(.object(event))) }
+        topic.publish(.end(nil))
+        await Self.until { received.endedCount == readers.count }
+        for (index, reader) in readers.enumerated() {
+            let expected = Self.events.map { #"{"data":{"news":{"number":\#($0.number),"forYou":"\#($0.headline), for \#(reader)"}}}"# }
+            #expect(received.responses(index) == expected, "\(reader)")
+        }
+        #expect(await queue.waitsUnderWay == 0)
+    }
+
     @Test(.hangGuard)
     func eventsKeepTheirOrderWhileOneRuns() async throws {
         let topic = Topic()

@@ -219,8 +219,10 @@ public final class SharedEventExecutions: Sendable {
     enum Claim {
         case answer(ExecutionResult)
         case run(Run)
-        /// Another subscriber runs it: `then` is called on the queue when it ends.
-        case waiting
+        /// Another subscriber runs it: `then` is called on the queue when it
+        /// ends. `shared`: the run is the one any subscriber may share (not
+        /// a viewer's own), so others of the queue may wait for it too.
+        case waiting(shared: Bool)
     }
 
     /// `result`'s steps for a subscription that must not suspend: the
@@ -243,7 +245,7 @@ public final class SharedEventExecutions: Sendable {
                 // `step` waits only on a run under way.
                 guard case .running(let waiters) = state.entries[key] else { preconditionFailure("a wait on no run") }
                 waiters.byNumber[state.nextWaiter] = .pushed(queue, then)
-                return .waiting
+                return .waiting(shared: key.viewer == nil)
             }
         }
         switch claim {

@@ -183,9 +183,12 @@ public final class SubscriptionFeed: @unchecked Sendable {
         }
         switch claim {
         case .answer(let result): respond?(result)
-        case .waiting:
+        case .waiting(let shared):
             busy = true
-            if let waits, let wait { waits.begin(wait) }
+            // Only a wait for the run anyone may share is anyone else's: a
+            // wait for this viewer's own run (the registry knows that runs
+            // of this event read the viewer) stays this subscription's.
+            if shared, let waits, let wait { waits.begin(wait) }
         case .run(let shared):
             run(event) { result, readViewer in sharing.executions.finish(shared, result, readViewer: readViewer) }
         }

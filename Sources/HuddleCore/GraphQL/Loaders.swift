@@ -12,11 +12,13 @@ package final class Loaders: Sendable {
     }
     private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
-    private let viewerID: Int64?
+    private let viewer: LoaderViewer
+    /// Read by the loaders whose rows depend on who asks, when they are made.
+    private var viewerID: Int64? { viewer.userID }
 
-    package init(database: PostgresPool, viewerID: Int64?) {
+    package init(database: PostgresPool, viewer: LoaderViewer) {
         self.database = database
-        self.viewerID = viewerID
+        self.viewer = viewer
     }
 
     package var users: DataLoader<Int64, UserRecord?> {
@@ -145,5 +147,21 @@ package protocol Identified: Sendable {
 /// `RequestContext.loaders(_:)`, with the operation's shared loaders (which
 /// its batches may prime with the users they join).
 package protocol RequestLoaders: Sendable {
-    init(database: PostgresPool, viewerID: Int64?, shared: Loaders)
+    init(database: PostgresPool, viewer: LoaderViewer, shared: Loaders)
+}
+
+/// Who is asking, as an operation's loaders see it: read only by the
+/// loaders whose rows depend on it, as they are made (a loader is made
+/// when a resolver first asks for it). The read is what marks a run as
+/// the viewer's own (`ViewerScopedContext`, issue 42): a subscription
+/// whose loaders never ask who is asking shares its runs between viewers.
+package struct LoaderViewer: Sendable {
+    private let read: @Sendable () -> Int64?
+
+    package init(reading read: @escaping @Sendable () -> Int64?) {
+        self.read = read
+    }
+
+    /// The signed-in user's id, or nil; noted as read.
+    package var userID: Int64? { read() }
 }

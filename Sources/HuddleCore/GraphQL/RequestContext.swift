@@ -66,10 +66,16 @@ package final class RequestContext: Sendable {
     package var loaders: Loaders {
         loaderStorage.withLock { storage in
             if let loaders = storage { return loaders }
-            let loaders = Loaders(database: database, viewerID: viewer?.userID)
+            let loaders = Loaders(database: database, viewer: loaderViewer)
             storage = loaders
             return loaders
         }
+    }
+
+    /// Who is asking, for the loaders: a loader that reads it notes the
+    /// read when it is made. Weak: the loaders are kept by this context.
+    private var loaderViewer: LoaderViewer {
+        LoaderViewer { [weak self] in self?.viewer?.userID }
     }
 
     /// The operation's loaders of one app, made on first use.
@@ -77,7 +83,7 @@ package final class RequestContext: Sendable {
         let shared = loaders
         return appLoaderStorage.withLock { storage in
             if let loaders = storage[ObjectIdentifier(type)] as? AppLoaders { return loaders }
-            let loaders = AppLoaders(database: database, viewerID: viewer?.userID, shared: shared)
+            let loaders = AppLoaders(database: database, viewer: loaderViewer, shared: shared)
             storage[ObjectIdentifier(type)] = loaders
             return loaders
         }
