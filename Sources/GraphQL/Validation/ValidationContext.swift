@@ -19,6 +19,10 @@ final class ValidationContext {
 
     private var fragmentIndex: [String: FragmentDefinition]?
     private var variableUsageCache: [String: [VariableUsage]] = [:]
+    /// Asked for by several rules, as graphql-js keeps them: each
+    /// operation's fragments, by where the operation starts (nodes made
+    /// without a source, all at `.none`, are not kept).
+    private var referencedFragmentsCache: [Location: [FragmentDefinition]] = [:]
     /// The current operation's own variable uses, gathered by the main walk
     /// (complete once its selections are walked), and with those of its fragments.
     var operationVariableUsages: [VariableUsage] = []
@@ -142,6 +146,14 @@ final class ValidationContext {
 
     /// Every fragment an operation uses, directly or through other fragments.
     func recursivelyReferencedFragments(_ operation: OperationDefinition) -> [FragmentDefinition] {
+        let key = operation.location
+        if key != .none, let cached = referencedFragmentsCache[key] { return cached }
+        let fragments = referencedFragments(operation)
+        if key != .none { referencedFragmentsCache[key] = fragments }
+        return fragments
+    }
+
+    private func referencedFragments(_ operation: OperationDefinition) -> [FragmentDefinition] {
         var fragments: [FragmentDefinition] = []
         var collected: Set<String> = []
         var nodesToVisit = [operation.selectionSet]
@@ -177,12 +189,48 @@ final class ValidationContext {
                 usages += cached
                 continue
             }
-            let fragmentUsages = VariableUsageCollector(schema: schema, initialType: nil).collect(fragment)
+            // Most fragments use no variable: a scan of their values says
+            // so without walking them with a TypeInfo.
+            let fragmentUsages =
+                VariableScan.uses(fragment)
+                ? VariableUsageCollector(schema: schema, initialType: nil).collect(fragment) : []
             variableUsageCache[fragment.name.value] = fragmentUsages
             usages += fragmentUsages
         }
         recursiveUsages = usages
         return usages
+    }
+}
+
+/// Whether a fragment has a variable anywhere in its values.
+private enum VariableScan {
+    static func uses(_ fragment: FragmentDefinition) -> Bool {
+        uses(fragment.directives) || uses(fragment.selectionSet)
+    }
+
+    private static func uses(_ selectionSet: SelectionSet) -> Bool {
+        selectionSet.selections.contains { selection in
+            switch selection {
+            case .field(let field):
+                field.arguments.contains { uses($0.value) } || uses(field.directives)
+                    || (field.selectionSet.map(uses) ?? false)
+            case .fragmentSpread(let spread): uses(spread.directives)
+            case .inlineFragment(let inline): uses(inline.directives) || uses(inline.selectionSet)
+            }
+        }
+    }
+
+    private static func uses(_ directives: [Directive]) -> Bool {
+        directives.contains { directive in directive.arguments.contains { uses($0.value) } }
+    }
+
+    private static func uses(_ value: Value) -> Bool {
+        switch value {
+        case .variable: true
+        case .list(let list): list.values.contains(where: uses)
+        case .object(let object): object.fields.contains { uses($0.value) }
+        case .int, .float, .string, .boolean, .null, .enum: false
+        }
     }
 }
 

@@ -75,8 +75,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private static let groupingThreshold = 8
 
     override func enterSelectionSet(_ node: SelectionSet) -> VisitAction {
-        // Only fields, each under its own response name: nothing here can conflict.
-        if Self.hasOnlyDistinctFields(node) { return .continue }
+        // Every field here under a response name of its own: nothing here can conflict.
+        if hasOnlyDistinctResponseNames(node) { return .continue }
         let parentType = context.typeInfo.parentType
         let conflicts: [Conflict]
         switch fieldSets.verdict(parentType, node) {
@@ -184,16 +184,41 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         return walkLeft <= 0
     }
 
-    private static func hasOnlyDistinctFields(_ selectionSet: SelectionSet) -> Bool {
-        let selections = selectionSet.selections
-        guard selections.count <= 32 else { return false }
+    /// Whether every field the selection set selects at its own level (its
+    /// inline fragments' and spread fragments' fields included, followed to
+    /// their fields) has a response name no other has. Conflicts are only
+    /// ever between fields of one response name, in graphql-js as in the
+    /// spec, so then none can be here; what each field's subfields hold is
+    /// checked where that selection set is visited. A spread seen twice or
+    /// of an unknown fragment, or a set of more than `maxDistinctNames`
+    /// names, takes the full check.
+    private func hasOnlyDistinctResponseNames(_ selectionSet: SelectionSet) -> Bool {
         var keys: [String] = []
-        keys.reserveCapacity(selections.count)
-        for selection in selections {
-            guard case .field(let field) = selection else { return false }
-            let key = field.responseKey
-            if keys.contains(key) { return false }
-            keys.append(key)
+        keys.reserveCapacity(16)
+        var fragments: [String] = []
+        return collectDistinct(selectionSet, &keys, &fragments)
+    }
+
+    private static let maxDistinctNames = 48
+    private static let maxDistinctFragments = 16
+
+    private func collectDistinct(_ selectionSet: SelectionSet, _ keys: inout [String], _ fragments: inout [String]) -> Bool {
+        for selection in selectionSet.selections {
+            switch selection {
+            case .field(let field):
+                let key = field.responseKey
+                if keys.count >= Self.maxDistinctNames || keys.contains(key) { return false }
+                keys.append(key)
+            case .inlineFragment(let inline):
+                if !collectDistinct(inline.selectionSet, &keys, &fragments) { return false }
+            case .fragmentSpread(let spread):
+                let name = spread.name.value
+                guard fragments.count < Self.maxDistinctFragments, !fragments.contains(name),
+                    let fragment = context.fragment(named: name)
+                else { return false }
+                fragments.append(name)
+                if !collectDistinct(fragment.selectionSet, &keys, &fragments) { return false }
+            }
         }
         return true
     }

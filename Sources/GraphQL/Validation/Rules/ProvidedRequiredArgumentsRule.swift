@@ -4,8 +4,9 @@ final class ProvidedRequiredArgumentsRule: ValidationRule {
 
     override func leaveField(_ node: Field) {
         guard let field = context.typeInfo.fieldDefinition else { return }
-        let provided = Set(node.arguments.map(\.name.value))
-        for argument in field.arguments where !provided.contains(argument.name) && argument.isRequired {
+        // Few fields have required arguments, and few arguments are given:
+        // a scan of them, not a set made for every field.
+        for argument in field.arguments where argument.isRequired && !node.arguments.contains(where: { $0.name.value == argument.name }) {
             context.report(
                 "Field \"\(field.name)\" argument \"\(argument.name)\" of type \"\(argument.type)\" is required, but it was not provided.",
                 node.location
@@ -15,8 +16,7 @@ final class ProvidedRequiredArgumentsRule: ValidationRule {
 
     override func leaveDirective(_ node: Directive) {
         guard let required = context.directive(named: node.name.value)?.requiredArguments, !required.isEmpty else { return }
-        let provided = Set(node.arguments.map(\.name.value))
-        for argument in required where !provided.contains(argument.name) {
+        for argument in required where !node.arguments.contains(where: { $0.name.value == argument.name }) {
             context.report(
                 "Directive \"@\(node.name.value)\" argument \"\(argument.name)\" of type \"\(argument.type)\" is required, but it was not provided.",
                 node.location
