@@ -320,6 +320,38 @@ import Testing
         #expect(await queue.waitsUnderWay == 0)
     }
 
+    /// A subscription its consumer drops while it waits in a gathered
+    /// wait stops, as one waiting on its own would: the wait holds it
+    /// weakly, and it answers nothing when the run ends.
+    @Test(.hangGuard)
+    func aDroppedSubscriptionInAGatheredWaitStops() async throws {
+        let topic = Topic()
+        let hold = Hold()
+        let executions = SharedEventExecutions()
+        let readers = ["ana", "bo", "cy"]
+        let received = Received()
+        let queue = TestQueue(gatheringWaits: true)
+        var feeds: [SubscriptionFeed] = try await Self.follow(
+            try Self.schema(topic, runs: SharedEventExecutionsTests.Runs(), hold: hold), topic, executions, readers: readers,
+            queries: Array(repeating: "subscription { news { number headline } }", count: readers.count), queues: [queue],
+            received: received)
+        topic.publish(.event(.object(News(number: 1, headline: "held"))))
+        await Self.until { hold.waiting == 1 && executions.waiting == 1 }
+        #expect(await queue.waitsUnderWay == 1)
+        // Only the one running the event is kept (by its run) once the test lets go.
+        weak let first = feeds[0]
+        weak let second = feeds[1]
+        weak let third = feeds[2]
+        received.feeds = []
+        feeds = []
+        _ = feeds
+        await Self.until { [first, second, third].compactMap { $0 }.count == 1 }
+        hold.release()
+        await Self.until { received.total == 1 }
+        #expect(await queue.waitsUnderWay == 0)
+        #expect(received.total == 1)
+    }
+
     @Test(.hangGuard)
     func eventsKeepTheirOrderWhileOneRuns() async throws {
         let topic = Topic()

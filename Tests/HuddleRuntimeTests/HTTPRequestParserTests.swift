@@ -124,6 +124,7 @@ import Testing
             ("GET / \r\nHost: a\r\n\r\n", 400),
             ("GET / HTTP/1.10\r\nHost: a\r\n\r\n", 505),
             ("GET / http/1.1\r\nHost: a\r\n\r\n", 400),
+            ("GET / HTTP/\u{301}1.1\r\nHost: a\r\n\r\n", 400),
         ]
         for (text, expected) in cases {
             #expect(status(text) == expected, "\(text.debugDescription)")

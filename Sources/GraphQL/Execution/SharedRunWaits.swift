@@ -11,20 +11,28 @@
 /// Confined to its queue, which is what makes it Sendable.
 public final class SharedRunWaits: @unchecked Sendable {
     struct Key: Hashable {
+        /// The registry the run is in: two on one queue are never mixed.
+        let registry: ObjectIdentifier
         let occurrence: SharingKey
         let shape: SharedEventExecutions.Shape
     }
 
     /// One wait in the registry, and the subscriptions it stands for, each
-    /// with its own copy of the event (the same occurrence). Confined to
-    /// the queue, as its owner is.
+    /// with its own copy of the event (the same occurrence). It holds them
+    /// weakly, as a wait of their own did: a subscription its consumer
+    /// drops stops. Confined to the queue, as its owner is.
     final class Wait: @unchecked Sendable {
         let key: Key
-        fileprivate var members: [(feed: SubscriptionFeed, event: Parent)]
+        fileprivate var members: [Member]
+
+        fileprivate struct Member {
+            weak var feed: SubscriptionFeed?
+            let event: Parent
+        }
 
         init(key: Key, feed: SubscriptionFeed, event: Parent) {
             self.key = key
-            members = [(feed, event)]
+            members = [Member(feed: feed, event: event)]
         }
     }
 
@@ -38,7 +46,7 @@ public final class SharedRunWaits: @unchecked Sendable {
 
     /// `feed` waits for `wait`'s outcome too.
     func join(_ wait: Wait, _ feed: SubscriptionFeed, event: Parent) {
-        wait.members.append((feed, event))
+        wait.members.append(Wait.Member(feed: feed, event: event))
     }
 
     /// `wait` is the registry's wait for its run now: later subscriptions join it.
@@ -52,7 +60,7 @@ public final class SharedRunWaits: @unchecked Sendable {
         if waits[wait.key] === wait { waits[wait.key] = nil }
         let members = wait.members
         wait.members = []
-        for (feed, event) in members { feed.waited(outcome, for: event) }
+        for member in members { member.feed?.waited(outcome, for: member.event) }
     }
 
     /// How many waits are under way (for tests).

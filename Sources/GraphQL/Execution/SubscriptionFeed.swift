@@ -165,7 +165,9 @@ public final class SubscriptionFeed: @unchecked Sendable {
         // Another subscription of this queue already waits for the run any
         // subscriber may share: this one joins its wait.
         let waits = personal ? nil : queue.waits
-        let key = waits.map { _ in SharedRunWaits.Key(occurrence: occurrence, shape: sharing.shape) }
+        let key = waits.map { _ in
+            SharedRunWaits.Key(registry: ObjectIdentifier(sharing.executions), occurrence: occurrence, shape: sharing.shape)
+        }
         if let waits, let key, let wait = waits.wait(for: key) {
             waits.join(wait, self, event: event)
             busy = true

@@ -310,7 +310,9 @@ public struct HTTPRequestParser {
             version = .http11
         } else if versionText.elementsEqual(http10) {
             version = .http10
-        } else if versionText.starts(with: http11.prefix(5)) {
+        } else if String(decoding: versionText, as: UTF8.self).hasPrefix("HTTP/") {
+            // By characters, as the version was always compared: "HTTP/"
+            // followed by a combining mark is no HTTP version at all.
             throw HTTPError(505, "HTTP version not supported")
         } else {
             throw HTTPError(400, "malformed request line")

@@ -134,6 +134,10 @@ final class FieldSetMerging {
         workLeft = Self.workLimit + Self.workPerByte * context.source.body.utf8.count
     }
 
+    /// Whether the verdict has work left in its budget (past it, graphql-js
+    /// 16's walk decides, and what that walk remembers must be as it has it).
+    var hasWorkLeft: Bool { workLeft > 0 }
+
     /// Whether the fields of `selectionSet`, fragments expanded, can merge.
     func verdict(_ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet) -> Verdict {
         if let known = directOfSelectionSet[selectionSet.location], directs[known].covered { return .merges }

@@ -191,12 +191,16 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     /// spec, so then none can be here; what each field's subfields hold is
     /// checked where that selection set is visited. A spread seen twice or
     /// of an unknown fragment, or a set of more than `maxDistinctNames`
-    /// names, takes the full check.
+    /// names, takes the full check. So does a set spreading fragments once
+    /// the verdict's budget is spent: graphql-js 16's walk then decides,
+    /// and skipping it would leave out what its memo records of those
+    /// fragments (which later sets' answers depend on, as in graphql-js).
     private func hasOnlyDistinctResponseNames(_ selectionSet: SelectionSet) -> Bool {
         var keys: [String] = []
         keys.reserveCapacity(16)
         var fragments: [String] = []
-        return collectDistinct(selectionSet, &keys, &fragments)
+        guard collectDistinct(selectionSet, &keys, &fragments) else { return false }
+        return fragments.isEmpty || fieldSets.hasWorkLeft
     }
 
     private static let maxDistinctNames = 48
