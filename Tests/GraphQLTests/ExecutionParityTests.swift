@@ -40,23 +40,36 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
 
     /// graphql(): parse, validate, then execute.
     func run() async throws -> ExecutionResult {
+        try await run(times: 1, memo: nil)[0]
+    }
+
+    /// Parses and validates once, then executes `times` times with `memo`
+    /// (as requests for one cached document do).
+    func run(times: Int, memo: OperationMemo?) async throws -> [ExecutionResult] {
         let schema = try buildSchema(self.schema)
         let source = Source(body: query)
         let document: Document
         do throws(GraphQLError) {
             document = try parse(source)
         } catch {
-            return ExecutionResult(data: nil, errors: [error])
+            return [ExecutionResult(data: nil, errors: [error])]
         }
         let errors = validate(schema: schema, document: document, source: source)
-        if !errors.isEmpty { return ExecutionResult(data: nil, errors: errors) }
+        if !errors.isEmpty { return [ExecutionResult(data: nil, errors: errors)] }
         guard case .object(let variables) = try JSONReader().read(self.variables) else { throw GraphQLError(message: "variables") }
-        return await execute(
-            schema: .readingFieldsByName(schema), document: document, source: source, operationName: operationName,
-            variables: variables, rootValue: .value(try JSONReader().read(data)),
-            // graphql-js bounds nothing.
-            limits: .unlimited
-        )
+        let executable = ExecutableSchema.readingFieldsByName(schema)
+        let root = try JSONReader().read(data)
+        var results: [ExecutionResult] = []
+        for _ in 0..<times {
+            results.append(
+                await execute(
+                    schema: executable, document: document, source: source, operationName: operationName,
+                    variables: variables, rootValue: .value(root),
+                    // graphql-js bounds nothing.
+                    limits: .unlimited, memo: memo
+                ))
+        }
+        return results
     }
 }
 
@@ -72,6 +85,23 @@ struct ExecutionCase: Decodable, CustomTestStringConvertible, Sendable {
     @Test(.serialized, arguments: ExecutionCase.generated)
     func generatedOperationMatchesGraphQLJS(_ testCase: ExecutionCase) async throws {
         #expect(try await testCase.run().json() == testCase.response)
+    }
+
+    /// Plans kept across runs (issue 36): each case run three times with
+    /// one memo, the later runs lent the plan the first kept, answers as
+    /// graphql-js does every time.
+    @Test(.serialized, arguments: ExecutionCase.all + ExecutionCase.generated)
+    func aKeptPlanAnswersAsGraphQLJS(_ testCase: ExecutionCase) async throws {
+        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 1_000_000))
+        let results = try await testCase.run(times: 3, memo: memo)
+        for result in results {
+            #expect(Self.withoutSeptember2025Introspection(result.json()) == testCase.response)
+        }
+        // Every case whose run gave data lent its plan twice (one refused
+        // before it ran, or whose root fields could not be collected, keeps none).
+        if testCase.response.contains(#""data":"#) && !testCase.response.contains(#""data":null"#) {
+            #expect(memo.plansLent.load(ordering: .relaxed) == 2)
+        }
     }
 
     /// The introspection graphql-js 16.6 predates: `__Type.isOneOf` and the

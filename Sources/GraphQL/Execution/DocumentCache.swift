@@ -23,6 +23,9 @@ public final class DocumentCache: Sendable {
     /// The most bytes of document text kept, over all documents.
     public let maxTextBytes: Int
     public let parseOptions: ParseOptions
+    /// The planned fields its documents may keep between runs, over all of
+    /// them (`OperationMemo`, `PlanBudget`).
+    public let planBudget: PlanBudget
     /// The validation rules documents must pass.
     public let rules: [ValidationRule.Type]
     /// Whether validation messages leave out their "Did you mean" suggestions.
@@ -31,7 +34,7 @@ public final class DocumentCache: Sendable {
 
     public init(
         schema: GraphQLSchema, capacity: Int = 1_000, maxTextBytes: Int = 16 << 20, parseOptions: ParseOptions = .default,
-        rules: [ValidationRule.Type] = specifiedRules, hidesSuggestions: Bool = false
+        rules: [ValidationRule.Type] = specifiedRules, hidesSuggestions: Bool = false, maxKeptPlanFields: Int = 20_000
     ) {
         precondition(capacity > 0, "a cache holds at least one document")
         precondition(maxTextBytes > 0, "a cache holds at least one byte")
@@ -39,6 +42,7 @@ public final class DocumentCache: Sendable {
         self.capacity = capacity
         self.maxTextBytes = maxTextBytes
         self.parseOptions = parseOptions
+        planBudget = PlanBudget(maxFields: maxKeptPlanFields)
         self.rules = rules
         self.hidesSuggestions = hidesSuggestions
         state = Mutex(LRU(capacity: capacity, maxBytes: maxTextBytes))
@@ -62,7 +66,7 @@ public final class DocumentCache: Sendable {
             }
             entry =
                 errors.isEmpty
-                ? .valid(document, source, OperationMemo()) : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
+                ? .valid(document, source, OperationMemo(planBudget: planBudget)) : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
         } catch {
             entry = .invalid([error.coded(ifUncoded: "GRAPHQL_PARSE_FAILED")])
         }

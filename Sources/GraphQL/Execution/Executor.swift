@@ -77,6 +77,12 @@ func prepareExecution(
         && (schema.schema.directive(named: "defer") != nil || schema.schema.directive(named: "stream") != nil)
     {
         executor.incremental = IncrementalState()
+    } else if let memo {
+        // A plan depends on the operation and on the variables (`@skip`
+        // and `@include`, arguments coerced once): kept by both.
+        executor.planMemo = (
+            memo, OperationMemo.Key(operationName: operation.name?.value, variableValues: variableValues, defaultListSize: limits.defaultListSize)
+        )
     }
     return .ready(executor, operation, rootType: rootType, cost: cost)
 }
@@ -201,6 +207,25 @@ final class Executor {
     var frames: [Frame] = []
     /// The plan of the operation's root fields (the others are in `plans` and `subplans`).
     var rootFields: [PlannedField] = []
+    /// Where this operation's plan is kept between runs, and under which key.
+    var planMemo: (memo: OperationMemo, key: OperationMemo.Key)?
+
+    /// A plan kept between runs of one operation with the same variables:
+    /// lent to one run at a time (`OperationMemo`).
+    final class KeptPlan: @unchecked Sendable {
+        let rootFields: [PlannedField]
+        let plans: [PlanKey: [PlannedField]]
+        let subplans: [[PlannedField]]
+        /// The fields it holds (a field in several subplans counted each time).
+        let fieldCount: Int
+
+        init(rootFields: [PlannedField], plans: [PlanKey: [PlannedField]], subplans: [[PlannedField]]) {
+            self.rootFields = rootFields
+            self.plans = plans
+            self.subplans = subplans
+            fieldCount = rootFields.count + subplans.reduce(0) { $0 + $1.count }
+        }
+    }
 
     struct PendingField {
         /// What the field waits for: its own work, or a share of a batch.
@@ -273,7 +298,11 @@ final class Executor {
         let fields: [PlannedField]
         var rootDeferral: Deferral?
         do {
-            if incremental != nil {
+            if let (memo, key) = planMemo, let kept = memo.takePlan(for: key) {
+                fields = kept.rootFields
+                plans = kept.plans
+                subplans = kept.subplans
+            } else if incremental != nil {
                 let collected = try collector.collectIncrementalFields(rootType, [(operation.selectionSet, nil)])
                 (fields, rootDeferral) = planIncrementally(rootType, collected, context: [])
             } else {
@@ -311,6 +340,7 @@ final class Executor {
         }
         if !dataIsNull { await drain() }
         closeFrame()
+        keepPlan()
         if let stopError { return ExecutionResult(json: nil, errors: [stopError]) }
         guard !dataIsNull else { return ExecutionResult(json: nil, errors: errors) }
         Self.lastDataSize.store(writer.count, ordering: .relaxed)
@@ -321,6 +351,15 @@ final class Executor {
         swap(&root.writer, &written)
         root.write(to: &assembled)
         return ExecutionResult(json: WrittenJSON(assembled), errors: errors)
+    }
+
+    /// Gives the plan back to its memo for the next run, if this run ended
+    /// whole: nothing stopped it, and no work was left running past its
+    /// deadline (which could still touch the plan). A plan whose subplans
+    /// grew long (objects of alternating types) is let go.
+    private func keepPlan() {
+        guard let (memo, key) = planMemo, !isStopped, !isPastDeadline, !Task.isCancelled, subplans.count <= 256 else { return }
+        memo.keep(KeptPlan(rootFields: rootFields, plans: plans, subplans: subplans), for: key)
     }
 
     /// CollectSubfields is the same for every object of a list: it is
