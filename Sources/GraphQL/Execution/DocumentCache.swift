@@ -66,7 +66,8 @@ public final class DocumentCache: Sendable {
             }
             entry =
                 errors.isEmpty
-                ? .valid(document, source, OperationMemo(planBudget: planBudget)) : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
+                ? .valid(document, source, OperationMemo(planBudget: planBudget))
+                : .invalid(errors.map { $0.coded(ifUncoded: "GRAPHQL_VALIDATION_FAILED") })
         } catch {
             entry = .invalid([error.coded(ifUncoded: "GRAPHQL_PARSE_FAILED")])
         }

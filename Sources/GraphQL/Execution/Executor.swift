@@ -81,7 +81,8 @@ func prepareExecution(
         // A plan depends on the operation and on the variables (`@skip`
         // and `@include`, arguments coerced once): kept by both.
         executor.planMemo = (
-            memo, OperationMemo.Key(operationName: operation.name?.value, variableValues: variableValues, defaultListSize: limits.defaultListSize)
+            memo,
+            OperationMemo.Key(operationName: operation.name?.value, variableValues: variableValues, defaultListSize: limits.defaultListSize)
         )
     }
     return .ready(executor, operation, rootType: rootType, cost: cost)
