@@ -2,10 +2,11 @@ import GraphQL
 import Testing
 
 /// Plans kept across runs (issue 36, item 2): an operation's plan is kept
-/// by its document's memo, per operation and variables, lent to the next
-/// run and given back when it ends whole; the runs that borrow it answer as
-/// a fresh plan does; the plans kept are bounded per document
-/// (`OperationMemo.maxPlans`, `maxFieldsPerPlan`) and over all documents
+/// by its document's memo, per operation and variables (byte for byte),
+/// from a variant's second run, lent to the next run and given back when it
+/// ends whole; the runs that borrow it answer as a fresh plan does; the
+/// plans kept are bounded per document (`OperationMemo.maxPlans`, the
+/// oldest replaced; `maxFieldsPerPlan`) and over all documents
 /// (`PlanBudget`), and a memo let go gives its fields back.
 @Suite struct KeptPlanTests {
     static let executable: ExecutableSchema = {
@@ -62,13 +63,15 @@ import Testing
         let memo = OperationMemo(planBudget: budget)
         let fresh = await run(nil, [.init("n", .int(2))]).json()
         #expect(fresh.contains(#""kind":"cat""#))
-        for _ in 0..<4 {
+        var kept: [Int] = []
+        for _ in 0..<6 {
             #expect(await run(memo, [.init("n", .int(2))]).json() == fresh)
-            #expect(memo.plansKept == 1)
+            kept.append(budget.fieldsKept)
         }
-        // The first run planned; the three after it borrowed its plan.
-        #expect(memo.plansLent.load(ordering: .relaxed) == 3)
-        #expect(budget.fieldsKept > 0)
+        // The first run is only noted, the second keeps its plan, the four
+        // after it borrow it; objects of alternating types do not make it grow.
+        #expect(memo.plansLent.load(ordering: .relaxed) == 4)
+        #expect(kept[0] == 0 && kept[1] > 0 && Set(kept.dropFirst()).count == 1)
     }
 
     @Test func plansAreKeptPerVariablesAtMostMaxPlans() async throws {
@@ -78,10 +81,15 @@ import Testing
             [.init("n", .int(4))],
         ] {
             let fresh = await run(nil, variables).json()
-            #expect(await run(memo, variables).json() == fresh)
-            #expect(await run(memo, variables).json() == fresh)
+            for _ in 0..<3 { #expect(await run(memo, variables).json() == fresh) }
         }
+        // Six variants, each kept from its second run: the last four stay.
         #expect(memo.plansKept == OperationMemo.maxPlans)
+        #expect(memo.plansLent.load(ordering: .relaxed) == 6)
+        _ = await run(memo, [.init("n", .int(4))])
+        #expect(memo.plansLent.load(ordering: .relaxed) == 7)
+        _ = await run(memo, [])
+        #expect(memo.plansLent.load(ordering: .relaxed) == 7)
     }
 
     /// The budget at the plan's own size keeps it; one field less does not.
@@ -89,20 +97,24 @@ import Testing
         let measuring = PlanBudget(maxFields: 10_000)
         let measured = OperationMemo(planBudget: measuring)
         _ = await run(measured)
+        _ = await run(measured)
         let fields = measuring.fieldsKept
         withExtendedLifetime(measured) {}
         #expect(fields > 0)
         let exact = PlanBudget(maxFields: fields)
         let kept = OperationMemo(planBudget: exact)
         _ = await run(kept)
+        _ = await run(kept)
         #expect(kept.plansKept == 1 && exact.fieldsKept == fields)
         let short = PlanBudget(maxFields: fields - 1)
         let notKept = OperationMemo(planBudget: short)
         let fresh = await run(nil).json()
         #expect(await run(notKept).json() == fresh)
+        #expect(await run(notKept).json() == fresh)
         #expect(notKept.plansKept == 0 && short.fieldsKept == 0)
         // A memo without a budget keeps none.
         let unbudgeted = OperationMemo()
+        _ = await run(unbudgeted)
         _ = await run(unbudgeted)
         #expect(unbudgeted.plansKept == 0)
     }
@@ -111,10 +123,36 @@ import Testing
         let budget = PlanBudget(maxFields: 10_000)
         var memo: OperationMemo? = OperationMemo(planBudget: budget)
         _ = await run(memo)
+        _ = await run(memo)
         #expect(budget.fieldsKept > 0)
         memo = nil
         _ = memo
         #expect(budget.fieldsKept == 0)
+    }
+
+    /// A plan holds its schema's resolvers: one memo used with two schemas
+    /// built apart (the same SDL, other resolvers) lends each only its own.
+    @Test func aPlanIsLentOnlyToTheSchemaThatMadeIt() async throws {
+        let schema = try buildSchema("type Query { greeting: String }")
+        func executable(_ word: String) throws -> ExecutableSchema {
+            var builder = ExecutableSchema.Builder(schema: schema)
+            builder.resolve("Query", "greeting") { _ in .value(.string(word)) }
+            return try builder.build()
+        }
+        let (hello, goodbye) = (try executable("hello"), try executable("goodbye"))
+        let source = Source(body: "{ greeting }")
+        let document = try parse(source)
+        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 100))
+        for _ in 0..<2 {
+            for (executable, word) in [(hello, "hello"), (goodbye, "goodbye")] {
+                let result = await execute(schema: executable, document: document, source: source, limits: .unlimited, memo: memo)
+                #expect(result.json() == #"{"data":{"greeting":"\#(word)"}}"#)
+            }
+        }
+        #expect(memo.plansLent.load(ordering: .relaxed) == 0)
+        // The same schema twice in a row: the second run borrows the first's plan.
+        for _ in 0..<2 { _ = await execute(schema: hello, document: document, source: source, limits: .unlimited, memo: memo) }
+        #expect(memo.plansLent.load(ordering: .relaxed) == 1)
     }
 
     /// A run a limit stopped keeps no plan: the next plans afresh.
@@ -126,6 +164,36 @@ import Testing
         #expect(stopped.errors.first?.code == "RESPONSE_TOO_LARGE")
         #expect(memo.plansKept == 0)
         _ = await run(memo)
+        _ = await run(memo)
         #expect(memo.plansKept == 1)
+    }
+
+    /// Variables equal under `==` but not byte for byte (é as one letter
+    /// and as e with an accent) are two variants: each run's resolver gets
+    /// the bytes its request sent.
+    @Test func variablesAreComparedByteForByte() async throws {
+        let schema = try buildSchema("type Query { bytes(text: String, number: Float): String }")
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "bytes") { input in
+            guard case .string(let text)? = input.arguments["text"] else { return .null }
+            guard case .float(let number)? = input.arguments["number"] else { return .value(.string("\(text.utf8.count)")) }
+            return .value(.string("\(text.utf8.count) \(number.sign == .minus ? "-" : "+")"))
+        }
+        let executable = try builder.build()
+        let source = Source(body: "query Q($t: String, $f: Float) { bytes(text: $t, number: $f) }")
+        let document = try parse(source)
+        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 100))
+        let variants: [([GraphQLValue.Member], String)] = [
+            ([.init("t", .string("\u{E9}"))], "2"), ([.init("t", .string("e\u{301}"))], "3"),
+            ([.init("t", .string("a")), .init("f", .float(0))], "1 +"), ([.init("t", .string("a")), .init("f", .float(-0.0))], "1 -"),
+        ]
+        for _ in 0..<3 {
+            for (variables, answer) in variants {
+                let result = await execute(
+                    schema: executable, document: document, source: source, variables: variables, limits: .unlimited, memo: memo)
+                #expect(result.json() == #"{"data":{"bytes":"\#(answer)"}}"#)
+            }
+        }
+        #expect(memo.plansLent.load(ordering: .relaxed) == 4)
     }
 }

@@ -14,6 +14,12 @@ public struct ExecutableSchema: Sendable {
     /// What a resolver's error that is not a `GraphQLError` becomes in the
     /// response; nil for its description, as graphql-js gives its message.
     let unexpectedError: (@Sendable (any Error) -> GraphQLError)?
+    /// Tells one built schema from another (their resolvers differ): a plan
+    /// kept between runs holds its resolvers, so it is lent only to runs of
+    /// the schema that made it.
+    let identity = Identity()
+
+    final class Identity: Sendable {}
 
     /// A field's resolver, as it was bound.
     enum BoundResolver: Sendable {

@@ -26,6 +26,7 @@ extension Executor {
     /// The fields still waiting when the time budget ran out: each null,
     /// with an error saying so, and what was completed stays.
     func abandonPending() {
+        leftWorkBehind = true
         let abandoned = pending
         pending = []
         let error = timeoutError
@@ -37,6 +38,7 @@ extension Executor {
     /// A root field that is not run: null, with the time-budget error.
     func skipField(_ planned: PlannedField, first: inout Bool) -> Bool {
         if planned.resolution == .omitted { return true }
+        leftWorkBehind = true
         if !first { writer.byte(0x2C) }
         first = false
         writer.append(planned.jsonKey)

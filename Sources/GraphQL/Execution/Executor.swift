@@ -82,7 +82,8 @@ func prepareExecution(
         // and `@include`, arguments coerced once): kept by both.
         executor.planMemo = (
             memo,
-            OperationMemo.Key(operationName: operation.name?.value, variableValues: variableValues, defaultListSize: limits.defaultListSize)
+            OperationMemo.PlanKey(
+                operationName: operation.name?.value, variableValues: variableValues, defaultListSize: limits.defaultListSize)
         )
     }
     return .ready(executor, operation, rootType: rootType, cost: cost)
@@ -209,22 +210,33 @@ final class Executor {
     /// The plan of the operation's root fields (the others are in `plans` and `subplans`).
     var rootFields: [PlannedField] = []
     /// Where this operation's plan is kept between runs, and under which key.
-    var planMemo: (memo: OperationMemo, key: OperationMemo.Key)?
+    var planMemo: (memo: OperationMemo, key: OperationMemo.PlanKey)?
+    /// Work of this run was left running or not started (a time budget ran
+    /// out): the plan is not given back, since that work may touch it.
+    var leftWorkBehind = false
 
     /// A plan kept between runs of one operation with the same variables:
-    /// lent to one run at a time (`OperationMemo`).
+    /// lent to one run at a time (`OperationMemo`). Without the run's
+    /// `subplans`: that list grows each time a field meets another object
+    /// type than the last, so each run starts it afresh (its fields' last
+    /// types forgotten) from the plans kept by type.
     final class KeptPlan: @unchecked Sendable {
         let rootFields: [PlannedField]
         let plans: [PlanKey: [PlannedField]]
-        let subplans: [[PlannedField]]
-        /// The fields it holds (a field in several subplans counted each time).
+        /// The fields it holds.
         let fieldCount: Int
+        /// The schema whose resolvers its fields hold.
+        let schema: ExecutableSchema.Identity
 
-        init(rootFields: [PlannedField], plans: [PlanKey: [PlannedField]], subplans: [[PlannedField]]) {
+        init(rootFields: [PlannedField], plans: [PlanKey: [PlannedField]], schema: ExecutableSchema.Identity) {
+            self.schema = schema
             self.rootFields = rootFields
             self.plans = plans
-            self.subplans = subplans
-            fieldCount = rootFields.count + subplans.reduce(0) { $0 + $1.count }
+            fieldCount = rootFields.count + plans.values.reduce(0) { $0 + $1.count }
+            for field in rootFields { field.subplanType = nil }
+            for fields in plans.values {
+                for field in fields { field.subplanType = nil }
+            }
         }
     }
 
@@ -299,10 +311,9 @@ final class Executor {
         let fields: [PlannedField]
         var rootDeferral: Deferral?
         do {
-            if let (memo, key) = planMemo, let kept = memo.takePlan(for: key) {
+            if let (memo, key) = planMemo, let kept = memo.takePlan(for: key, schema: schema.identity) {
                 fields = kept.rootFields
                 plans = kept.plans
-                subplans = kept.subplans
             } else if incremental != nil {
                 let collected = try collector.collectIncrementalFields(rootType, [(operation.selectionSet, nil)])
                 (fields, rootDeferral) = planIncrementally(rootType, collected, context: [])
@@ -355,12 +366,11 @@ final class Executor {
     }
 
     /// Gives the plan back to its memo for the next run, if this run ended
-    /// whole: nothing stopped it, and no work was left running past its
-    /// deadline (which could still touch the plan). A plan whose subplans
-    /// grew long (objects of alternating types) is let go.
+    /// whole: nothing stopped it, and no work was left running or unstarted
+    /// (which could still touch the plan).
     private func keepPlan() {
-        guard let (memo, key) = planMemo, !isStopped, !isPastDeadline, !Task.isCancelled, subplans.count <= 256 else { return }
-        memo.keep(KeptPlan(rootFields: rootFields, plans: plans, subplans: subplans), for: key)
+        guard let (memo, key) = planMemo, !isStopped, !leftWorkBehind, !isPastDeadline, !Task.isCancelled else { return }
+        memo.keep(KeptPlan(rootFields: rootFields, plans: plans, schema: schema.identity), for: key)
     }
 
     /// CollectSubfields is the same for every object of a list: it is
@@ -414,11 +424,19 @@ final class Executor {
                 let outcome: Result<Resolved, any Error>
                 switch batch[index].waiting {
                 case .work:
-                    outcome = round.outcomes[index].take() ?? .failure(timeoutError)
+                    if let finished = round.outcomes[index].take() {
+                        outcome = finished
+                    } else {
+                        leftWorkBehind = true
+                        outcome = .failure(timeoutError)
+                    }
                 case .deferred(let value):
-                    outcome =
-                        round.finishedBatches.contains(ObjectIdentifier(value.batch))
-                        ? Result { try value.resolve() } : .failure(timeoutError)
+                    if round.finishedBatches.contains(ObjectIdentifier(value.batch)) {
+                        outcome = Result { try value.resolve() }
+                    } else {
+                        leftWorkBehind = true
+                        outcome = .failure(timeoutError)
+                    }
                 }
                 fill(hole, with: outcome)
             }

@@ -21,7 +21,10 @@ public final class OperationMemo: Sendable {
     public static let maxFieldsPerPlan = 256
 
     private let planBudget: PlanBudget?
-    private let plans = Mutex<[Key: Executor.KeptPlan]>([:])
+    /// The plans kept, oldest first, and the variants run once (a plan is
+    /// kept from a variant's second run on: one-off variables, a cursor or
+    /// an id, never take a place).
+    private let plans = Mutex<(kept: [(key: PlanKey, plan: Executor.KeptPlan)], seen: Set<PlanKey>)>(([], []))
     /// Runs lent a kept plan, since the memo was made.
     public let plansLent = Atomic<Int>(0)
 
@@ -40,31 +43,113 @@ public final class OperationMemo: Sendable {
     }
 
     deinit {
-        let fields = plans.withLock { $0.values.reduce(0) { $0 + $1.fieldCount } }
+        let fields = plans.withLock { $0.kept.reduce(0) { $0 + $1.plan.fieldCount } }
         planBudget?.give(back: fields)
     }
 
-    /// The plan kept for `key`, lent to the caller (nil when none is kept).
-    func takePlan(for key: Key) -> Executor.KeptPlan? {
-        guard let plan = plans.withLock({ $0.removeValue(forKey: key) }) else { return nil }
+    /// The plan kept for `key`, lent to the caller (nil when none is kept,
+    /// or the one kept is another schema's, which is let go). The memo
+    /// must be `document`'s, as a `DocumentCache` entry's is.
+    func takePlan(for key: PlanKey, schema: ExecutableSchema.Identity) -> Executor.KeptPlan? {
+        let plan = plans.withLock { plans -> Executor.KeptPlan? in
+            guard let index = plans.kept.firstIndex(where: { $0.key == key }) else { return nil }
+            return plans.kept.remove(at: index).plan
+        }
+        guard let plan else { return nil }
         planBudget?.give(back: plan.fieldCount)
+        guard plan.schema === schema else { return nil }
         plansLent.add(1, ordering: .relaxed)
         return plan
     }
 
-    /// Keeps `plan` for the next run of `key`, within the bounds.
-    func keep(_ plan: Executor.KeptPlan, for key: Key) {
-        guard let planBudget, plan.fieldCount <= Self.maxFieldsPerPlan, planBudget.take(plan.fieldCount) else { return }
-        let kept = plans.withLock { plans -> Bool in
-            guard plans[key] == nil, plans.count < Self.maxPlans else { return false }
-            plans[key] = plan
-            return true
+    /// Keeps `plan` for the next run of `key`, within the bounds: in place
+    /// of the oldest plan kept when `maxPlans` are, and only from the
+    /// variant's second run on.
+    func keep(_ plan: Executor.KeptPlan, for key: PlanKey) {
+        guard let planBudget, plan.fieldCount <= Self.maxFieldsPerPlan else { return }
+        let (keeps, replaced) = plans.withLock { plans -> (Bool, Executor.KeptPlan?) in
+            guard plans.seen.contains(key) else {
+                if plans.seen.count >= Self.maxVariants { plans.seen = [] }
+                plans.seen.insert(key)
+                return (false, nil)
+            }
+            guard !plans.kept.contains(where: { $0.key == key }) else { return (false, nil) }
+            let replaced = plans.kept.count >= Self.maxPlans ? plans.kept.removeFirst().plan : nil
+            return (true, replaced)
         }
-        if !kept { planBudget.give(back: plan.fieldCount) }
+        if let replaced { planBudget.give(back: replaced.fieldCount) }
+        guard keeps, planBudget.take(plan.fieldCount) else { return }
+        plans.withLock { plans in
+            if plans.kept.count < Self.maxPlans, !plans.kept.contains(where: { $0.key == key }) {
+                plans.kept.append((key, plan))
+            } else {
+                planBudget.give(back: plan.fieldCount)
+            }
+        }
     }
 
     /// How many plans are kept now, for tests.
-    public var plansKept: Int { plans.withLock { $0.count } }
+    public var plansKept: Int { plans.withLock { $0.kept.count } }
+
+    /// What a plan is kept by: the operation, and the variables byte for
+    /// byte (not by `==`, under which two spellings of one accented letter,
+    /// or 0 and -0, are equal: a plan holds the arguments coerced from its
+    /// variables, and a resolver must get the ones its request sent).
+    struct PlanKey: Hashable {
+        let operationName: String?
+        let variables: [UInt8]
+        let defaultListSize: Int
+
+        init(operationName: String?, variableValues: [String: GraphQLValue], defaultListSize: Int) {
+            self.operationName = operationName
+            self.defaultListSize = defaultListSize
+            var bytes: [UInt8] = []
+            for name in variableValues.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+                Self.append(name, to: &bytes)
+                Self.append(variableValues[name]!, to: &bytes)
+            }
+            variables = bytes
+        }
+
+        private static func append(_ text: String, to bytes: inout [UInt8]) {
+            append(UInt64(text.utf8.count), to: &bytes)
+            bytes.append(contentsOf: text.utf8)
+        }
+
+        private static func append(_ number: UInt64, to bytes: inout [UInt8]) {
+            withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        private static func append(_ value: GraphQLValue, to bytes: inout [UInt8]) {
+            switch value {
+            case .null: bytes.append(0)
+            case .boolean(let flag): bytes.append(flag ? 2 : 1)
+            case .int(let number):
+                bytes.append(3)
+                append(UInt64(bitPattern: Int64(number)), to: &bytes)
+            case .float(let number):
+                bytes.append(4)
+                append(number.bitPattern, to: &bytes)
+            case .string(let text):
+                bytes.append(5)
+                append(text, to: &bytes)
+            case .enum(let name):
+                bytes.append(6)
+                append(name, to: &bytes)
+            case .list(let items):
+                bytes.append(7)
+                append(UInt64(items.count), to: &bytes)
+                for item in items { append(item, to: &bytes) }
+            case .object(let members):
+                bytes.append(8)
+                append(UInt64(members.count), to: &bytes)
+                for member in members {
+                    append(member.name, to: &bytes)
+                    append(member.value, to: &bytes)
+                }
+            }
+        }
+    }
 
     func cost(for key: Key) -> OperationCost? {
         costs.withLock { $0[key] }
@@ -83,7 +168,7 @@ public final class OperationMemo: Sendable {
 /// The planned fields all the memos of a `DocumentCache` may keep between
 /// runs (`DocumentCache.maxKeptPlanFields`). A kept plan costs about 0.4 KB
 /// a field and grows with its document, which the cache's bound on text
-/// does not bound; this does, whatever the documents.
+/// does not bound; this bounds the fields, whatever the documents.
 public final class PlanBudget: Sendable {
     public let maxFields: Int
     private let used = Atomic<Int>(0)
