@@ -75,7 +75,8 @@ import Testing
     }
 
     @Test func plansAreKeptPerVariablesAtMostMaxPlans() async throws {
-        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 10_000))
+        let budget = PlanBudget(maxFields: 10_000)
+        let memo = OperationMemo(planBudget: budget)
         for variables: [GraphQLValue.Member] in [
             [], [.init("named", .boolean(false))], [.init("n", .int(1))], [.init("n", .int(2))], [.init("n", .int(3))],
             [.init("n", .int(4))],
@@ -83,13 +84,17 @@ import Testing
             let fresh = await run(nil, variables).json()
             for _ in 0..<3 { #expect(await run(memo, variables).json() == fresh) }
         }
-        // Six variants, each kept from its second run: the last four stay.
+        // Six variants, each kept from its second run: the last four stay,
+        // and the budget holds their fields, no more.
         #expect(memo.plansKept == OperationMemo.maxPlans)
+        #expect(budget.fieldsKept > 0 && budget.fieldsKept <= OperationMemo.maxPlans * OperationMemo.maxFieldsPerPlan)
+        let fieldsOfFour = budget.fieldsKept
         #expect(memo.plansLent.load(ordering: .relaxed) == 6)
         _ = await run(memo, [.init("n", .int(4))])
         #expect(memo.plansLent.load(ordering: .relaxed) == 7)
         _ = await run(memo, [])
         #expect(memo.plansLent.load(ordering: .relaxed) == 7)
+        #expect(budget.fieldsKept == fieldsOfFour)
     }
 
     /// The budget at the plan's own size keeps it; one field less does not.
@@ -155,17 +160,44 @@ import Testing
         #expect(memo.plansLent.load(ordering: .relaxed) == 1)
     }
 
-    /// A run a limit stopped keeps no plan: the next plans afresh.
-    @Test func aRunCutShortKeepsNoPlan() async throws {
+    /// A run a limit stopped gives back no plan: the next plans afresh.
+    @Test func aRunCutShortGivesBackNoPlan() async throws {
         let memo = OperationMemo(planBudget: PlanBudget(maxFields: 10_000))
+        _ = await run(memo)
+        _ = await run(memo)
+        #expect(memo.plansKept == 1)
         var limits = ExecutionLimits.unlimited
         limits.maxResponseBytes = 40
         let stopped = await run(memo, limits: limits)
         #expect(stopped.errors.first?.code == "RESPONSE_TOO_LARGE")
-        #expect(memo.plansKept == 0)
+        #expect(memo.plansKept == 0 && memo.plansLent.load(ordering: .relaxed) == 1)
         _ = await run(memo)
-        _ = await run(memo)
-        #expect(memo.plansKept == 1)
+        #expect(memo.plansKept == 1 && memo.plansLent.load(ordering: .relaxed) == 1)
+    }
+
+    /// A run whose time budget ran out with work still running gives back
+    /// no plan: that work may still touch it.
+    @Test func aRunPastItsTimeBudgetGivesBackNoPlan() async throws {
+        let schema = try buildSchema("type Query { quick: Int slow: Int }")
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "quick") { _ in .value(.int(1)) }
+        builder.resolve("Query", "slow") { _ in
+            .async {
+                try await Task.sleep(for: .seconds(30))
+                return .value(.int(2))
+            }
+        }
+        let executable = try builder.build()
+        let source = Source(body: "{ quick slow }")
+        let document = try parse(source)
+        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 100))
+        var limits = ExecutionLimits.unlimited
+        limits.maxExecutionTime = .milliseconds(20)
+        for _ in 0..<3 {
+            let result = await execute(schema: executable, document: document, source: source, limits: limits, memo: memo)
+            #expect(result.json().contains(#""quick":1,"slow":null"#))
+        }
+        #expect(memo.plansKept == 0 && memo.plansLent.load(ordering: .relaxed) == 0)
     }
 
     /// Variables equal under `==` but not byte for byte (é as one letter

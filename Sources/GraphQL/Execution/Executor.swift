@@ -77,7 +77,7 @@ func prepareExecution(
         && (schema.schema.directive(named: "defer") != nil || schema.schema.directive(named: "stream") != nil)
     {
         executor.incremental = IncrementalState()
-    } else if let memo {
+    } else if let memo, memo.keepsPlans {
         // A plan depends on the operation and on the variables (`@skip`
         // and `@include`, arguments coerced once): kept by both.
         executor.planMemo = (
@@ -214,6 +214,8 @@ final class Executor {
     /// Work of this run was left running or not started (a time budget ran
     /// out): the plan is not given back, since that work may touch it.
     var leftWorkBehind = false
+    /// The plan was lent by the memo (not made by this run).
+    var planWasLent = false
 
     /// A plan kept between runs of one operation with the same variables:
     /// lent to one run at a time (`OperationMemo`). Without the run's
@@ -314,6 +316,7 @@ final class Executor {
             if let (memo, key) = planMemo, let kept = memo.takePlan(for: key, schema: schema.identity) {
                 fields = kept.rootFields
                 plans = kept.plans
+                planWasLent = true
             } else if incremental != nil {
                 let collected = try collector.collectIncrementalFields(rootType, [(operation.selectionSet, nil)])
                 (fields, rootDeferral) = planIncrementally(rootType, collected, context: [])
@@ -370,7 +373,7 @@ final class Executor {
     /// (which could still touch the plan).
     private func keepPlan() {
         guard let (memo, key) = planMemo, !isStopped, !leftWorkBehind, !isPastDeadline, !Task.isCancelled else { return }
-        memo.keep(KeptPlan(rootFields: rootFields, plans: plans, schema: schema.identity), for: key)
+        memo.keep(KeptPlan(rootFields: rootFields, plans: plans, schema: schema.identity), for: key, wasLent: planWasLent)
     }
 
     /// CollectSubfields is the same for every object of a list: it is

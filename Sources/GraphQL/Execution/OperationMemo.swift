@@ -24,7 +24,10 @@ public final class OperationMemo: Sendable {
     /// The plans kept, oldest first, and the variants run once (a plan is
     /// kept from a variant's second run on: one-off variables, a cursor or
     /// an id, never take a place).
-    private let plans = Mutex<(kept: [(key: PlanKey, plan: Executor.KeptPlan)], seen: Set<PlanKey>)>(([], []))
+    private let plans = Mutex<(kept: [(key: PlanKey, plan: Executor.KeptPlan)], seen: Set<Int>)>(([], []))
+
+    /// Whether plans are kept at all (a memo without a budget keeps none).
+    var keepsPlans: Bool { planBudget != nil }
     /// Runs lent a kept plan, since the memo was made.
     public let plansLent = Atomic<Int>(0)
 
@@ -64,13 +67,15 @@ public final class OperationMemo: Sendable {
 
     /// Keeps `plan` for the next run of `key`, within the bounds: in place
     /// of the oldest plan kept when `maxPlans` are, and only from the
-    /// variant's second run on.
-    func keep(_ plan: Executor.KeptPlan, for key: PlanKey) {
+    /// variant's second run on (a plan that was lent is given back
+    /// whatever the variants seen since). Variants are noted by their
+    /// hash: a key's bytes are kept only with its plan.
+    func keep(_ plan: Executor.KeptPlan, for key: PlanKey, wasLent: Bool) {
         guard let planBudget, plan.fieldCount <= Self.maxFieldsPerPlan else { return }
         let (keeps, replaced) = plans.withLock { plans -> (Bool, Executor.KeptPlan?) in
-            guard plans.seen.contains(key) else {
+            if !wasLent && !plans.seen.contains(key.hashValue) {
                 if plans.seen.count >= Self.maxVariants { plans.seen = [] }
-                plans.seen.insert(key)
+                plans.seen.insert(key.hashValue)
                 return (false, nil)
             }
             guard !plans.kept.contains(where: { $0.key == key }) else { return (false, nil) }
