@@ -72,25 +72,20 @@ public final class OperationMemo: Sendable {
     /// hash: a key's bytes are kept only with its plan.
     func keep(_ plan: Executor.KeptPlan, for key: PlanKey, wasLent: Bool) {
         guard let planBudget, plan.fieldCount <= Self.maxFieldsPerPlan else { return }
-        let (keeps, replaced) = plans.withLock { plans -> (Bool, Executor.KeptPlan?) in
+        // The plan it replaces, let go outside the lock.
+        let replaced = plans.withLock { plans -> Executor.KeptPlan? in
             if !wasLent && !plans.seen.contains(key.hashValue) {
                 if plans.seen.count >= Self.maxVariants { plans.seen = [] }
                 plans.seen.insert(key.hashValue)
-                return (false, nil)
+                return nil
             }
-            guard !plans.kept.contains(where: { $0.key == key }) else { return (false, nil) }
+            guard !plans.kept.contains(where: { $0.key == key }) else { return nil }
             let replaced = plans.kept.count >= Self.maxPlans ? plans.kept.removeFirst().plan : nil
-            return (true, replaced)
+            if let replaced { planBudget.give(back: replaced.fieldCount) }
+            if planBudget.take(plan.fieldCount) { plans.kept.append((key, plan)) }
+            return replaced
         }
-        if let replaced { planBudget.give(back: replaced.fieldCount) }
-        guard keeps, planBudget.take(plan.fieldCount) else { return }
-        plans.withLock { plans in
-            if plans.kept.count < Self.maxPlans, !plans.kept.contains(where: { $0.key == key }) {
-                plans.kept.append((key, plan))
-            } else {
-                planBudget.give(back: plan.fieldCount)
-            }
-        }
+        _ = replaced
     }
 
     /// How many plans are kept now, for tests.
@@ -109,7 +104,7 @@ public final class OperationMemo: Sendable {
             self.operationName = operationName
             self.defaultListSize = defaultListSize
             var bytes: [UInt8] = []
-            for name in variableValues.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            for name in variableValues.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 Self.append(name, to: &bytes)
                 Self.append(variableValues[name]!, to: &bytes)
             }
