@@ -214,6 +214,8 @@ let package = Package(
             name: "huddle-bench",
             dependencies: [
                 "GraphQL",
+                // The loop's deadline timers (EventLoop: DeadlineScheduling), as the server has them.
+                "GraphQLTransport",
                 "HuddleRuntime",
                 "HuddlePostgres",
                 "HuddleTelemetry",

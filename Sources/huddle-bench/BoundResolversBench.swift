@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GraphQL
+import GraphQLTransport
 import HuddleRuntime
 
 extension Bench {
@@ -24,17 +25,19 @@ extension Bench {
 
         func run() async throws {
             // On an event loop, as the server runs requests: the executor's
-            // tasks and the loaders' batches all stay on one thread.
-            try await EventLoop.withOwnThread { _ in try await measure() }
+            // tasks and the loaders' batches all stay on one thread, and the
+            // rounds' deadlines are the loop's timers (as the server's are).
+            try await EventLoop.withOwnThread { loop in try await measure(on: loop) }
         }
 
-        private func measure() async throws {
+        private func measure(on loop: EventLoop) async throws {
             let fixture = FeedFixture(sessions: sessions)
             let schema = try fixture.executableSchema()
             let source = Source(body: FeedFixture.query)
             let document = try GraphQL.parse(source)
             await Measurement.executions(name: "feed-\(sessions)", timing: timing, iterations: iterations) {
-                await GraphQL.execute(schema: schema, document: document, source: source, context: FeedFixture.Context(fixture))
+                await GraphQL.execute(
+                    schema: schema, document: document, source: source, context: FeedFixture.Context(fixture), workExecutor: loop)
             }
         }
     }

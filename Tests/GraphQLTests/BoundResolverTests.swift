@@ -6,7 +6,7 @@ import Testing
 @Suite struct BoundResolverTests {
     static let sdl = """
         type Query { pets: [Pet!]! pet: Pet }
-        type Pet { name: String! shout(times: Int!): String! kind: String! }
+        type Pet { name: String! shout(times: Int!): String! kind: String! greet(to: String!): String! }
         """
 
     class Pet: @unchecked Sendable {
@@ -25,12 +25,22 @@ import Testing
         builder.resolve("Query", "pet") { _ in pets.first.map { .object($0) } ?? .null }
         builder.resolve("Pet", "name", on: Pet.self) { pet in .value(.string(pet.name)) }
         builder.resolve("Pet", "shout", on: Pet.self) { pet in .value(.string(pet.name.uppercased())) }
+        builder.resolve("Pet", "greet", on: Pet.self) { pet, input in
+            guard case .string(let name)? = input.argument("to") else { return .null }
+            let path = input.info.path.map {
+                switch $0 {
+                case .key(let key): key
+                case .index(let index): String(index)
+                }
+            }.joined(separator: ".")
+            return .value(.string("\(pet.name) greets \(name) at \(path) (\(input.context as? String ?? "no context"))"))
+        }
         builder.resolveFromParent("Pet", "kind") { parent in
             guard case .object(let value) = parent else { return .null }
             return .value(.string(value is Puppy ? "puppy" : value is Pet ? "pet" : "other"))
         }
         let source = Source(body: query)
-        return await execute(schema: try builder.build(), document: try parse(source), source: source).json()
+        return await execute(schema: try builder.build(), document: try parse(source), source: source, context: "ctx").json()
     }
 
     @Test func instancesOfTheClassAndOfSubclassesResolve() async throws {
@@ -44,6 +54,48 @@ import Testing
             json.contains(
                 #""message":"Pet.name was resolved on a object(GraphQLTests.BoundResolverTests.Robot(name: \"R2\")), not a Pet.""#))
         #expect(json.hasSuffix(#""data":{"pet":null}}"#))
+    }
+
+    /// Bound on the class with the field's input: the instance, its
+    /// arguments, path and context reach the resolver, a subclass's
+    /// instances go the checked way, and any other parent is a field error.
+    @Test func instanceBoundFieldsWithInputSeeTheirArgumentsPathAndContext() async throws {
+        let json = try await run(#"{ pets { greet(to: "Ann") } }"#, pets: [Pet(name: "Rex"), Puppy(name: "Bit")])
+        #expect(
+            json
+                == #"{"data":{"pets":[{"greet":"Rex greets Ann at pets.0.greet (ctx)"},{"greet":"Bit greets Ann at pets.1.greet (ctx)"}]}}"#
+        )
+        let wrong = try await run(#"{ pet { greet(to: "Ann") } }"#, pets: [Robot(name: "R2")])
+        #expect(
+            wrong.contains(
+                #""message":"Pet.greet was resolved on a object(GraphQLTests.BoundResolverTests.Robot(name: \"R2\")), not a Pet.""#))
+        #expect(wrong.hasSuffix(#""data":{"pet":null}}"#))
+        let invalid = try await run(#"{ pet { greet(to: 3) } }"#, pets: [Pet(name: "Rex")])
+        #expect(invalid.contains(#"Argument \"to\" has invalid value 3."#))
+    }
+
+    /// A resolver bound on a class with its input looks ahead as any
+    /// resolver given an input does (loaders choose their columns by it).
+    @Test func instanceBoundFieldsWithInputSeeTheNamesSelectedOnTheirValue() async throws {
+        let schema = try buildSchema(
+            """
+            type Query { pet: Pet }
+            type Pet { name: String! friend: Pet }
+            """)
+        let seen = Seen()
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "pet") { _ in .object(Pet(name: "Rex")) }
+        builder.resolve("Pet", "name", on: Pet.self) { pet in .value(.string(pet.name)) }
+        builder.resolve("Pet", "friend", on: Pet.self) { pet, input in
+            guard pet.name == "Rex" else { return .null }
+            seen.set(input.info.selectedFieldNames)
+            return .object(Pet(name: "Tom"))
+        }
+        let executable = try builder.build()
+        #expect(try await Self.namesSeen(running: "{ pet { friend { name } } }", [], on: executable, by: seen) == ["name"])
+        #expect(
+            try await Self.namesSeen(running: "{ pet { friend { ... on Pet { n: name friend { name } } } } }", [], on: executable, by: seen)
+                == ["name", "friend"])
     }
 
     @Test func argumentsOfAnInstanceBoundFieldAreStillCoerced() async throws {
@@ -107,6 +159,44 @@ import Testing
         #expect(try await names("{ owner { name } }") == [])
         // A union's value is not looked into.
         #expect(try await names("{ owner { pet { ... on Person { name } } } }") == [])
+    }
+
+    @Test func resolversSeeTheNamesSelectedAlongAPath() async throws {
+        let schema = try buildSchema(
+            """
+            type Query { people: PersonConnection }
+            type PersonConnection { edges: [PersonEdge!]! total: Int! }
+            type PersonEdge { cursor: String! node: Person! }
+            type Person { name: String! age: Int! friend: Person }
+            """)
+        let seen = Seen()
+        var builder = ExecutableSchema.Builder(schema: schema)
+        builder.resolve("Query", "people") { input in
+            let info = input.info
+            var names = info.selectedFieldNames(along: ["edges", "node"])
+            names.formUnion(info.selectedFieldNames(along: ["edges", "node", "friend"]).map { "friend." + $0 })
+            // A step of a leaf type, or one that is not selected, has nothing below it.
+            names.formUnion(info.selectedFieldNames(along: ["edges", "cursor"]).map { "cursor." + $0 })
+            names.formUnion(info.selectedFieldNames(along: ["edges", "missing"]).map { "missing." + $0 })
+            seen.set(names)
+            return .null
+        }
+        for type in ["PersonConnection", "PersonEdge", "Person"] { builder.readFieldsByName(type) }
+        let executable = try builder.build()
+        func names(_ query: String, _ variables: [GraphQLValue.Member] = []) async throws -> Set<String> {
+            try await Self.namesSeen(running: query, variables, on: executable, by: seen)
+        }
+        #expect(try await names("{ people { edges { cursor node { name } } } }") == ["name"])
+        // Every alias of each step, fragments and directives applied.
+        #expect(
+            try await names(
+                """
+                query($x: Boolean!) { people { e: edges { node { ...F } } edges { n: node { age @include(if: $x) friend { name } } } } }
+                fragment F on Person { name }
+                """,
+                [.init("x", .boolean(false))]) == ["name", "friend", "friend.name"])
+        #expect(try await names("{ people { total edges { cursor } } }") == [])
+        #expect(try await names("{ people { total } }") == [])
     }
 
     /// What a resolver put in `seen` while `query` ran.

@@ -175,6 +175,75 @@ struct SessionTests {
         }
     }
 
+    /// A page of sessions brings its creators and locations along (outer
+    /// joins in the page's statement, primed into their loaders): a page of
+    /// any length costs the page and its players' statement, and each node
+    /// is what the loaders answer for the session asked alone.
+    @Test func aPageBringsItsCreatorsAndLocationsAlong() async throws {
+        try await TestServer.with(mounting: [Playmate.self]) { server in
+            let ana = try await server.signUp("ana")
+            let bob = try await server.signUp("bob")
+            let park = ["new": ["name": "Prospect Park", "latitude": 40.66, "longitude": -73.97] as [String: any Sendable]]
+            var ids: [String] = []
+            for (token, hours, location) in [(ana.token, 30.0, nil), (ana.token, 40, park), (bob.token, 50, nil)] {
+                let created = try await server.graphql(Self.create, Self.input(in: hours, location: location), token: token)
+                ids.append(try #require(created["data"]["createSportsSession"]["id"].string, "\(created)"))
+            }
+            // A player who created none of them: the players' statement reads her.
+            let cleo = try await server.signUp("cleo")
+            for player in [bob, cleo] {
+                _ = try await server.graphql(
+                    "mutation($id: ID!) { joinSportsSession(sessionId: $id) { occupied } }", ["id": ids[0]], token: player.token)
+            }
+            let node = "id creator { id username firstName lastName } players { username } location { id name latitude longitude }"
+            // The least of three: a statement still finishing from before can only add to a count.
+            func statements(_ query: String) async throws -> (Int, JSON) {
+                var counts: [Int] = []
+                var replies: [JSON] = []
+                for _ in 0..<3 {
+                    let before = try await server.statementCount()
+                    replies.append(try await server.graphql(query))
+                    counts.append(try await server.statementCount() - before)
+                }
+                return (counts.min()!, replies[0])
+            }
+            let (feedStatements, feed) = try await statements("{ sportsSessions(first: 10) { edges { cursor node { \(node) } } } }")
+            #expect(feedStatements == 2, "\(feed)")
+            let edges = feed["data"]["sportsSessions"]["edges"].array
+            #expect(edges.map { $0["node"]["id"].string } == ids)
+            #expect(edges.map { $0["node"]["creator"]["username"].string } == ["ana", "ana", "bob"])
+            #expect(edges.map { $0["node"]["location"]["name"].string } == ["Central Park Courts", "Prospect Park", "Central Park Courts"])
+            for edge in edges {
+                let alone = try await server.graphql(
+                    "query($id: ID!) { sportsSession(id: $id) { \(node) } }", ["id": edge["node"]["id"].string ?? ""])
+                #expect(alone["data"]["sportsSession"] == edge["node"], "\(alone)")
+            }
+            // A creator asked for more than names is joined whole; the players' own statement is left.
+            let (wholeStatements, whole) = try await statements(
+                "{ sportsSessions(first: 10) { edges { node { creator { username biography createdAt } location { name } } } } }")
+            #expect(wholeStatements == 1, "\(whole)")
+            #expect(whole.errorMessage == nil, "\(whole)")
+            #expect(whole["data"]["sportsSessions"]["edges"].array.allSatisfy { $0["node"]["creator"]["createdAt"].string != nil })
+            // Names joined for the creator do not answer the players' whole rows: those are read on their own.
+            let (mixedStatements, mixed) = try await statements(
+                "{ sportsSessions(first: 10) { edges { node { creator { username } players { username biography } } } } }")
+            #expect(mixedStatements == 2, "\(mixed)")
+            #expect(mixed.errorMessage == nil, "\(mixed)")
+            #expect(
+                mixed["data"]["sportsSessions"]["edges"][0]["node"]["players"].array.map { $0["username"].string } == [
+                    "ana", "bob", "cleo",
+                ])
+            // Players who are all creators need no statement of their own.
+            let (creatorsStatements, creators) = try await statements(
+                "{ sportsSessions(first: 10) { edges { node { creator { username } players { username } } } } }")
+            #expect(creatorsStatements == 2, "\(creators)")
+            let (laterStatements, later) = try await statements(
+                "{ sportsSessions(first: 2, after: \"\(edges[0]["cursor"].string ?? "")\") { edges { node { creator { username } players { username } } } } }"
+            )
+            #expect(laterStatements == 1, "\(later)")
+        }
+    }
+
     /// A session's people are read with the columns their selection needs:
     /// names only, or whole rows as soon as a field needs more.
     @Test func peopleAreReadWithTheColumnsTheirSelectionNeeds() async throws {

@@ -29,10 +29,22 @@ public struct ExecutableSchema: Sendable {
         /// instance once the executor has checked its class (once per object,
         /// not per field); `fallback` takes any other parent.
         case instance(class: ObjectIdentifier, InstanceResolver, fallback: ParentResolver)
+        /// As `instance`, for a resolver that also takes the field's input.
+        case instanceWithInput(class: ObjectIdentifier, InstanceInputResolver, fallback: FieldResolver)
+
+        /// Whether it is given a `ResolverInput`, whose info may look ahead.
+        var takesInput: Bool {
+            switch self {
+            case .input, .instanceWithInput: true
+            case .parent, .instance: false
+            }
+        }
     }
 
     /// Called only with an instance of the class it was bound for.
     typealias InstanceResolver = @Sendable (AnyObject) throws -> Resolved
+    /// Called only with an instance of the class it was bound for, and the input.
+    typealias InstanceInputResolver = @Sendable (AnyObject, ResolverInput) throws -> Resolved
 
     func resolver(for field: GraphQLField) -> BoundResolver? {
         resolvers[ObjectIdentifier(field)]
@@ -109,6 +121,29 @@ public struct ExecutableSchema: Sendable {
                             throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(parent), not a \(Object.self).")
                         }
                         return try resolver(object)
+                    }
+                ))
+        }
+
+        /// Binds the resolver of `typeName.fieldName` for parents that are
+        /// instances of `Object`, with the field's arguments, context and
+        /// info: as the one above, the class is checked once per object
+        /// rather than the parent cast in every resolver.
+        public mutating func resolve<Object: AnyObject & Sendable>(
+            _ typeName: String, _ fieldName: String, on objectClass: Object.Type,
+            _ resolver: @escaping @Sendable (Object, ResolverInput) throws -> Resolved
+        ) {
+            bind(
+                typeName, fieldName,
+                .instanceWithInput(
+                    class: ObjectIdentifier(objectClass),
+                    // Safe: the executor calls it only after comparing the class.
+                    { object, input in try resolver(unsafeDowncast(object, to: Object.self), input) },
+                    fallback: { input in
+                        guard case .object(let value) = input.parent, let object = value as? Object else {
+                            throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(input.parent), not a \(Object.self).")
+                        }
+                        return try resolver(object, input)
                     }
                 ))
         }

@@ -6,27 +6,34 @@ extension Executor {
     /// CompleteValue: writes the resolved value as the field's type requires,
     /// or leaves a hole for it when it must wait.
     func complete(_ resolved: consuming Resolved, depth: Int, _ field: PlannedField) -> Completion {
-        // A value that must wait is completed later, against the whole type.
-        if resolved.waits {
-            switch consume resolved {
-            case .async(let work):
-                if isTraced {
-                    let (parentPath, key) = currentPosition()
-                    let traced = ExecutionSpans.resolving(
-                        work, parentType: field.parentType.name, field: field.name, path: PathNode.components(parentPath, then: key))
-                    leaveHole(.work(traced), depth: depth, field)
-                } else {
-                    leaveHole(.work(work), depth: depth, field)
-                }
-            case .deferred(let value): leaveHole(.deferred(value), depth: depth, field)
-            default: break
+        // One switch that consumes the value: asking `waits` first copied it
+        // (an existential payload makes every copy go through its witnesses).
+        switch consume resolved {
+        case .async(let work):
+            if isTraced {
+                let (parentPath, key) = currentPosition()
+                let traced = ExecutionSpans.resolving(
+                    work, parentType: field.parentType.name, field: field.name, path: PathNode.components(parentPath, then: key))
+                leaveHole(.work(traced), depth: depth, field)
+            } else {
+                leaveHole(.work(work), depth: depth, field)
             }
             return .written
+        case .deferred(let value):
+            // A value that must wait is completed later, against the whole type.
+            leaveHole(.deferred(value), depth: depth, field)
+            return .written
+        case let ready:
+            return completeReady(ready, depth: depth, field)
         }
+    }
+
+    /// CompleteValue for a value that is here (not `.async` or `.deferred`).
+    private func completeReady(_ resolved: consuming Resolved, depth: Int, _ field: PlannedField) -> Completion {
         if depth < field.wrappers.count {
             switch field.wrappers[depth] {
             case .nonNull:
-                return completeNonNull(complete(resolved, depth: depth + 1, field), field)
+                return completeNonNull(completeReady(resolved, depth: depth + 1, field), field)
             case .list:
                 let isNonNull = field.isNonNull(at: depth - 1)
                 if incremental != nil, !field.wrappers[..<depth].contains(.list) {

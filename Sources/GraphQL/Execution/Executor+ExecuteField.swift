@@ -27,7 +27,7 @@ extension Executor {
                 completion = completeIntrospected(try introspect(planned, instance.introspected(parent)), depth: 0, planned)
                 return completion != .failed || finishFailedField(planned, valueStart)
             }
-            if let instanceClass = planned.instanceClass, !planned.hasArguments,
+            if let instanceClass = planned.instanceClass, !planned.hasArguments, planned.instanceResolver != nil,
                 let object = instance.object(of: parent, ifInstanceOf: instanceClass)
             {
                 resolved = try planned.instanceResolver!(object)
@@ -92,10 +92,14 @@ extension Executor {
         switch planned.resolution {
         case .bound:
             if let resolver = planned.parentResolver { return try resolver(parent) }
-            let resolver = planned.inputResolver!
             let (parentPath, key) = currentPosition()
             let info = ResolveInfo(field: planned.info!, parentPath: parentPath, key: key)
-            return try resolver(ResolverInput(parent: parent, arguments: arguments, context: context, info: info))
+            let input = ResolverInput(parent: parent, arguments: arguments, context: context, info: info)
+            if let resolver = planned.instanceInputResolver, let object = instance.object(of: parent, ifInstanceOf: planned.instanceClass!)
+            {
+                return try resolver(object, input)
+            }
+            return try planned.inputResolver!(input)
         case .introspection:
             return try introspect(planned, instance.introspected(parent)).resolved
         case .byName, .typename, .omitted:

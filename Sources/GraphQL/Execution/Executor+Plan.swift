@@ -36,7 +36,7 @@ extension Executor {
             // What the field's value will be asked for, worked out only if a
             // resolver looks ahead (only on object types).
             var lookahead: Lookahead?
-            if case .input? = resolver, field.type.namedType.kind == .object {
+            if resolver?.takesInput == true, field.type.namedType.kind == .object {
                 lookahead = Lookahead(collector: collector, schema: schema.schema, type: field.type.namedType, nodes: nodes)
             }
             let info = FieldInfo(

@@ -119,7 +119,9 @@ extension Executor {
         segment = ResponseSegment(capacity: 128)
         swap(&writer, &segment.writer)
         self.hole = hole
-        frames = []
+        // Emptied, not replaced: the holes of a round reuse one buffer of
+        // frames instead of each growing its own from nothing.
+        frames.removeAll(keepingCapacity: true)
         if let incremental, let output = hole.output {
             enter(output)
             incremental.deferMap = hole.deferMap

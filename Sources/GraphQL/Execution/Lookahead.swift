@@ -37,17 +37,28 @@ final class Lookahead: Sendable {
         }
     }
 
-    /// The names selected on the value of the subfield `name`, when that is of an object type.
-    func selectedFieldNames(under name: String) -> Set<String> {
-        state.withLock { state in
-            if let known = state.namesUnder[name] { return known }
-            var names: Set<String> = []
-            if let child = schema.field(named: name, on: type)?.type.namedType, child.kind == .object,
-                let inner = subfields(&state)?.fields.filter({ $0[0].name.value == name }).flatMap({ $0 }), !inner.isEmpty
-            {
-                names = Self.names(try? collector.collectSubfields(child, inner))
+    /// The names selected at the end of `path`: each step a subfield (all
+    /// its aliases together) whose type is an object type; empty where a
+    /// step is not selected or not of an object type.
+    func selectedFieldNames(along path: [String]) -> Set<String> {
+        // Field names have no dots: the joined path is a key of its own.
+        let key = path.joined(separator: ".")
+        return state.withLock { state in
+            if let known = state.namesUnder[key] { return known }
+            var type = self.type
+            var grouped = subfields(&state)
+            for name in path {
+                guard let child = schema.field(named: name, on: type)?.type.namedType, child.kind == .object,
+                    let inner = grouped?.fields.filter({ $0[0].name.value == name }).flatMap({ $0 }), !inner.isEmpty
+                else {
+                    grouped = nil
+                    break
+                }
+                grouped = try? collector.collectSubfields(child, inner)
+                type = child
             }
-            state.namesUnder[name] = names
+            let names = Self.names(grouped)
+            state.namesUnder[key] = names
             return names
         }
     }

@@ -18,6 +18,9 @@ extension Executor {
         /// that takes its instances (`parentResolver` takes the rest).
         let instanceClass: ObjectIdentifier?
         let instanceResolver: ExecutableSchema.InstanceResolver?
+        /// As `instanceResolver`, for one that takes the input too
+        /// (`inputResolver` takes the rest).
+        let instanceInputResolver: ExecutableSchema.InstanceInputResolver?
         /// The type's wrappers from the outside in, and the named type within
         /// them: completing a value walks these instead of the type's enum.
         let wrappers: [TypeWrapper]
@@ -87,12 +90,19 @@ extension Executor {
             switch resolver {
             case .parent(let resolver):
                 (parentResolver, inputResolver, instanceClass, instanceResolver) = (resolver, nil, nil, nil)
+                instanceInputResolver = nil
             case .input(let resolver):
                 (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, resolver, nil, nil)
+                instanceInputResolver = nil
             case .instance(let objectClass, let resolver, let fallback):
                 (parentResolver, inputResolver, instanceClass, instanceResolver) = (fallback, nil, objectClass, resolver)
+                instanceInputResolver = nil
+            case .instanceWithInput(let objectClass, let resolver, let fallback):
+                (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, fallback, objectClass, nil)
+                instanceInputResolver = resolver
             case nil:
                 (parentResolver, inputResolver, instanceClass, instanceResolver) = (nil, nil, nil, nil)
+                instanceInputResolver = nil
             }
             self.info = info
             name = definition?.name ?? nodes[0].name.value

@@ -103,7 +103,14 @@ public struct ResolveInfo: Sendable {
     /// `name`, one of `selectedFieldNames` whose type is an object type
     /// (all its aliases together); empty otherwise. A resolver that reads
     /// two levels in one statement reads what both ask for.
-    public func selectedFieldNames(under name: String) -> Set<String> { field.selectedFieldNames(under: name) }
+    public func selectedFieldNames(under name: String) -> Set<String> { field.selectedFieldNames(along: [name]) }
+
+    /// The names of the fields the operation selects at the end of `path`,
+    /// a chain of fields of object types from this field's value (all
+    /// aliases of each step together): `["edges", "node"]` for the nodes of
+    /// a connection; empty where the chain is not selected. A resolver that
+    /// joins what its nodes' fields would load reads what they ask for.
+    public func selectedFieldNames(along path: [String]) -> Set<String> { field.selectedFieldNames(along: path) }
 
     /// The response path, keys and list indices, to this field.
     public var path: [PathComponent] { PathNode.components(parentPath, then: key) }
@@ -132,7 +139,7 @@ final class FieldInfo: Sendable {
 
     func selectedFieldNames() -> Set<String> { lookahead?.selectedFieldNames ?? [] }
 
-    func selectedFieldNames(under name: String) -> Set<String> { lookahead?.selectedFieldNames(under: name) ?? [] }
+    func selectedFieldNames(along path: [String]) -> Set<String> { lookahead?.selectedFieldNames(along: path) ?? [] }
 }
 
 /// A position in the response, linked to its parent's: built once per

@@ -96,12 +96,12 @@ package final class UserRecord: Identified {
         lastName = try column[.lastName]
     }
 
-    /// A record of `nameColumns` only.
-    package init(namesFrom row: PostgresRow) throws {
+    /// A record of `nameColumns` only, read from `offset` on.
+    package init(namesFrom row: PostgresRow, offset: Int = 0) throws {
         shownToOwner = false
         self.row = nil
-        offset = 0
-        let column = row.columns(NameColumn.self)
+        self.offset = 0
+        let column = row.columns(NameColumn.self, at: offset)
         id = try column[.id]
         username = try column[.username]
         firstName = try column[.firstName]

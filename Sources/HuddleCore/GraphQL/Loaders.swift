@@ -68,6 +68,12 @@ package final class Loaders: Sendable {
         userNames.prime(user.id, user)
     }
 
+    /// Gives the names-only loader a user read with `UserRecord.nameColumns`
+    /// (by a join elsewhere); the whole-row loader still reads its own.
+    package func primeNames(_ user: UserRecord) {
+        userNames.prime(user.id, user)
+    }
+
     /// `prime` with the user of a row's `UserRecord.columns` at `offset`, read
     /// by an outer join: none when they are NULL (a deleted account's place).
     package func primeUser(from row: PostgresRow, offset: Int) throws {
@@ -83,6 +89,9 @@ package final class Loaders: Sendable {
 
     /// A loader of rows by primary key: `SELECT columns FROM table alias
     /// WHERE alias.id = ANY(ids)`, one result per id (nil where none).
+    /// Inlinable, as the two below: a loader made in generic code is
+    /// generic code, and looked up its types' metadata on every load.
+    @inlinable
     package static func byID<Record: Identified>(
         _ database: PostgresPool, _ columns: String, from table: String, as alias: String,
         _ record: @escaping @Sendable (PostgresRow) throws -> Record
@@ -113,6 +122,7 @@ package final class Loaders: Sendable {
 
     /// The rows' values grouped by the key each row gives, one list per id
     /// in the ids' order (empty where no row has the id), each in the rows' order.
+    @inlinable
     package static func grouped<Value>(
         _ ids: [Int64], _ rows: PostgresRows, _ entry: (PostgresRow) throws -> (key: Int64, value: Value)
     ) throws -> [Result<[Value], any Error>] {
@@ -125,6 +135,7 @@ package final class Loaders: Sendable {
     }
 
     /// One result per id, in the ids' order; nil where no row has the id.
+    @inlinable
     package static func byID<Record: Identified>(
         _ ids: [Int64], _ rows: PostgresRows, _ record: (PostgresRow) throws -> Record
     ) throws -> [Result<Record?, any Error>] {

@@ -37,6 +37,16 @@ package struct SchemaBinder {
         builder.resolve(type, name, on: Parent.self, resolve)
     }
 
+    /// A field of an object type whose parents are instances of the class
+    /// `Parent`, with the field's input; the executor checks the class once
+    /// per object instead of each resolver casting its parent.
+    package mutating func field<Parent: AnyObject & Sendable>(
+        _ type: String, _ name: String,
+        _ resolve: @escaping @Sendable (Parent, ResolverInput) throws -> Resolved
+    ) {
+        builder.resolve(type, name, on: Parent.self, resolve)
+    }
+
     /// The parent as the Swift type its fields are bound for.
     private static func cast<Value>(_ parent: Parent, _ type: String, _ name: String) throws -> Value {
         guard case .object(let value) = parent, let typed = value as? Value else {

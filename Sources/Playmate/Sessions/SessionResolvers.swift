@@ -14,8 +14,8 @@ enum SessionResolvers {
         }
         binder.root("Query", "sportsSessions") { input in
             let search = try SessionSearch(input)
-            let database = input.request.database
-            return .async { .object(try await search.run(on: database)) }
+            let (database, loaders, playmate) = (input.request.database, input.request.loaders, input.request.playmate)
+            return .async { .object(try await search.run(on: database, priming: loaders, playmate)) }
         }
         binder.root("Query", "mySessions") { input in
             let viewer = try input.request.signedIn()
