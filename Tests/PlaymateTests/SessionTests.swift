@@ -207,6 +207,25 @@ struct SessionTests {
                 }
                 return (counts.min()!, replies[0])
             }
+            /// Each node of a page is what the loaders answer for its session
+            /// asked alone (its distance aside, which only a search near a point has).
+            func expectEachNodeAsAlone(_ page: JSON, _ selection: String, count: Int, distanceToo: Bool = false) async throws {
+                #expect(page.errorMessage == nil, "\(page)")
+                let edges = page["data"]["sportsSessions"]["edges"].array
+                #expect(edges.count == count, "\(page)")
+                let alone = selection.replacingOccurrences(of: "distanceKm ", with: "")
+                for edge in edges {
+                    var node = edge["node"]
+                    if distanceToo, case .object(var members) = node {
+                        #expect(members["distanceKm"]?.double != nil, "\(page)")
+                        members["distanceKm"] = nil
+                        node = .object(members)
+                    }
+                    let reply = try await server.graphql(
+                        "query($id: ID!) { sportsSession(id: $id) { \(alone) } }", ["id": edge["node"]["id"].string ?? ""])
+                    #expect(reply["data"]["sportsSession"] == node, "\(reply)")
+                }
+            }
             let (feedStatements, feed) = try await statements("{ sportsSessions(first: 10) { edges { cursor node { \(node) } } } }")
             #expect(feedStatements == 2, "\(feed)")
             let edges = feed["data"]["sportsSessions"]["edges"].array
@@ -219,11 +238,10 @@ struct SessionTests {
                 #expect(alone["data"]["sportsSession"] == edge["node"], "\(alone)")
             }
             // A creator asked for more than names is joined whole; the players' own statement is left.
-            let (wholeStatements, whole) = try await statements(
-                "{ sportsSessions(first: 10) { edges { node { creator { username biography createdAt } location { name } } } } }")
+            let wholeNode = "id creator { id username biography createdAt gender } location { id name }"
+            let (wholeStatements, whole) = try await statements("{ sportsSessions(first: 10) { edges { node { \(wholeNode) } } } }")
             #expect(wholeStatements == 1, "\(whole)")
-            #expect(whole.errorMessage == nil, "\(whole)")
-            #expect(whole["data"]["sportsSessions"]["edges"].array.allSatisfy { $0["node"]["creator"]["createdAt"].string != nil })
+            try await expectEachNodeAsAlone(whole, wholeNode, count: 3)
             // Names joined for the creator do not answer the players' whole rows: those are read on their own.
             let (mixedStatements, mixed) = try await statements(
                 "{ sportsSessions(first: 10) { edges { node { creator { username } players { username biography } } } } }")
@@ -233,7 +251,8 @@ struct SessionTests {
                 mixed["data"]["sportsSessions"]["edges"][0]["node"]["players"].array.map { $0["username"].string } == [
                     "ana", "bob", "cleo",
                 ])
-            // Players who are all creators need no statement of their own.
+            // Cleo, who created none, is read by the players' statement; a
+            // page whose players all created sessions in it needs none.
             let (creatorsStatements, creators) = try await statements(
                 "{ sportsSessions(first: 10) { edges { node { creator { username } players { username } } } } }")
             #expect(creatorsStatements == 2, "\(creators)")
@@ -241,7 +260,23 @@ struct SessionTests {
                 "{ sportsSessions(first: 2, after: \"\(edges[0]["cursor"].string ?? "")\") { edges { node { creator { username } players { username } } } } }"
             )
             #expect(laterStatements == 1, "\(later)")
+            // Backwards, and near a point ordered by distance (a column more before the joined ones).
+            let (_, last) = try await statements("{ sportsSessions(last: 2) { edges { node { \(wholeNode) } } } }")
+            try await expectEachNodeAsAlone(last, wholeNode, count: 2)
+            let near = "filter: {near: {latitude: 40.7, longitude: -73.9, radiusKm: 50}}, orderBy: DISTANCE"
+            let (_, nearest) = try await statements("{ sportsSessions(first: 10, \(near)) { edges { node { distanceKm \(wholeNode) } } } }")
+            #expect(
+                nearest["data"]["sportsSessions"]["edges"].array.map { $0["node"]["location"]["name"].string } == [
+                    "Prospect Park", "Central Park Courts", "Central Park Courts",
+                ])
+            try await expectEachNodeAsAlone(nearest, "distanceKm " + wholeNode, count: 3, distanceToo: true)
+            let (_, nearestNames) = try await statements(
+                "{ sportsSessions(first: 10, \(near)) { edges { node { distanceKm creator { username } location { latitude } } } } }")
+            // Prospect Park is nearest; the two Central Park sessions are as near as each other, then by id.
+            let nearestCreators = nearestNames["data"]["sportsSessions"]["edges"].array.map { $0["node"]["creator"]["username"].string }
+            #expect(nearestCreators == ["ana", "ana", "bob"], "\(nearestNames)")
         }
+
     }
 
     /// A session's people are read with the columns their selection needs:

@@ -126,6 +126,38 @@ package struct KeysetQuery {
         return try page(of: Array(rows), keyStart: rows.columnCount - keys.count, request, node)
     }
 
+    /// Related rows a page's statement brings along, joined once the page
+    /// is cut: only the page's rows are joined, whatever the page is read
+    /// by (an index in its order, or every row of a search sorted). `joins`
+    /// names the page's columns as `page.<name>` (`LEFT JOIN users u ON
+    /// u.id = page.creator_id`); `columns` (`count` of them) come after the
+    /// page's own.
+    package struct Joined {
+        package var columns: String
+        package var count: Int
+        package var joins: String
+
+        package init(columns: String, count: Int, joins: String) {
+            self.columns = columns
+            self.count = count
+            self.joins = joins
+        }
+    }
+
+    /// `page`, with `joined` brought along: `node` is given each row and
+    /// where the joined columns start in it.
+    package func page<Node: Sendable>(
+        _ request: PageRequest, on database: some PostgresQuerying, joining joined: Joined,
+        node: (PostgresRow, _ joinedStart: Int) throws -> Node
+    ) async throws -> ConnectionPage {
+        let (inner, parameters) = try statement(for: request, numbered: true)
+        let sql = "SELECT page.*, \(joined.columns) FROM (\(inner)) AS page \(joined.joins) ORDER BY page.row_number"
+        let rows = try await database.query(sql, parameters)
+        // Columns: the node's, its sort keys, the row's number in its page, the joined ones.
+        let joinedStart = rows.columnCount - joined.count
+        return try page(of: Array(rows), keyStart: joinedStart - 1 - keys.count, request) { try node($0, joinedStart) }
+    }
+
     /// The page `request` asks for of each owner's list, in one statement:
     /// `from` names the owner as `owner.id` (a list of users' friends:
     /// `... WHERE f.user_id = owner.id`), and each owner's page is an index

@@ -85,33 +85,29 @@ struct SessionSearch {
             byDistance
             ? [(distance!, "float8"), ("s.id", "bigint")]
             : [("s.occurs_at", "timestamptz"), ("s.id", "bigint")]
-        var columns = SessionRecord.columns + (distance.map { ", \($0) / 1000" } ?? "")
-        var joins = ""
-        // Outer joins: a row the join misses is left to its loader, as before.
+        let whereClause = " WHERE " + conditions.joined(separator: " AND ")
+        let columns = SessionRecord.columns + (distance.map { ", \($0) / 1000" } ?? "")
+        let query = KeysetQuery(columns: columns, from: "FROM sports_sessions s" + whereClause, parameters: parameters, keys: keys)
+        let withDistance = distance != nil
+        func session(_ row: PostgresRow) throws -> SessionRecord {
+            try SessionRecord(row: row, distanceKm: withDistance ? try row.decode(Double.self, at: SessionRecord.columnCount) : nil)
+        }
+        // The tables joined, each by the session's column naming its row.
+        var tables: [(columns: String, count: Int, table: String, alias: String, key: String)] = []
         switch joinsCreator {
         case .none: break
-        case .names: columns += ", " + UserRecord.nameColumns
-        case .wholeRow: columns += ", " + UserRecord.columns
+        case .names: tables.append((UserRecord.nameColumns, UserRecord.nameSelection.count, "users", "u", "creator_id"))
+        case .wholeRow: tables.append((UserRecord.columns, UserRecord.columnCount, "users", "u", "creator_id"))
         }
-        if joinsCreator != .none { joins += " LEFT JOIN users u ON u.id = s.creator_id" }
+        let creatorColumns = tables.first?.count ?? 0
         if joinsLocation {
-            columns += ", " + LocationRecord.columns
-            joins += " LEFT JOIN locations l ON l.id = s.location_id"
+            tables.append((LocationRecord.columns, LocationRecord.selection.count, "locations", "l", "location_id"))
         }
-        let query = KeysetQuery(
-            columns: columns,
-            from: "FROM sports_sessions s\(joins) WHERE " + conditions.joined(separator: " AND "),
-            parameters: parameters,
-            keys: keys
-        )
-        let withDistance = distance != nil
-        let creatorOffset = SessionRecord.columnCount + (withDistance ? 1 : 0)
-        let locationOffset =
-            creatorOffset
-            + (joinsCreator == .names ? UserRecord.nameSelection.count : joinsCreator == .wholeRow ? UserRecord.columnCount : 0)
-        return try await query.page(page, on: database) { row in
-            let session = try SessionRecord(
-                row: row, distanceKm: withDistance ? try row.decode(Double.self, at: SessionRecord.columnCount) : nil)
+        guard !tables.isEmpty else { return try await query.page(page, on: database, node: session) }
+        // Outer joins: a row the join misses is left to its loader, as before.
+        func sessionPriming(_ row: PostgresRow, joinedStart: Int) throws -> SessionRecord {
+            let creatorOffset = joinedStart
+            let locationOffset = joinedStart + creatorColumns
             if joinsCreator != .none, try row.decode(Int64?.self, at: creatorOffset) != nil {
                 if joinsCreator == .names {
                     loaders.primeNames(try UserRecord(namesFrom: row, offset: creatorOffset))
@@ -123,7 +119,27 @@ struct SessionSearch {
                 let location = try LocationRecord(row: row, offset: locationOffset)
                 playmate.locations.prime(location.id, location)
             }
-            return session
+            return try session(row)
         }
+        guard withDistance else {
+            // The page is an index range read in its order: joined as it is
+            // read, the joins stop with the page.
+            let joined = KeysetQuery(
+                columns: ([columns] + tables.map(\.columns)).joined(separator: ", "),
+                from: "FROM sports_sessions s"
+                    + tables.map { " LEFT JOIN \($0.table) \($0.alias) ON \($0.alias).id = s.\($0.key)" }.joined() + whereClause,
+                parameters: parameters, keys: keys)
+            return try await joined.page(page, on: database) { try sessionPriming($0, joinedStart: SessionRecord.columnCount) }
+        }
+        // Near a point, every session in reach is sorted before the page is
+        // cut: joined after, each table a lateral subquery PostgreSQL cannot
+        // flatten (its LIMIT), or the server's generic plan, which does not
+        // know the page's size, hashes the whole table.
+        let joined = KeysetQuery.Joined(
+            columns: tables.map { "\($0.alias).*" }.joined(separator: ", "), count: tables.reduce(0) { $0 + $1.count },
+            joins: tables.map {
+                "LEFT JOIN LATERAL (SELECT \($0.columns) FROM \($0.table) \($0.alias) WHERE \($0.alias).id = page.\($0.key) LIMIT 1) AS \($0.alias) ON true"
+            }.joined(separator: " "))
+        return try await query.page(page, on: database, joining: joined) { try sessionPriming($0, joinedStart: $1) }
     }
 }
