@@ -260,23 +260,42 @@ struct SessionTests {
                 "{ sportsSessions(first: 2, after: \"\(edges[0]["cursor"].string ?? "")\") { edges { node { creator { username } players { username } } } } }"
             )
             #expect(laterStatements == 1, "\(later)")
-            // Backwards, and near a point ordered by distance (a column more before the joined ones).
-            let (_, last) = try await statements("{ sportsSessions(last: 2) { edges { node { \(wholeNode) } } } }")
+            // Backwards; and near a point, forwards and backwards, by distance
+            // (a column more before the joined ones) and by time: the page is
+            // cut first and its creators and places joined after.
+            func pageIDs(_ page: JSON) -> [String?] { page["data"]["sportsSessions"]["edges"].array.map { $0["node"]["id"].string } }
+            let (lastStatements, last) = try await statements("{ sportsSessions(last: 2) { edges { node { \(wholeNode) } } } }")
+            #expect(lastStatements == 1, "\(last)")
+            #expect(pageIDs(last) == ids[1...].map { $0 }, "\(last)")
             try await expectEachNodeAsAlone(last, wholeNode, count: 2)
-            let near = "filter: {near: {latitude: 40.7, longitude: -73.9, radiusKm: 50}}, orderBy: DISTANCE"
-            let (_, nearest) = try await statements("{ sportsSessions(first: 10, \(near)) { edges { node { distanceKm \(wholeNode) } } } }")
-            #expect(
-                nearest["data"]["sportsSessions"]["edges"].array.map { $0["node"]["location"]["name"].string } == [
-                    "Prospect Park", "Central Park Courts", "Central Park Courts",
-                ])
-            try await expectEachNodeAsAlone(nearest, "distanceKm " + wholeNode, count: 3, distanceToo: true)
-            let (_, nearestNames) = try await statements(
-                "{ sportsSessions(first: 10, \(near)) { edges { node { distanceKm creator { username } location { latitude } } } } }")
+            let reach = "near: {latitude: 40.7, longitude: -73.9, radiusKm: 50}"
             // Prospect Park is nearest; the two Central Park sessions are as near as each other, then by id.
-            let nearestCreators = nearestNames["data"]["sportsSessions"]["edges"].array.map { $0["node"]["creator"]["username"].string }
-            #expect(nearestCreators == ["ana", "ana", "bob"], "\(nearestNames)")
+            let nearest = [ids[1], ids[0], ids[2]]
+            for (arguments, expected) in [
+                ("first: 10, filter: {\(reach)}, orderBy: DISTANCE", nearest),
+                ("last: 2, filter: {\(reach)}, orderBy: DISTANCE", Array(nearest[1...])),
+                ("first: 10, filter: {\(reach)}", ids),
+                ("last: 2, filter: {\(reach)}", Array(ids[1...])),
+            ] {
+                let (count, page) = try await statements("{ sportsSessions(\(arguments)) { edges { node { distanceKm \(wholeNode) } } } }")
+                #expect(count == 1, "\(arguments): \(page)")
+                #expect(pageIDs(page) == expected.map { $0 }, "\(arguments): \(page)")
+                try await expectEachNodeAsAlone(page, "distanceKm " + wholeNode, count: expected.count, distanceToo: true)
+            }
+            let (_, firstNear) = try await statements(
+                "{ sportsSessions(first: 1, filter: {\(reach)}, orderBy: DISTANCE) { edges { cursor } } }")
+            let cursor = firstNear["data"]["sportsSessions"]["edges"][0]["cursor"].string ?? ""
+            let (afterStatements, afterNear) = try await statements(
+                """
+                { sportsSessions(first: 10, after: "\(cursor)", filter: {\(reach)}, orderBy: DISTANCE) {
+                  edges { node { id creator { username } location { latitude } } } } }
+                """)
+            #expect(afterStatements == 1, "\(afterNear)")
+            #expect(pageIDs(afterNear) == [ids[0], ids[2]], "\(afterNear)")
+            let afterEdges = afterNear["data"]["sportsSessions"]["edges"].array
+            #expect(afterEdges.map { $0["node"]["creator"]["username"].string } == ["ana", "bob"], "\(afterNear)")
+            #expect(afterEdges.map { $0["node"]["location"]["latitude"].double } == [40.78, 40.78], "\(afterNear)")
         }
-
     }
 
     /// A session's people are read with the columns their selection needs:

@@ -150,12 +150,18 @@ package struct KeysetQuery {
         _ request: PageRequest, on database: some PostgresQuerying, joining joined: Joined,
         node: (PostgresRow, _ joinedStart: Int) throws -> Node
     ) async throws -> ConnectionPage {
-        let (inner, parameters) = try statement(for: request, numbered: true)
-        let sql = "SELECT page.*, \(joined.columns) FROM (\(inner)) AS page \(joined.joins) ORDER BY page.row_number"
+        // The page is cut by its own ORDER BY … LIMIT (a top-N sort where
+        // the rows are sorted) and put back in that order by its keys, which
+        // it selects as they are: numbering its rows under the LIMIT would
+        // make PostgreSQL sort every row it reaches in full.
+        let (inner, parameters) = try statement(for: request, sortKeys: true)
+        let direction = request.isBackward == descending ? "ASC" : "DESC"
+        let order = keys.indices.map { "page.sort_key_\($0) \(direction)" }.joined(separator: ", ")
+        let sql = "SELECT page.*, \(joined.columns) FROM (\(inner)) AS page \(joined.joins) ORDER BY \(order)"
         let rows = try await database.query(sql, parameters)
-        // Columns: the node's, its sort keys, the row's number in its page, the joined ones.
+        // Columns: the node's, its keys as text, its keys as they are, the joined ones.
         let joinedStart = rows.columnCount - joined.count
-        return try page(of: Array(rows), keyStart: joinedStart - 1 - keys.count, request) { try node($0, joinedStart) }
+        return try page(of: Array(rows), keyStart: joinedStart - 2 * keys.count, request) { try node($0, joinedStart) }
     }
 
     /// The page `request` asks for of each owner's list, in one statement:
@@ -206,8 +212,11 @@ package struct KeysetQuery {
     }
 
     /// The SELECT for one page, with its parameters; `numbered` adds each
-    /// row's position in the page (for `pages`).
-    private func statement(for request: PageRequest, numbered: Bool = false) throws -> (String, [any PostgresEncodable]) {
+    /// row's position in the page (for `pages`), `sortKeys` the sort keys
+    /// as they are (`sort_key_0`, …; for `page(_:on:joining:node:)`).
+    private func statement(
+        for request: PageRequest, numbered: Bool = false, sortKeys: Bool = false
+    ) throws -> (String, [any PostgresEncodable]) {
         var parameters = parameters
         var conditions: [String] = []
         func bound(_ cursor: [String], forwards: Bool) throws {
@@ -225,7 +234,10 @@ package struct KeysetQuery {
         // Backwards pages are read in reverse order, then turned around.
         let ascending = request.isBackward == descending
         let order = keys.map { "\($0.expression) \(ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
-        let keyColumns = keys.map { "(\($0.expression))::text" }.joined(separator: ", ")
+        // Named, so that a statement around this one can name the node's
+        // own columns (`id`) without meeting a key of the same name.
+        var keyColumns = keys.indices.map { "(\(keys[$0].expression))::text AS cursor_key_\($0)" }.joined(separator: ", ")
+        if sortKeys { keyColumns += keys.indices.map { ", \(keys[$0].expression) AS sort_key_\($0)" }.joined() }
         let whereClause = conditions.isEmpty ? "" : " AND " + conditions.joined(separator: " AND ")
         parameters.append(request.size + 1)
         let number = numbered ? ", row_number() OVER (ORDER BY \(order)) AS row_number" : ""
