@@ -116,12 +116,7 @@ public struct ExecutableSchema: Sendable {
                     class: ObjectIdentifier(objectClass),
                     // Safe: the executor calls it only after comparing the class.
                     { object in try resolver(unsafeDowncast(object, to: Object.self)) },
-                    fallback: { parent in
-                        guard case .object(let value) = parent, let object = value as? Object else {
-                            throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(parent), not a \(Object.self).")
-                        }
-                        return try resolver(object)
-                    }
+                    fallback: { parent in try resolver(Self.instance(of: parent, typeName, fieldName)) }
                 ))
         }
 
@@ -139,13 +134,17 @@ public struct ExecutableSchema: Sendable {
                     class: ObjectIdentifier(objectClass),
                     // Safe: the executor calls it only after comparing the class.
                     { object, input in try resolver(unsafeDowncast(object, to: Object.self), input) },
-                    fallback: { input in
-                        guard case .object(let value) = input.parent, let object = value as? Object else {
-                            throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(input.parent), not a \(Object.self).")
-                        }
-                        return try resolver(object, input)
-                    }
+                    fallback: { input in try resolver(Self.instance(of: input.parent, typeName, fieldName), input) }
                 ))
+        }
+
+        /// The parent of a field bound on `Object` that the executor's class
+        /// check let through (another class, a subclass, JSON): cast, or the field's error.
+        private static func instance<Object>(of parent: Parent, _ typeName: String, _ fieldName: String) throws -> Object {
+            guard case .object(let value) = parent, let object = value as? Object else {
+                throw GraphQLError(message: "\(typeName).\(fieldName) was resolved on a \(parent), not a \(Object.self).")
+            }
+            return object
         }
 
         private mutating func bind(_ typeName: String, _ fieldName: String, _ resolver: BoundResolver) {

@@ -68,17 +68,20 @@ package final class Loaders: Sendable {
         userNames.prime(user.id, user)
     }
 
-    /// Gives the names-only loader a user read with `UserRecord.nameColumns`
-    /// (by a join elsewhere); the whole-row loader still reads its own.
-    package func primeNames(_ user: UserRecord) {
-        userNames.prime(user.id, user)
-    }
-
     /// `prime` with the user of a row's `UserRecord.columns` at `offset`, read
     /// by an outer join: none when they are NULL (a deleted account's place).
     package func primeUser(from row: PostgresRow, offset: Int) throws {
         guard try row.decode(Int64?.self, at: offset) != nil else { return }
         prime(try UserRecord(row: row, offset: offset))
+    }
+
+    /// As `primeUser(from:offset:)`, for a user read with
+    /// `UserRecord.nameColumns`: only the names-only loader is given it
+    /// (the whole-row loader still reads its own).
+    package func primeUserNames(from row: PostgresRow, offset: Int) throws {
+        guard try row.decode(Int64?.self, at: offset) != nil else { return }
+        let user = try UserRecord(namesFrom: row, offset: offset)
+        userNames.prime(user.id, user)
     }
 
     /// The users loader that answers what `info` selects: the names-only

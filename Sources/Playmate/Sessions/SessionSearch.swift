@@ -108,12 +108,10 @@ struct SessionSearch {
         func sessionPriming(_ row: PostgresRow, joinedStart: Int) throws -> SessionRecord {
             let creatorOffset = joinedStart
             let locationOffset = joinedStart + creatorColumns
-            if joinsCreator != .none, try row.decode(Int64?.self, at: creatorOffset) != nil {
-                if joinsCreator == .names {
-                    loaders.primeNames(try UserRecord(namesFrom: row, offset: creatorOffset))
-                } else {
-                    loaders.prime(try UserRecord(row: row, offset: creatorOffset))
-                }
+            switch joinsCreator {
+            case .none: break
+            case .names: try loaders.primeUserNames(from: row, offset: creatorOffset)
+            case .wholeRow: try loaders.primeUser(from: row, offset: creatorOffset)
             }
             if joinsLocation, try row.decode(Int64?.self, at: locationOffset) != nil {
                 let location = try LocationRecord(row: row, offset: locationOffset)
