@@ -315,3 +315,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// An async function runs where its caller does unless it says otherwise
+// (SE-0461). Huddle has no actors: a request's work runs on its loop's
+// executor, and a call that hops to the generic executor only to find it
+// may stay costs the runtime a look at the task's executor preference, a
+// lock, for every async call on a request's path.
+for target in package.targets where ![.system, .plugin, .binary].contains(target.type) && target.name != "CVips" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+}

@@ -126,6 +126,32 @@ private final class Shared<Value: Sendable>: Sendable {
         await running.stop()
     }
 
+    /// Async functions run where their caller does (SE-0461): `onLoop`
+    /// must go to the loop for its body, and send its caller back after,
+    /// whether the body returns or throws, and whoever the caller is.
+    @Test(.hangGuard)
+    func onLoopRunsItsBodyOnTheLoopAndLeavesItsCallerWhereItWas() async throws {
+        struct Refused: Error {}
+        let running = RunningLoop()
+        let loop = running.loop
+        let other = RunningLoop()
+        let wasOnLoop = await loop.onLoop { loop.inLoopThread }
+        #expect(wasOnLoop && !loop.inLoopThread)
+        await #expect(throws: Refused.self) {
+            try await loop.onLoop { () async throws(Refused) in throw Refused() }
+        }
+        #expect(!loop.inLoopThread)
+        // A task of another loop comes back to that loop.
+        let otherLoop = other.loop
+        let back = await Task(executorPreference: otherLoop) {
+            let wasOnLoop = await loop.onLoop { loop.inLoopThread }
+            return wasOnLoop && otherLoop.inLoopThread && !loop.inLoopThread
+        }.value
+        #expect(back)
+        await other.stop()
+        await running.stop()
+    }
+
     @Test(.hangGuard)
     func tasksPreferringTheLoopRunOnItsThread() async {
         let running = RunningLoop()

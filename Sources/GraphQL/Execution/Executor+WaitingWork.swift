@@ -62,7 +62,7 @@ extension Executor {
             await Self.run(waits, into: round)
             return round.end()
         }
-        let body: @Sendable () async -> Void = { await Self.run(waits, into: round) }
+        let body: @Sendable @concurrent () async -> Void = { await Self.run(waits, into: round) }
         let work = workExecutor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
         let cancelTimer: @Sendable () -> Void
         if let scheduler = workExecutor as? any DeadlineScheduling {

@@ -245,7 +245,14 @@ public final class GraphQLOverHTTP: Sendable {
     private func runOrRefuse(
         _ parameters: GraphQLRequest, request: HTTPRequest, mediaType: ResponseMediaType, viaGet: Bool, delivery: Delivery
     ) async -> Result<Answer, GraphQLOverHTTPFailure> {
-        await Suggestions.$areHidden.withValue(configuration.operations.hidesSuggestions) {
+        let hides = configuration.operations.hidesSuggestions
+        // A task-local's binding costs an allocation and a frame a
+        // request; binding it to what it already holds changes nothing.
+        guard hides != Suggestions.areHidden else {
+            return await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet, delivery: delivery)
+                .mapError(GraphQLOverHTTPFailure.unavailable)
+        }
+        return await Suggestions.$areHidden.withValue(hides) {
             await runOperation(parameters, request: request, mediaType: mediaType, viaGet: viaGet, delivery: delivery)
         }.mapError(GraphQLOverHTTPFailure.unavailable)
     }

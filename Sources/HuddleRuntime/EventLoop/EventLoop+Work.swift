@@ -137,7 +137,29 @@ extension EventLoop {
     /// otherwise in the calling task with the loop as its executor preference.
     public func onLoop<Result, Failure: Error>(_ body: () async throws(Failure) -> Result) async throws(Failure) -> Result {
         if inLoopThread { return try await body() }
-        return try await withTaskExecutorPreference(self) { () async throws(Failure) -> Result in try await body() }
+        do {
+            let result = try await withTaskExecutorPreference(self) { () async throws(Failure) -> Result in
+                await Self.goToPreferredExecutor()
+                return try await body()
+            }
+            await Self.goToPreferredExecutor()
+            return result
+        } catch {
+            await Self.goToPreferredExecutor()
+            throw error
+        }
+    }
+
+    /// Goes to the executor the calling task now prefers (the global one
+    /// when it prefers none). Async functions run where their caller does
+    /// (SE-0461), so a change of preference moves no one by itself: into
+    /// `onLoop`, this takes the body to the loop; after it, the caller back
+    /// off the loop's thread, where its next await would find it no longer
+    /// is. Each is called only off the executor it goes to, so the yield,
+    /// which queues the task there, is the switch itself; a hop to the
+    /// generic executor would be dropped as dead by the optimiser.
+    static func goToPreferredExecutor() async {
+        await Task.yield()
     }
 }
 
@@ -148,7 +170,17 @@ extension EventLoop {
         let loop = EventLoop()
         Thread { loop.run() }.start()
         defer { loop.stop() }
-        return try await withTaskExecutorPreference(loop) { try await body(loop) }
+        do {
+            let result = try await withTaskExecutorPreference(loop) {
+                await goToPreferredExecutor()
+                return try await body(loop)
+            }
+            await goToPreferredExecutor()
+            return result
+        } catch {
+            await goToPreferredExecutor()
+            throw error
+        }
     }
 }
 
