@@ -155,9 +155,10 @@ extension EventLoop {
     /// (SE-0461), so a change of preference moves no one by itself: into
     /// `onLoop`, this takes the body to the loop; after it, the caller back
     /// off the loop's thread, where its next await would find it no longer
-    /// is. Each is called only off the executor it goes to, so the yield,
-    /// which queues the task there, is the switch itself; a hop to the
-    /// generic executor would be dropped as dead by the optimiser.
+    /// is. `Task.yield` begins with the hop to the generic executor (under
+    /// the task's preference) that moves it, then queues it once more
+    /// there; an empty `@concurrent` function's hop of its own is dropped
+    /// by the optimiser as dead. Only a call that crosses loops pays this.
     static func goToPreferredExecutor() async {
         await Task.yield()
     }
