@@ -156,6 +156,15 @@ import Testing
             running,
             post("query=%7Bhello%7D", contentType: "application/x-www-form-urlencoded", extra: ["-H", "GraphQL-Require-Preflight: 1"]))
         #expect(form.status == 415)
+        // The media type is read without regard to case, its parameters and the spaces around it left out.
+        let hello = #"{"query":"{ hello }"}"#
+        #expect(try call(running, post(hello, contentType: "Application/JSON ; charset=utf-8")).status == 200)
+        #expect(try call(running, post(hello, contentType: "APPLICATION/JSON\t")).status == 200)
+        for near in ["application/jsonx", "application/jso", "application/json+x; charset=utf-8", "text/json"] {
+            #expect(
+                try call(running, post(hello, contentType: near, extra: ["-H", "GraphQL-Require-Preflight: 1"])).status == 415,
+                "\(near)")
+        }
         let put = try call(running, ["-X", "PUT", "-H", "Content-Type: application/json", "--data", "{}"])
         #expect(put.status == 405)
         #expect(put.headers.contains("Allow: GET, POST"))

@@ -45,6 +45,9 @@ public final class GraphQLOverHTTP: Sendable {
     private let persistedQueries: PersistedQueries
     private let makeContext: ContextBuilder
     private let sdl: [UInt8]
+    /// The endpoint's other paths, made once rather than for each request.
+    private let schemaPath: String
+    private let streamPath: String
     /// Where event-stream subscriptions are counted, beside the WebSocket's.
     private let metrics: Metrics?
 
@@ -61,6 +64,8 @@ public final class GraphQLOverHTTP: Sendable {
             ?? PersistedQueries(capacity: configuration.maxPersistedQueries, maxBytes: configuration.maxPersistedQueryBytes)
         makeContext = context
         sdl = Array(printSchemaForOlderTools(schema.schema).utf8) + [0x0A]
+        schemaPath = configuration.path + "/schema.graphql"
+        streamPath = configuration.path + "/stream"
     }
 
     /// The response for a request to one of this endpoint's paths, nil for any other path.
@@ -68,7 +73,7 @@ public final class GraphQLOverHTTP: Sendable {
         let target = request.head.target
         let path = target.prefix { $0 != "?" }
         let cors = corsHeaders(for: request)
-        if path == configuration.path + "/schema.graphql" {
+        if path == schemaPath {
             guard request.head.method == "GET" || request.head.method == "HEAD" else {
                 return plain(405, "method not allowed", headers: [("Allow", "GET, HEAD")] + cors)
             }
@@ -76,7 +81,7 @@ public final class GraphQLOverHTTP: Sendable {
         }
         // GraphQL over SSE: an `Accept: text/event-stream` request to the
         // endpoint, or any request to its /stream (graphql-sse's clients').
-        let isStreamPath = path == configuration.path + "/stream"
+        let isStreamPath = path == streamPath
         guard path == configuration.path || isStreamPath else { return nil }
         if request.head.method == "OPTIONS" {
             guard request.head.header("origin") != nil else {
@@ -161,9 +166,8 @@ public final class GraphQLOverHTTP: Sendable {
                             status: 405, message: "Only queries may be sent with GET; use POST.", headers: [("Allow", "POST")]))
             }
         case "POST":
-            let contentType = request.head.header("content-type")?.lowercased() ?? ""
-            let mediaRange = contentType.prefix { $0 != ";" }.trimmingSpaces()
-            if mediaRange == "multipart/form-data", let uploads = configuration.uploads {
+            let contentType = request.head.header("content-type") ?? ""
+            if Self.mediaRange(of: contentType, is: "multipart/form-data"), let uploads = configuration.uploads {
                 // A form any page may post: only with a header a form cannot set.
                 if let refusal = csrfRefusal(request) { return .failure(refusal) }
                 let received: (body: GraphQLValue, receiver: any GraphQLUploadReceiver)
@@ -176,7 +180,7 @@ public final class GraphQLOverHTTP: Sendable {
                 if case .failure = answered { await received.receiver.abandon() }
                 return answered
             }
-            guard mediaRange == "application/json" else {
+            guard Self.mediaRange(of: contentType, is: "application/json") else {
                 if let refusal = csrfRefusal(request) { return .failure(refusal) }
                 return .failure(GraphQLOverHTTPFailure(status: 415, message: "The request body must be application/json."))
             }
@@ -236,6 +240,23 @@ public final class GraphQLOverHTTP: Sendable {
             }
             return .success(answer.response(status: answer.status ?? 200, mediaType: mediaType, delivery: delivery))
         }
+    }
+
+    /// Whether a Content-Type's media type, its parameters and the spaces
+    /// around it left out, is `expected` (lower case), in any ASCII case;
+    /// compared in place, as the value's copies, lowered and trimmed, cost
+    /// two allocations a request.
+    static func mediaRange(of contentType: String, is expected: StaticString) -> Bool {
+        var utf8 = Substring(contentType).utf8
+        if let parameters = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<parameters] }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
+            return expected.utf8CodeUnitCount == 0
+        }
+        let range = utf8[first...last]
+        guard range.count == expected.utf8CodeUnitCount else { return false }
+        let wanted = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
+        return zip(range, wanted).allSatisfy { byte, want in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == want }
     }
 
     /// Runs one operation: its status (nil for a mutation over GET, which
