@@ -159,7 +159,8 @@ import Testing
         // The media type is read without regard to case, its parameters and the spaces around it left out.
         let hello = #"{"query":"{ hello }"}"#
         #expect(try call(running, post(hello, contentType: "Application/JSON ; charset=utf-8")).status == 200)
-        #expect(try call(running, post(hello, contentType: "APPLICATION/JSON\t")).status == 200)
+        // The server's parser trims around a field's value; the tab before the `;` reaches the endpoint.
+        #expect(try call(running, post(hello, contentType: "APPLICATION/json\t; charset=utf-8")).status == 200)
         for near in ["application/jsonx", "application/jso", "application/json+x; charset=utf-8", "text/json"] {
             #expect(
                 try call(running, post(hello, contentType: near, extra: ["-H", "GraphQL-Require-Preflight: 1"])).status == 415,
