@@ -21,6 +21,39 @@ import Testing
         return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
     }
 
+    static func requests(_ text: String, _ labels: String) -> Int? {
+        let prefix = "huddle_http_requests_total{\(labels)} "
+        return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
+    /// A shard remembers where the last request's count is; each count
+    /// must still land on its own key when other keys come between (and
+    /// make the tables grow) and when /metrics copies the shard meanwhile.
+    @Test func repeatedRequestsAreCountedAcrossOtherKindsAndRenders() async {
+        let metrics = Metrics(maxOperationNames: 3)
+        let counters = metrics.makeRequestCounters()
+        for round in 0..<3 {
+            for _ in 0..<2 { counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("A")) }
+            for status in 201..<(230 + round) {
+                counters.record(operationType: "query", status: status, seconds: 0.01, operation: Self.operation("N\(status)"))
+            }
+            counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("A"))
+            counters.record(operationType: "mutation", status: 200, seconds: 0.01, operation: LoggedOperation(type: "mutation", name: "A"))
+            counters.record(operationType: "query", status: 200, seconds: 0.01, operation: Self.operation("A"))
+            _ = await metrics.render()
+        }
+        let text = await metrics.render()
+        #expect(Self.requests(text, #"operation_type="query",status="200""#) == 12)
+        #expect(Self.requests(text, #"operation_type="mutation",status="200""#) == 3)
+        #expect(Self.requests(text, #"operation_type="query",status="229""#) == 3)
+        #expect(Self.requests(text, #"operation_type="query",status="231""#) == 1)
+        #expect(Self.count(text, #"operation_type="query",operation_name="A""#) == 12)
+        #expect(Self.count(text, #"operation_type="mutation",operation_name="A""#) == 3)
+        #expect(Self.count(text, #"operation_type="query",operation_name="N201""#) == 3)
+        // A, N201 and N202 take the cap's three labels; N203 on are other: 27, 28 and 29 of them.
+        #expect(Self.count(text, #"operation_type="query",operation_name="other""#) == 27 + 28 + 29, "\(text)")
+    }
+
     @Test func operationNamesAreLabelledUpToTheCapThenCountedAsOther() async {
         let metrics = Metrics(maxOperationNames: 2)
         let counters = metrics.makeRequestCounters()

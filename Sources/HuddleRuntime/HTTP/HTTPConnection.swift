@@ -481,9 +481,14 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
     ) {
         // Only a recorded trace's ids lead anywhere: an unsampled one was never exported.
         let trace = trace?.isSampled == true ? trace : nil
-        let duration = started.map { ContinuousClock.now - $0 }
+        var duration: Duration?
+        var latency: Duration?
+        if let started {
+            let now = ContinuousClock.now
+            duration = now - started
+            latency = (answered ?? now) - started
+        }
         let milliseconds = duration.map { $0.seconds * 1000 }
-        let latency = started.map { (answered ?? ContinuousClock.now) - $0 }
         server.requestCounters.record(
             operationType: response.countedAs, status: response.status, seconds: latency?.seconds ?? 0, operation: response.operation)
         let logger = server.configuration.logger

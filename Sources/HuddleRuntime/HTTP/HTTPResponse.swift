@@ -45,29 +45,52 @@ public struct HTTPResponse: Sendable {
             var text = text
             text.withUTF8 { bytes.append(contentsOf: $0) }
         }
-        append("HTTP/1.1 ")
-        append(String(status))
-        bytes.append(UInt8(ascii: " "))
-        append(Self.reasonPhrase(status))
-        append("\r\n")
+        func raw(_ text: StaticString) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        // Digits written in place: a number made into a String first was a
+        // share of writing a small response.
+        func decimal(_ number: Int) {
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var value = number.magnitude
+                var index = buffer.count
+                repeat {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                } while value > 0
+                if number < 0 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(contentsOf: buffer[index...])
+            }
+        }
+        if status == 200 {
+            raw("HTTP/1.1 200 OK\r\n")
+        } else {
+            raw("HTTP/1.1 ")
+            decimal(status)
+            raw(" ")
+            append(Self.reasonPhrase(status))
+            raw("\r\n")
+        }
         for (name, value) in headers {
             append(name)
-            append(": ")
+            raw(": ")
             append(value)
-            append("\r\n")
+            raw("\r\n")
         }
         if stream != nil {
-            if chunked { append("Transfer-Encoding: chunked\r\n") }
+            if chunked { raw("Transfer-Encoding: chunked\r\n") }
         } else if status >= 200 && status != 204 && status != 304 {
             // RFC 9110 §8.6: never in a 1xx or 204 response; in a 304 only
             // the length the 200 would have had, which a cache may copy
             // onto what it keeps, so none rather than 0.
-            append("Content-Length: ")
-            append(String(body.count))
-            append("\r\n")
+            raw("Content-Length: ")
+            decimal(body.count)
+            raw("\r\n")
         }
-        if closing { append("Connection: close\r\n") }
-        append("\r\n")
+        if closing { raw("Connection: close\r\n") }
+        raw("\r\n")
         if !forHead { bytes.append(contentsOf: body) }
         return bytes
     }

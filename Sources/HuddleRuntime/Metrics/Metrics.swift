@@ -28,13 +28,40 @@ public final class Metrics: Sendable {
         var errors: [String: Int] = [:]
         /// Names this loop has seen given a label of their own.
         var admitted: Set<String> = []
+        /// Where the last request's count and its operation's histogram are:
+        /// the next request is most often of the same kind, and comparing
+        /// its key with the last costs less than hashing it. Set whenever a
+        /// key is inserted, the only change that moves what is stored.
+        private var lastRequest: (key: RequestKey, index: [RequestKey: Int].Index)?
+        private var lastOperation: (type: String, name: String, index: [OperationKey: Histogram].Index)?
 
         mutating func record(operationType: String?, status: Int, seconds: Double) {
-            requests[RequestKey(operationType: operationType ?? "none", status: status), default: 0] += 1
+            let key = RequestKey(operationType: operationType ?? "none", status: status)
+            if let last = lastRequest, last.key == key {
+                requests.values[last.index] += 1
+            } else {
+                requests[key, default: 0] += 1
+                lastRequest = (key, requests.index(forKey: key)!)
+            }
             latency.record(seconds)
         }
 
+        /// Records `seconds` in the histogram of operations of `type` named
+        /// `name`, counted under `label` (the name, or `other`), which
+        /// `label` works out only when the operation is not the last one's.
+        mutating func record(type: String, name: String, seconds: Double, label: (inout State) -> String) {
+            if let last = lastOperation, last.type == type, last.name == name {
+                operations.values[last.index].record(seconds)
+                return
+            }
+            let key = OperationKey(type: type, name: label(&self))
+            operations[key, default: Histogram(bounds: Metrics.latencyBuckets)].record(seconds)
+            lastOperation = (type, name, operations.index(forKey: key)!)
+        }
+
         mutating func add(_ other: State) {
+            lastRequest = nil
+            lastOperation = nil
             requests.merge(other.requests, uniquingKeysWith: +)
             latency.add(other.latency)
             for (key, histogram) in other.operations { operations[key, default: Histogram(bounds: Metrics.latencyBuckets)].add(histogram) }
@@ -64,11 +91,15 @@ public final class Metrics: Sendable {
                 for code in operation.errorCodes { state.errors[code, default: 0] += 1 }
                 guard let type = operation.type else { return }
                 let name = operation.name ?? "anonymous"
-                // Only names given a label are remembered here (at most the
-                // cap): a client sending ever new names adds nothing.
-                let label = state.admitted.contains(name) || names.admit(name) ? name : "other"
-                if label == name { state.admitted.insert(name) }
-                state.operations[OperationKey(type: type, name: label), default: Histogram(bounds: Metrics.latencyBuckets)].record(seconds)
+                // A name's label never changes: admitted names stay, and a
+                // name refused once (the cap reached, too long) is refused again.
+                state.record(type: type, name: name, seconds: seconds) { state in
+                    // Only names given a label are remembered here (at most the
+                    // cap): a client sending ever new names adds nothing.
+                    let label = state.admitted.contains(name) || names.admit(name) ? name : "other"
+                    if label == name { state.admitted.insert(name) }
+                    return label
+                }
             }
         }
     }
