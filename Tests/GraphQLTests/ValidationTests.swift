@@ -84,6 +84,57 @@ import Testing
         #expect(try messages(unknownFields(2), maxErrors: 2).count == 2)
     }
 
+    // MARK: Field merging's quick answer
+
+    /// A selection set whose repeated response names are each the same
+    /// plain field of one type is answered without the full check; each
+    /// case at its edge gives graphql-js 16's answer (scripts/graphql-js, 16.x).
+    @Test(arguments: [
+        ("{ catOrDog { ... on Cat { name } ... on Dog { name } } }", false, [String]()),
+        ("{ catOrDog { ... on Cat { volume: meowsVolume } ... on Dog { volume: barkVolume } } }", false, []),
+        ("{ dog { name ... on Pet { name } ...F } } fragment F on Dog { name }", false, []),
+        (
+            "{ dog { name: nickname ... on Dog { name } } }", false,
+            [
+                "Fields \"name\" conflict because \"nickname\" and \"name\" are different fields. Use different aliases on the fields to fetch both if this was intentional."
+            ]
+        ),
+        ("{ pet { name ... on Dog { name @include(if: true) } } }", false, []),
+        // A fragment spread after a repeated name takes the full check.
+        ("{ dog { name ... on Dog { name } ...F } } fragment F on Dog { name }", false, []),
+        (
+            "{ dog { name ... on Dog { name } ...F } } fragment F on Dog { name: nickname }", false,
+            Array(
+                repeating:
+                    "Fields \"name\" conflict because \"name\" and \"nickname\" are different fields. Use different aliases on the fields to fetch both if this was intentional.",
+                count: 2)
+        ),
+        (
+            "{ box { ... on A { v } ... on B { v } } }", true,
+            [
+                "Fields \"v\" conflict because they return conflicting types \"String\" and \"String!\". Use different aliases on the fields to fetch both if this was intentional."
+            ]
+        ),
+        ("{ box { ... on A { w } ... on B { w } id ... on Box { id } } }", true, []),
+        (
+            "{ box { id ... on A { id: v } } }", true,
+            [
+                "Fields \"id\" conflict because \"id\" and \"v\" are different fields. Use different aliases on the fields to fetch both if this was intentional."
+            ]
+        ),
+    ])
+    func repeatedPlainFieldsMergeOnlyWhenTheyAreTheSameFieldOfOneType(query: String, onBoxes: Bool, expected: [String]) throws {
+        if onBoxes {
+            let schema = try buildSchema(
+                "type Query { box: Box } interface Box { id: ID } type A implements Box { id: ID v: String w: [String] } type B implements Box { id: ID v: String! w: [String] }"
+            )
+            let source = Source(body: query)
+            #expect(validate(schema: schema, document: try parse(source), source: source).map(\.message) == expected)
+        } else {
+            #expect(try messages(query) == expected)
+        }
+    }
+
     // MARK: Hostile shapes (their timing is in the benchmark)
 
     @Test func fiveThousandRepeatedFieldsAreValid() throws {

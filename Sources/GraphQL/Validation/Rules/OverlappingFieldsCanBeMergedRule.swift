@@ -75,9 +75,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     private static let groupingThreshold = 8
 
     override func enterSelectionSet(_ node: SelectionSet) -> VisitAction {
-        // Every field here under a response name of its own: nothing here can conflict.
-        if hasOnlyDistinctResponseNames(node) { return .continue }
         let parentType = context.typeInfo.parentType
+        if cannotConflict(node, on: parentType) { return .continue }
         let conflicts: [Conflict]
         switch fieldSets.verdict(parentType, node) {
         case .merges:
@@ -184,47 +183,84 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         return walkLeft <= 0
     }
 
-    /// Whether every field the selection set selects at its own level (its
+    /// Whether nothing the selection set selects at its own level (its
     /// inline fragments' and spread fragments' fields included, followed to
-    /// their fields) has a response name no other has. Conflicts are only
-    /// ever between fields of one response name, in graphql-js as in the
-    /// spec, so then none can be here; what each field's subfields hold is
-    /// checked where that selection set is visited. A spread seen twice or
-    /// of an unknown fragment, or a set of more than `maxDistinctNames`
-    /// names, takes the full check. So does a set spreading fragments once
-    /// the verdict's budget is spent: graphql-js 16's walk then decides,
-    /// and skipping it would leave out what its memo records of those
-    /// fragments (which later sets' answers depend on, as in graphql-js).
-    private func hasOnlyDistinctResponseNames(_ selectionSet: SelectionSet) -> Bool {
-        var keys: [String] = []
-        keys.reserveCapacity(16)
+    /// their fields) can conflict: each response name is selected once, or
+    /// each time as the same field with no arguments, directives or
+    /// subfields, of the same type wherever it is selected. Conflicts are
+    /// only ever between fields of one response name, in graphql-js as in
+    /// the spec, and such fields meet both of its conditions (the same
+    /// field and arguments; the same response shape) whatever their parent
+    /// types; what each field's subfields hold is checked where that
+    /// selection set is visited. A spread seen twice or of an unknown
+    /// fragment, or a set of more than `maxDistinctNames` names, takes the
+    /// full check. So does a set spreading fragments once the verdict's
+    /// budget is spent: graphql-js 16's walk then decides, and skipping it
+    /// would leave out what its memo records of those fragments (which
+    /// later sets' answers depend on, as in graphql-js).
+    private func cannotConflict(_ selectionSet: SelectionSet, on parentType: GraphQLNamedType?) -> Bool {
+        var selected: [Selected] = []
+        selected.reserveCapacity(16)
         var fragments: [String] = []
-        guard collectDistinct(selectionSet, &keys, &fragments) else { return false }
+        var repeats = false
+        guard collectDistinct(selectionSet, on: parentType, &selected, &fragments, &repeats) else { return false }
         return fragments.isEmpty || fieldSets.hasWorkLeft
+    }
+
+    /// A response name as first selected: its field's name and parent
+    /// type, and whether the field is plain (no arguments, directives or subfields).
+    private struct Selected {
+        var key: String
+        var name: String
+        var isPlain: Bool
+        var parentType: GraphQLNamedType?
     }
 
     private static let maxDistinctNames = 48
     private static let maxDistinctFragments = 16
 
-    private func collectDistinct(_ selectionSet: SelectionSet, _ keys: inout [String], _ fragments: inout [String]) -> Bool {
+    private func collectDistinct(
+        _ selectionSet: SelectionSet, on parentType: GraphQLNamedType?, _ selected: inout [Selected], _ fragments: inout [String],
+        _ repeats: inout Bool
+    ) -> Bool {
         for selection in selectionSet.selections {
             switch selection {
             case .field(let field):
                 let key = field.responseKey
-                if keys.count >= Self.maxDistinctNames || keys.contains(key) { return false }
-                keys.append(key)
+                let isPlain = field.arguments.isEmpty && field.directives.isEmpty && field.selectionSet == nil
+                if let first = selected.first(where: { $0.key == key }) {
+                    // Selected again: only the same plain field, of the same type, merges without a look.
+                    guard isPlain, first.isPlain, field.name.value == first.name,
+                        let type = definedType(of: first.name, on: first.parentType),
+                        definedType(of: field.name.value, on: parentType) == type
+                    else { return false }
+                    repeats = true
+                } else {
+                    guard selected.count < Self.maxDistinctNames else { return false }
+                    selected.append(Selected(key: key, name: field.name.value, isPlain: isPlain, parentType: parentType))
+                }
             case .inlineFragment(let inline):
-                if !collectDistinct(inline.selectionSet, &keys, &fragments) { return false }
+                let type = inline.typeCondition.map { context.schema.type(named: $0.name.value) } ?? parentType
+                if !collectDistinct(inline.selectionSet, on: type, &selected, &fragments, &repeats) { return false }
             case .fragmentSpread(let spread):
+                // Once a name repeats, no further fragment is followed: in a
+                // chain of fragments that each repeat a name, the full check
+                // costs less than following them all.
                 let name = spread.name.value
-                guard fragments.count < Self.maxDistinctFragments, !fragments.contains(name),
+                guard !repeats, fragments.count < Self.maxDistinctFragments, !fragments.contains(name),
                     let fragment = context.fragment(named: name)
                 else { return false }
                 fragments.append(name)
-                if !collectDistinct(fragment.selectionSet, &keys, &fragments) { return false }
+                let type = context.schema.type(named: fragment.typeCondition.name.value)
+                if !collectDistinct(fragment.selectionSet, on: type, &selected, &fragments, &repeats) { return false }
             }
         }
         return true
+    }
+
+    /// The type of the field `name` on `parentType`; nil where it is not defined.
+    private func definedType(of name: String, on parentType: GraphQLNamedType?) -> GraphQLType? {
+        parentType.flatMap { context.schema.field(named: name, on: $0) }?.type
     }
 
     // MARK: - Data
