@@ -176,7 +176,9 @@ extension Bench {
                 repeated-fields: { dog { name name ... } } with 5,000 repeats (CVE-2023-26144). \
                 nested-fragments: 200 inline fragments of 100 inline fragments with one response name \
                 (GHSA-fc86-6rv6-2jpm). fragment-chain: 200 fragments, each spreading the next twice, \
-                at two depths. fragment-cycle: 200 fragments spreading each other in a ring.
+                at two depths. fragment-cycle: 200 fragments spreading each other in a ring. \
+                spread-repeats: 1,480 selection sets spreading one fragment of 47 aliases and 7,400 \
+                repeats of one field (each set's quick merge answer must stay bounded).
                 """
         )
 
@@ -185,9 +187,10 @@ extension Bench {
             case nestedFragments = "nested-fragments"
             case fragmentChain = "fragment-chain"
             case fragmentCycle = "fragment-cycle"
+            case spreadRepeats = "spread-repeats"
         }
 
-        @ArgumentParser.Argument(help: "repeated-fields, nested-fragments, fragment-chain or fragment-cycle.")
+        @ArgumentParser.Argument(help: "repeated-fields, nested-fragments, fragment-chain, fragment-cycle or spread-repeats.")
         var shape: Shape
 
         func run() {
@@ -210,6 +213,10 @@ extension Bench {
                     text += "fragment F\(index) on Dog { name ...F\((index + 1) % 200) mother { ...F\((index + 7) % 200) } }\n"
                 }
                 print(text, terminator: "")
+            case .spreadRepeats:
+                let aliases = (1...47).map { "a\($0): name" }.joined(separator: " ")
+                print("query { " + String(repeating: "dog { ...F } ", count: 1_480) + "}")
+                print("fragment F on Dog { \(aliases) " + String(repeating: "name ", count: 7_400) + "}")
             }
         }
     }

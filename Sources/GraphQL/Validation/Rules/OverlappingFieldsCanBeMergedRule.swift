@@ -218,6 +218,11 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
 
     private static let maxDistinctNames = 48
     private static let maxDistinctFragments = 16
+    /// Repeats the quick answer may look at in one document, one per byte
+    /// of it: a fragment full of repeats, spread in many sets, is scanned
+    /// again for each, and past this the full check (with its own budget)
+    /// decides, as it did before repeats were looked at.
+    private lazy var repeatsLeft = context.source.body.utf8.count
 
     private func collectDistinct(
         _ selectionSet: SelectionSet, on parentType: GraphQLNamedType?, _ selected: inout [Selected], _ fragments: inout [String],
@@ -230,6 +235,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
                 let isPlain = field.arguments.isEmpty && field.directives.isEmpty && field.selectionSet == nil
                 if let first = selected.first(where: { $0.key == key }) {
                     // Selected again: only the same plain field, of the same type, merges without a look.
+                    guard repeatsLeft > 0 else { return false }
+                    repeatsLeft -= 1
                     guard isPlain, first.isPlain, field.name.value == first.name,
                         let type = definedType(of: first.name, on: first.parentType),
                         definedType(of: field.name.value, on: parentType) == type
@@ -245,9 +252,11 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
             case .fragmentSpread(let spread):
                 // Once a name repeats, no further fragment is followed: in a
                 // chain of fragments that each repeat a name, the full check
-                // costs less than following them all.
+                // costs less than following them all. Nor is one followed
+                // once the verdict's budget is spent: the set then takes the
+                // full check whatever the scan finds (`cannotConflict`).
                 let name = spread.name.value
-                guard !repeats, fragments.count < Self.maxDistinctFragments, !fragments.contains(name),
+                guard !repeats, fieldSets.hasWorkLeft, fragments.count < Self.maxDistinctFragments, !fragments.contains(name),
                     let fragment = context.fragment(named: name)
                 else { return false }
                 fragments.append(name)
