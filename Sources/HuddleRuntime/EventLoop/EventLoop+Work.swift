@@ -159,7 +159,7 @@ extension EventLoop {
     /// the task's preference) that moves it, then queues it once more
     /// there; an empty `@concurrent` function's hop of its own is dropped
     /// by the optimiser as dead. Only a call that crosses loops pays this.
-    static func goToPreferredExecutor() async {
+    private static func goToPreferredExecutor() async {
         await Task.yield()
     }
 }
@@ -171,17 +171,7 @@ extension EventLoop {
         let loop = EventLoop()
         Thread { loop.run() }.start()
         defer { loop.stop() }
-        do {
-            let result = try await withTaskExecutorPreference(loop) {
-                await goToPreferredExecutor()
-                return try await body(loop)
-            }
-            await goToPreferredExecutor()
-            return result
-        } catch {
-            await goToPreferredExecutor()
-            throw error
-        }
+        return try await loop.onLoop { try await body(loop) }
     }
 }
 
