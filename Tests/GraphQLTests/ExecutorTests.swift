@@ -138,6 +138,33 @@ import Testing
                 """#)
     }
 
+    final class Entry: Sendable {
+        let level: GraphQLValue
+        let count: Int
+        init(_ level: GraphQLValue, _ count: Int) { (self.level, self.count) = (level, count) }
+    }
+
+    /// Leaves of class instances through their resolvers, the objects of a
+    /// list repeating a value: an enum value already written is written
+    /// again without a lookup, so one that is not of the type must still
+    /// fail after it (and a name given as a string still pass), as must an
+    /// Int past 32 bits among Ints that are not.
+    @Test func leavesOfAListAreCoercedForEveryObject() async throws {
+        let entries = [
+            Entry(.enum("LOW"), 1), Entry(.enum("LOW"), 2), Entry(.enum("NOPE"), 1 << 40), Entry(.string("HIGH"), 3),
+            Entry(.enum("HIGH"), 4), Entry(.int(1), 5),
+        ]
+        var builder = ExecutableSchema.Builder(
+            schema: try buildSchema("enum Level { LOW HIGH } type Query { entries: [Entry] } type Entry { level: Level count: Int }"))
+        builder.resolve("Query", "entries") { _ in .list(entries.map { .object($0) }) }
+        builder.resolve("Entry", "level", on: Entry.self) { .value($0.level) }
+        builder.resolve("Entry", "count", on: Entry.self) { .value(.int($0.count)) }
+        #expect(
+            try await run("{ entries { level count } }", try builder.build()) == #"""
+                {"errors":[{"message":"Enum \"Level\" cannot represent value: \"NOPE\"","locations":[{"line":1,"column":13}],"path":["entries",2,"level"]},{"message":"Int cannot represent non 32-bit signed integer value: 1099511627776","locations":[{"line":1,"column":19}],"path":["entries",2,"count"]},{"message":"Enum \"Level\" cannot represent value: 1","locations":[{"line":1,"column":13}],"path":["entries",5,"level"]}],"data":{"entries":[{"level":"LOW","count":1},{"level":"LOW","count":2},{"level":null,"count":null},{"level":"HIGH","count":3},{"level":"HIGH","count":4},{"level":null,"count":5}]}}
+                """#)
+    }
+
     @Test func buildingRefusesFieldsWithoutResolvers() throws {
         var builder = ExecutableSchema.Builder(schema: try buildSchema("type Query { a: Int b: User } type User { name: String }"))
         builder.resolve("Query", "a") { _ in .value(.int(1)) }

@@ -101,8 +101,19 @@ extension Executor {
             return .null
         case .value(let value):
             if let leafKind = field.leafKind {
+                // The values resolvers return most are written as they are,
+                // without `serialize`'s copy of them.
+                if ResultCoercion.isSerialized(value, leafKind) {
+                    writer.value(value)
+                    return .written
+                }
+                if leafKind == .enum, case .enum(let name) = value, name == field.lastEnumValue {
+                    writer.string(name)
+                    return .written
+                }
                 switch ResultCoercion.serialize(value, leafKind, field.namedType) {
                 case .success(let serialized):
+                    if leafKind == .enum, case .enum(let name) = serialized { field.lastEnumValue = name }
                     writer.value(serialized)
                     return .written
                 case .failure(let error):
@@ -110,13 +121,14 @@ extension Executor {
                     return .failed
                 }
             }
-            return completeComposite(field.namedType, .value(value), nil, field, isNonNull: isNonNull)
+            return completeComposite(field.namedType, .value(value), nil, field, isNonNull: isNonNull, members: value.objectMembers)
         case .object(let object, let typename):
             guard field.leafKind == nil else {
                 fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes)
                 return .failed
             }
-            return completeComposite(field.namedType, .object(object), typename, field, isNonNull: isNonNull)
+            let instance = ParentInstance(object: object)
+            return completeComposite(field.namedType, .object(object), typename, field, isNonNull: isNonNull, instance: instance)
         case .list:
             guard field.leafKind == nil else {
                 fail(GraphQLError(message: "\(field.namedType.name) cannot represent value: [object]"), field.nodes)
@@ -188,7 +200,8 @@ extension Executor {
                         writer.null()
                         return .null
                     }
-                    return completeComposite(field.namedType, .value(values[index]), nil, field, isNonNull: itemIsNonNull)
+                    return completeComposite(
+                        field.namedType, .value(values[index]), nil, field, isNonNull: itemIsNonNull, members: values[index].objectMembers)
                 }
                 guard completed else { return false }
             }
@@ -198,15 +211,18 @@ extension Executor {
 
     /// An object, interface or union value: its object type's selections
     /// executed on it.
+    /// `members` (a JSON object's) and `instance` are what the caller knows
+    /// of the parent already, so that it is not matched again for each object.
     func completeComposite(
-        _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, isNonNull: Bool
+        _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, isNonNull: Bool,
+        members: [GraphQLValue.Member]? = nil, instance: ParentInstance = ParentInstance()
     ) -> Completion {
         switch named.kind {
         case .object:
-            return completeObject(named, parent, field, isNonNull: isNonNull)
+            return completeObject(named, parent, field, isNonNull: isNonNull, members: members, instance: instance)
         case .interface, .union:
             guard let objectType = resolveAbstractType(named, parent, typename, field) else { return .failed }
-            return completeObject(objectType, parent, field, isNonNull: isNonNull)
+            return completeObject(objectType, parent, field, isNonNull: isNonNull, members: members, instance: instance)
         default:
             writer.null()
             return .null
@@ -217,26 +233,29 @@ extension Executor {
     /// (The type is a parameter, borrowed, rather than a local: a local
     /// was retained and released for every object.)
     @inline(__always)
-    func completeObject(_ objectType: GraphQLNamedType, _ parent: Parent, _ field: PlannedField, isNonNull: Bool) -> Completion {
+    func completeObject(
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ field: PlannedField, isNonNull: Bool, members: [GraphQLValue.Member]?,
+        instance: ParentInstance
+    ) -> Completion {
         guard let fields = plannedSubfields(objectType, of: field) else { return .failed }
         openFrame(isList: false, isNonNull: isNonNull)
         if let incremental, let deferral = incremental.deferrals[field.subplan] {
             let (saved, inline) = beginDeferral(deferral, objectType, parent)
             defer { incremental.deferMap = saved }
-            return executeFields(objectType, parent, inline.isEmpty ? fields : fields + inline)
+            return executeFields(objectType, parent, inline.isEmpty ? fields : fields + inline, members: members, instance: instance)
         }
-        return executeFields(objectType, parent, fields)
+        return executeFields(objectType, parent, fields, members: members, instance: instance)
     }
 
     /// ExecuteFields on the object whose frame is open: each field in turn,
     /// then the frame closed, or unwound when a field fails the object.
     @inline(__always)
-    func executeFields(_ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField]) -> Completion {
-        var instance = ParentInstance()
+    /// `members`: a JSON object parent's, lent to each field.
+    func executeFields(
+        _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField], members: [GraphQLValue.Member]?,
+        instance: consuming ParentInstance
+    ) -> Completion {
         var first = true
-        // A JSON object's members, taken out once and lent to each field.
-        var members: [GraphQLValue.Member]?
-        if case .value(.object(let objectMembers)) = parent { members = objectMembers }
         for index in fields.indices {
             // The plan holds its fields for the whole execution: borrowing each
             // spares a retain and a release per field of every object.

@@ -21,7 +21,9 @@ extension Executor {
         let valueStart = writer.count
         let completion: Completion
         do {
-            let resolved: Resolved
+            // Each branch hands its value straight to `complete`: a value
+            // kept in a local first was copied on its way there (a retain
+            // and a release through the payload's witnesses for every field).
             if planned.resolution == .introspection {
                 // Introspection values are completed without becoming `Resolved`.
                 completion = completeIntrospected(try introspect(planned, instance.introspected(parent)), depth: 0, planned)
@@ -30,12 +32,12 @@ extension Executor {
             if let instanceClass = planned.instanceClass, !planned.hasArguments, planned.instanceResolver != nil,
                 let object = instance.object(of: parent, ifInstanceOf: instanceClass)
             {
-                resolved = try planned.instanceResolver!(object)
+                completion = complete(try object._withUnsafeGuaranteedRef { try planned.instanceResolver!($0) }, depth: 0, planned)
             } else if planned.resolution == .byName, let members {
-                resolved = Self.member(planned, of: members)
+                completion = complete(Self.member(planned, of: members), depth: 0, planned)
             } else if isTraced, planned.resolution == .bound {
                 let started = ExecutionSpans.Start()
-                resolved = try resolve(planned, parent, &instance)
+                let resolved = try resolve(planned, parent, &instance)
                 // One that waits gets its span for the wait (`complete`).
                 if !resolved.waits {
                     ExecutionSpans.resolved(since: started, parentType: objectType.name, field: planned.name) {
@@ -43,10 +45,10 @@ extension Executor {
                         return PathNode.components(parentPath, then: key)
                     }
                 }
+                completion = complete(resolved, depth: 0, planned)
             } else {
-                resolved = try resolve(planned, parent, &instance)
+                completion = complete(try resolve(planned, parent, &instance), depth: 0, planned)
             }
-            completion = complete(resolved, depth: 0, planned)
         } catch {
             fail(error, planned.nodes)
             completion = .failed
@@ -97,7 +99,7 @@ extension Executor {
             let input = ResolverInput(parent: parent, arguments: arguments, context: context, info: info)
             if let resolver = planned.instanceInputResolver, let object = instance.object(of: parent, ifInstanceOf: planned.instanceClass!)
             {
-                return try resolver(object, input)
+                return try object._withUnsafeGuaranteedRef { try resolver($0, input) }
             }
             return try planned.inputResolver!(input)
         case .introspection:

@@ -115,10 +115,35 @@ public func selectOperation(_ document: Document, _ name: String?) -> Result<Ope
 
 /// The parent as a class instance, worked out for the first field that
 /// wants it and reused by the object's other fields.
+///
+/// The instance is held unretained: the `Parent` it comes from, which the
+/// object's fields are executed on, keeps it alive for as long as this is
+/// used, and holding it cost a retain and a release for every object.
 struct ParentInstance {
     var checked = false
-    var object: AnyObject?
+    var object: Unmanaged<AnyObject>?
     var objectClass: ObjectIdentifier?
+
+    init() {}
+
+    /// For a parent known to be `.object(value)`, told apart from its
+    /// payload where the caller has it: matching the `Parent` again for
+    /// each object copied it (its existential through its witnesses).
+    init(object value: borrowing any Sendable) {
+        checked = true
+        (object, objectClass) = Self.instance(value)
+    }
+
+    private static func instance(_ value: borrowing any Sendable) -> (Unmanaged<AnyObject>?, ObjectIdentifier?) {
+        let dynamicType = type(of: value)
+        guard dynamicType is AnyClass else { return (nil, nil) }
+        // `as AnyObject` would look for bridging conformances first;
+        // a class instance already is the reference.
+        func reference<Instance>(_ instance: borrowing Instance) -> Unmanaged<AnyObject> {
+            Unmanaged.passUnretained(unsafeBitCast(copy instance, to: AnyObject.self))
+        }
+        return (reference(value), ObjectIdentifier(dynamicType))
+    }
 
     var introspectedParent: Introspection.Introspected?
 
@@ -130,21 +155,11 @@ struct ParentInstance {
         return introspected
     }
 
-    mutating func object(of parent: Parent, ifInstanceOf expected: ObjectIdentifier) -> AnyObject? {
+    /// The parent's instance when it is of class `expected`.
+    mutating func object(of parent: Parent, ifInstanceOf expected: ObjectIdentifier) -> Unmanaged<AnyObject>? {
         if !checked {
             checked = true
-            if case .object(let value) = parent {
-                let dynamicType = type(of: value)
-                if dynamicType is AnyClass {
-                    // `as AnyObject` would look for bridging conformances first;
-                    // a class instance already is the reference.
-                    func reference<Instance>(_ instance: Instance) -> AnyObject {
-                        unsafeBitCast(instance, to: AnyObject.self)
-                    }
-                    object = reference(value)
-                    objectClass = ObjectIdentifier(dynamicType)
-                }
-            }
+            if case .object(let value) = parent { (object, objectClass) = Self.instance(value) }
         }
         return objectClass == expected ? object : nil
     }

@@ -22,6 +22,12 @@ public enum GraphQLValue: Sendable, Hashable {
         }
     }
 
+    /// An object's members; nil for any other value.
+    var objectMembers: [Member]? {
+        guard case .object(let members) = self else { return nil }
+        return members
+    }
+
     /// An object member by name.
     public subscript(name: String) -> GraphQLValue? {
         guard case .object(let members) = self else { return nil }
