@@ -1,4 +1,5 @@
 import GraphQL
+import Synchronization
 import Testing
 
 /// Plans kept across runs (issue 36, item 2): an operation's plan is kept
@@ -7,7 +8,8 @@ import Testing
 /// ends whole; the runs that borrow it answer as a fresh plan does; the
 /// plans kept are bounded per document (`OperationMemo.maxPlans`, the
 /// oldest replaced; `maxFieldsPerPlan`) and over all documents
-/// (`PlanBudget`), and a memo let go gives its fields back.
+/// (`PlanBudget`), and a memo let go gives its fields back; runs of one
+/// variant at once each give theirs back, up to `maxPlansPerVariant`.
 @Suite struct KeptPlanTests {
     static let executable: ExecutableSchema = {
         let schema = try! buildSchema(
@@ -95,6 +97,70 @@ import Testing
         _ = await run(memo, [])
         #expect(memo.plansLent.load(ordering: .relaxed) == 7)
         #expect(budget.fieldsKept == fieldsOfFour)
+    }
+
+    /// Holds every caller until `count` have come, then lets them all go:
+    /// so many runs are under way at once.
+    final class Barrier: Sendable {
+        private let state = Mutex<(count: Int, arrived: Int, waiting: [CheckedContinuation<Void, Never>])>((1, 0, []))
+
+        /// How many callers the next group is.
+        func expect(_ count: Int) { state.withLock { $0.count = count } }
+
+        func arrive() async {
+            await withCheckedContinuation { continuation in
+                let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                    state.arrived += 1
+                    state.waiting.append(continuation)
+                    guard state.arrived == state.count else { return [] }
+                    defer { (state.arrived, state.waiting) = (0, []) }
+                    return state.waiting
+                }
+                for waiting in released { waiting.resume() }
+            }
+        }
+    }
+
+    /// Runs of one variant at once: one borrows the plan kept, the others
+    /// plan their own, and all give theirs back; as many runs at once next
+    /// then all borrow one. One more at once than a variant keeps plans
+    /// for leaves one run planning.
+    @Test func runsAtOnceEachGiveTheirPlanBack() async throws {
+        let barrier = Barrier()
+        var builder = ExecutableSchema.Builder(schema: try buildSchema("type Query { item: Item } type Item { id: ID name: String }"))
+        builder.resolve("Query", "item") { _ in
+            .async {
+                await barrier.arrive()
+                return .value(.object([.init("id", .string("1")), .init("name", .string("one"))]))
+            }
+        }
+        builder.readFieldsByName("Item")
+        let executable = try builder.build()
+        let source = Source(body: "{ item { id name } }")
+        let document = try parse(source)
+        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 10_000))
+        let expected = #"{"data":{"item":{"id":"1","name":"one"}}}"#
+        func runAtOnce(_ count: Int) async -> [String] {
+            barrier.expect(count)
+            return await withTaskGroup(of: String.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        await execute(schema: executable, document: document, source: source, limits: .unlimited, memo: memo).json()
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let runs = OperationMemo.maxPlansPerVariant
+        #expect(await runAtOnce(1) == [expected])
+        #expect(await runAtOnce(1) == [expected])
+        #expect(memo.plansKept == 1 && memo.plansLent.load(ordering: .relaxed) == 0)
+        #expect(await runAtOnce(runs) == Array(repeating: expected, count: runs))
+        #expect(memo.plansKept == runs && memo.plansLent.load(ordering: .relaxed) == 1)
+        #expect(await runAtOnce(runs) == Array(repeating: expected, count: runs))
+        #expect(memo.plansKept == runs && memo.plansLent.load(ordering: .relaxed) == 1 + runs)
+        #expect(await runAtOnce(runs + 1) == Array(repeating: expected, count: runs + 1))
+        #expect(memo.plansKept == runs && memo.plansLent.load(ordering: .relaxed) == 1 + 2 * runs)
     }
 
     /// The budget at the plan's own size keeps it; one field less does not.

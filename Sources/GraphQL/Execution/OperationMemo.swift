@@ -10,14 +10,19 @@ import Synchronization
 /// A plan is lent to one run at a time (taken, then given back when the
 /// run ends whole), so the state a run keeps in it (which subplan an
 /// object type had, arguments coerced once) is never shared by two runs;
-/// a second run of the same operation meanwhile plans its own.
+/// a second run of the same operation meanwhile plans its own, and gives
+/// it back too: a variant keeps as many plans as it has had runs at once
+/// (up to `maxPlansPerVariant`), or a server answering one screen for many
+/// users at a time planned nearly every request.
 public final class OperationMemo: Sendable {
     /// The most variants kept for one document: an operation run with many
     /// different variables is measured each time past it, not remembered.
     public static let maxVariants = 16
-    /// The most plans kept for one document, each for one operation and
-    /// variables; and the most fields one plan kept may have.
+    /// The most variants (operation and variables) whose plans are kept
+    /// for one document; the most plans kept for one variant, one for each
+    /// run of it at once; and the most fields one plan kept may have.
     public static let maxPlans = 4
+    public static let maxPlansPerVariant = 8
     public static let maxFieldsPerPlan = 256
 
     private let planBudget: PlanBudget?
@@ -65,23 +70,34 @@ public final class OperationMemo: Sendable {
         return plan
     }
 
-    /// Keeps `plan` for the next run of `key`, within the bounds: in place
-    /// of the oldest plan kept when `maxPlans` are, and only from the
-    /// variant's second run on (a plan that was lent is given back
-    /// whatever the variants seen since). Variants are noted by their
-    /// hash: a key's bytes are kept only with its plan.
+    /// Keeps `plan` for a next run of `key`, within the bounds: beside the
+    /// variant's other plans up to `maxPlansPerVariant`; for a variant
+    /// not kept yet, in place of the oldest variant's plans when
+    /// `maxPlans` variants are; and only from the variant's second run on
+    /// (a plan that was lent is given back whatever the variants seen
+    /// since). Variants are noted by their hash: a key's bytes are kept
+    /// only with its plans.
     func keep(_ plan: Executor.KeptPlan, for key: PlanKey, wasLent: Bool) {
         guard let planBudget, plan.fieldCount <= Self.maxFieldsPerPlan else { return }
-        // The plan it replaces, let go outside the lock.
-        let replaced = plans.withLock { plans -> Executor.KeptPlan? in
+        // The plans it replaces, let go outside the lock.
+        let replaced = plans.withLock { plans -> [Executor.KeptPlan] in
             if !wasLent && !plans.seen.contains(key.hashValue) {
                 if plans.seen.count >= Self.maxVariants { plans.seen = [] }
                 plans.seen.insert(key.hashValue)
-                return nil
+                return []
             }
-            guard !plans.kept.contains(where: { $0.key == key }) else { return nil }
-            let replaced = plans.kept.count >= Self.maxPlans ? plans.kept.removeFirst().plan : nil
-            if let replaced { planBudget.give(back: replaced.fieldCount) }
+            let copies = plans.kept.reduce(0) { $0 + ($1.key == key ? 1 : 0) }
+            guard copies < Self.maxPlansPerVariant else { return [] }
+            var replaced: [Executor.KeptPlan] = []
+            if copies == 0, let oldest = plans.kept.first?.key {
+                var variants: [PlanKey] = []
+                for entry in plans.kept where !variants.contains(entry.key) { variants.append(entry.key) }
+                if variants.count >= Self.maxPlans {
+                    replaced = plans.kept.filter { $0.key == oldest }.map(\.plan)
+                    plans.kept.removeAll { $0.key == oldest }
+                    for plan in replaced { planBudget.give(back: plan.fieldCount) }
+                }
+            }
             if planBudget.take(plan.fieldCount) { plans.kept.append((key, plan)) }
             return replaced
         }
