@@ -210,9 +210,9 @@ extension Executor {
     }
 
     /// An object, interface or union value: its object type's selections
-    /// executed on it.
-    /// `members` (a JSON object's) and `instance` are what the caller knows
-    /// of the parent already, so that it is not matched again for each object.
+    /// executed on it. `members` (a JSON object's) and `instance` are what
+    /// the caller knows of the parent already: matching them out of the
+    /// `Parent` again for each object copied it.
     func completeComposite(
         _ named: GraphQLNamedType, _ parent: Parent, _ typename: String?, _ field: PlannedField, isNonNull: Bool,
         members: [GraphQLValue.Member]? = nil, instance: ParentInstance = ParentInstance()
@@ -249,8 +249,8 @@ extension Executor {
 
     /// ExecuteFields on the object whose frame is open: each field in turn,
     /// then the frame closed, or unwound when a field fails the object.
+    /// `members`, a JSON object parent's, are lent to each field.
     @inline(__always)
-    /// `members`: a JSON object parent's, lent to each field.
     func executeFields(
         _ objectType: GraphQLNamedType, _ parent: Parent, _ fields: [PlannedField], members: [GraphQLValue.Member]?,
         instance: consuming ParentInstance
