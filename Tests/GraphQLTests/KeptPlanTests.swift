@@ -1,15 +1,17 @@
 import GraphQL
 import Synchronization
+import TestSupport
 import Testing
 
 /// Plans kept across runs (issue 36, item 2): an operation's plan is kept
 /// by its document's memo, per operation and variables (byte for byte),
 /// from a variant's second run, lent to the next run and given back when it
-/// ends whole; the runs that borrow it answer as a fresh plan does; the
-/// plans kept are bounded per document (`OperationMemo.maxPlans`, the
-/// oldest replaced; `maxFieldsPerPlan`) and over all documents
-/// (`PlanBudget`), and a memo let go gives its fields back; runs of one
-/// variant at once each give theirs back, up to `maxPlansPerVariant`.
+/// ends whole; the runs that borrow it answer as a fresh plan does; runs of
+/// one variant at once each give theirs back, up to `maxPlansPerVariant`;
+/// the plans kept are bounded per document (`OperationMemo.maxPlans`
+/// variants, the oldest variant's plans replaced together;
+/// `maxFieldsPerPlan`) and over all documents (`PlanBudget`), and a memo
+/// let go gives its fields back.
 @Suite struct KeptPlanTests {
     static let executable: ExecutableSchema = {
         let schema = try! buildSchema(
@@ -125,7 +127,8 @@ import Testing
     /// plan their own, and all give theirs back; as many runs at once next
     /// then all borrow one. One more at once than a variant keeps plans
     /// for leaves one run planning.
-    @Test func runsAtOnceEachGiveTheirPlanBack() async throws {
+    @Test(.hangGuard)
+    func runsAtOnceEachGiveTheirPlanBack() async throws {
         let barrier = Barrier()
         var builder = ExecutableSchema.Builder(schema: try buildSchema("type Query { item: Item } type Item { id: ID name: String }"))
         builder.resolve("Query", "item") { _ in
@@ -136,16 +139,22 @@ import Testing
         }
         builder.readFieldsByName("Item")
         let executable = try builder.build()
-        let source = Source(body: "{ item { id name } }")
+        // One document, as a memo is one document's: the operation run at
+        // once, and `maxPlans` more to run one at a time.
+        let others = (1...OperationMemo.maxPlans).map { "V\($0)" }
+        let source = Source(body: (["Q"] + others).map { "query \($0) { item { id name } }" }.joined(separator: "\n"))
         let document = try parse(source)
-        let memo = OperationMemo(planBudget: PlanBudget(maxFields: 10_000))
+        let budget = PlanBudget(maxFields: 10_000)
+        let memo = OperationMemo(planBudget: budget)
         let expected = #"{"data":{"item":{"id":"1","name":"one"}}}"#
         func runAtOnce(_ count: Int) async -> [String] {
             barrier.expect(count)
             return await withTaskGroup(of: String.self) { group in
                 for _ in 0..<count {
                     group.addTask {
-                        await execute(schema: executable, document: document, source: source, limits: .unlimited, memo: memo).json()
+                        await execute(
+                            schema: executable, document: document, source: source, operationName: "Q", limits: .unlimited, memo: memo
+                        ).json()
                     }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
@@ -161,6 +170,21 @@ import Testing
         #expect(memo.plansKept == runs && memo.plansLent.load(ordering: .relaxed) == 1 + runs)
         #expect(await runAtOnce(runs + 1) == Array(repeating: expected, count: runs + 1))
         #expect(memo.plansKept == runs && memo.plansLent.load(ordering: .relaxed) == 1 + 2 * runs)
+        let fieldsOfOneVariant = budget.fieldsKept
+        #expect(fieldsOfOneVariant > 0 && fieldsOfOneVariant % runs == 0)
+        // Past `maxPlans` variants (the other operations run one at a time,
+        // each kept from its second run), the first variant's plans go
+        // together, and the budget gets all their fields back.
+        barrier.expect(1)
+        for name in others {
+            for _ in 0..<2 {
+                let result = await execute(
+                    schema: executable, document: document, source: source, operationName: name, limits: .unlimited, memo: memo)
+                #expect(result.json() == expected)
+            }
+        }
+        #expect(memo.plansKept == OperationMemo.maxPlans)
+        #expect(budget.fieldsKept == OperationMemo.maxPlans * fieldsOfOneVariant / runs)
     }
 
     /// The budget at the plan's own size keeps it; one field less does not.

@@ -21,9 +21,10 @@ extension Executor {
         let valueStart = writer.count
         let completion: Completion
         do {
-            // Each branch hands its value straight to `complete`: a value
-            // kept in a local first was copied on its way there (a retain
-            // and a release through the payload's witnesses for every field).
+            // The untraced branches hand their value straight to `complete`:
+            // a value kept in a local first was copied on its way there (a
+            // retain and a release through the payload's witnesses for
+            // every field). The traced one keeps it to ask whether it waits.
             if planned.resolution == .introspection {
                 // Introspection values are completed without becoming `Resolved`.
                 completion = completeIntrospected(try introspect(planned, instance.introspected(parent)), depth: 0, planned)

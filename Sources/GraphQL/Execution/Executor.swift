@@ -117,8 +117,10 @@ public func selectOperation(_ document: Document, _ name: String?) -> Result<Ope
 /// wants it and reused by the object's other fields.
 ///
 /// The instance is held unretained: the `Parent` it comes from, which the
-/// object's fields are executed on, keeps it alive for as long as this is
-/// used, and holding it cost a retain and a release for every object.
+/// object's fields are executed on, keeps it alive while they run, and the
+/// retained reference a field was handed cost a retain and a release for
+/// every field. So one lasts no longer than its object's fields: never
+/// store it (in a hole, a group or a closure), make it anew.
 struct ParentInstance {
     var checked = false
     var object: Unmanaged<AnyObject>?
@@ -140,7 +142,7 @@ struct ParentInstance {
         // `as AnyObject` would look for bridging conformances first;
         // a class instance already is the reference.
         func reference<Instance>(_ instance: borrowing Instance) -> Unmanaged<AnyObject> {
-            Unmanaged.passUnretained(unsafeBitCast(copy instance, to: AnyObject.self))
+            Unmanaged.passUnretained(unsafeBitCast(instance, to: AnyObject.self))
         }
         return (reference(value), ObjectIdentifier(dynamicType))
     }

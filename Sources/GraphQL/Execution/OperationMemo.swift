@@ -19,10 +19,14 @@ public final class OperationMemo: Sendable {
     /// different variables is measured each time past it, not remembered.
     public static let maxVariants = 16
     /// The most variants (operation and variables) whose plans are kept
-    /// for one document; the most plans kept for one variant, one for each
-    /// run of it at once; and the most fields one plan kept may have.
+    /// for one document.
     public static let maxPlans = 4
+    /// The most plans kept for one variant: one for each of its runs at
+    /// once that ended whole, within the budget. A document may thus keep
+    /// `maxPlans × maxPlansPerVariant` plans; `PlanBudget` bounds their
+    /// fields over all documents.
     public static let maxPlansPerVariant = 8
+    /// The most fields one plan kept may have.
     public static let maxFieldsPerPlan = 256
 
     private let planBudget: PlanBudget?

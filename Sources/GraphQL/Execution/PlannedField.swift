@@ -45,9 +45,9 @@ extension Executor {
         /// the default resolver over JSON: the objects of a list have their
         /// members in the same order, so it is nearly always there again.
         var memberHint = 0
-        /// The enum value this field last wrote, known to be one of its
-        /// type's: the objects of a list mostly repeat a few values, and
-        /// comparing a short name costs less than looking it up.
+        /// The enum value result coercion last accepted for this field, so
+        /// one of its type's: the objects of a list mostly repeat a few
+        /// values, and comparing a short name costs less than looking it up.
         var lastEnumValue: String?
         /// For a field of an introspection type, which one.
         let introspectionField: Introspection.FieldName?
