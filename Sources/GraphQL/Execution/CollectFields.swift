@@ -62,8 +62,8 @@ public struct FieldCollector: Sendable {
         _ objectType: GraphQLNamedType, _ selectionSet: SelectionSet,
         _ grouped: inout GroupedFields, _ visitedFragments: inout Set<String>
     ) throws(GraphQLError) {
-        for selection in selectionSet.selections {
-            switch selection {
+        for index in selectionSet.selections.indices {
+            switch selectionSet.selections[index] {
             case .field(let field):
                 guard try shouldInclude(field.directives) else { continue }
                 grouped.append(field)

@@ -86,8 +86,8 @@ private struct NodeCounter {
     }
 
     mutating func visit(_ selectionSet: SelectionSet) {
-        for selection in selectionSet.selections {
-            switch selection {
+        for index in selectionSet.selections.indices {
+            switch selectionSet.selections[index] {
             case .field(let field):
                 if field.alias != nil { aliases += 1 }
                 count(field.directives.count)
@@ -218,8 +218,8 @@ private struct Measurer {
         func depth(of selectionSet: SelectionSet, _ visiting: inout Set<String>) -> Int {
             if selectionSet.location != .none, let known = memo[selectionSet.location] { return known }
             var result = 0
-            for selection in selectionSet.selections {
-                switch selection {
+            for index in selectionSet.selections.indices {
+                switch selectionSet.selections[index] {
                 case .field(let field):
                     guard let inner = field.selectionSet else { continue }
                     let own = ["fields", "interfaces", "possibleTypes", "inputFields"].contains(field.name.value) ? 1 : 0

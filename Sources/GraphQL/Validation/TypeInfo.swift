@@ -138,9 +138,13 @@ extension GraphQLSchema {
     /// The field a selection names on a parent type, including the meta-fields
     /// `__typename` (on any composite type) and `__schema`, `__type` (on the query type).
     public func field(named name: String, on parentType: GraphQLNamedType) -> GraphQLField? {
-        if name == "__schema" && queryType === parentType { return MetaFields.schema }
-        if name == "__type" && queryType === parentType { return MetaFields.type }
-        if name == "__typename" && parentType.isCompositeType { return MetaFields.typename }
+        // Only a name starting with `_` can be a meta-field: most are told
+        // apart by a byte, not three comparisons of strings.
+        if name.utf8.first == UInt8(ascii: "_") {
+            if name == "__schema" && queryType === parentType { return MetaFields.schema }
+            if name == "__type" && queryType === parentType { return MetaFields.type }
+            if name == "__typename" && parentType.isCompositeType { return MetaFields.typename }
+        }
         if parentType.kind == .object || parentType.kind == .interface { return parentType.field(named: name) }
         return nil
     }

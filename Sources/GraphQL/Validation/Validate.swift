@@ -106,7 +106,10 @@ public struct ValidationHooks: OptionSet, Sendable {
 /// kind of node. Every hook does nothing unless the rule implements it; a
 /// rule lists the kinds it implements in `hooks`.
 public class ValidationRule {
-    unowned let context: ValidationContext
+    /// Unowned and unchecked: `validate` holds the context for as long as
+    /// its rules live, and a checked unowned reference took an atomic
+    /// strong retain (and a release) at every use, hundreds a document.
+    unowned(unsafe) let context: ValidationContext
 
     required init(context: ValidationContext) {
         self.context = context
@@ -154,6 +157,9 @@ public class ValidationRule {
 struct ValidationWalker {
     let context: ValidationContext
     private let rules: [ValidationRule]
+    /// `rules`, unretained (`rules` holds them): a hook called through a
+    /// retained rule cost a retain and a release for every call.
+    private let unretainedRules: [Unmanaged<ValidationRule>]
     /// For each kind of node, the indices of the rules with hooks for it, in rule order.
     private let rulesByHook: [[Int]]
     /// Whether each rule is skipping the subtree it asked to skip.
@@ -167,6 +173,7 @@ struct ValidationWalker {
     init(context: ValidationContext, rules: [ValidationRule]) {
         self.context = context
         self.rules = rules
+        unretainedRules = rules.map { Unmanaged.passUnretained($0) }
         let specified = Self.specifiedRulesByHook
         let areSpecified =
             rules.count == specifiedRules.count
@@ -194,7 +201,7 @@ struct ValidationWalker {
         depth += 1
         for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
             context.currentRule = index
-            if hook(rules[index]) == .skip {
+            if unretainedRules[index]._withUnsafeGuaranteedRef(hook) == .skip {
                 isSkipping[index] = true
                 skipStack.append((index, depth))
             }
@@ -206,7 +213,7 @@ struct ValidationWalker {
         if !context.isAborted {
             for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
                 context.currentRule = index
-                hook(rules[index])
+                unretainedRules[index]._withUnsafeGuaranteedRef(hook)
             }
         }
         // A rule that skipped this node is called again from its next sibling on.

@@ -133,8 +133,8 @@ final class ValidationContext {
         var spreads: [FragmentSpread] = []
         var setsToVisit = [selectionSet]
         while let set = setsToVisit.popLast() {
-            for selection in set.selections {
-                switch selection {
+            for index in set.selections.indices {
+                switch set.selections[index] {
                 case .fragmentSpread(let spread): spreads.append(spread)
                 case .field(let field): if let nested = field.selectionSet { setsToVisit.append(nested) }
                 case .inlineFragment(let inline): setsToVisit.append(inline.selectionSet)
@@ -254,8 +254,8 @@ private struct VariableUsageCollector {
 
     private mutating func selectionSet(_ node: SelectionSet) {
         typeInfo.enterSelectionSet()
-        for selection in node.selections {
-            switch selection {
+        for index in node.selections.indices {
+            switch node.selections[index] {
             case .field(let field):
                 typeInfo.enterField(field)
                 arguments(field.arguments)

@@ -319,8 +319,8 @@ final class FieldSetMerging {
         if location != .none, let known = directOfSelectionSet[location] { return known }
         var own = Direct()
         func visit(_ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet) {
-            for selection in selectionSet.selections {
-                switch selection {
+            for index in selectionSet.selections.indices {
+                switch selectionSet.selections[index] {
                 case .field(let field):
                     own.fields.append(table.count)
                     table.append(FieldEntry(field, on: parentType))

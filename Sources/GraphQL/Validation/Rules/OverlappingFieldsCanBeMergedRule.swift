@@ -199,13 +199,29 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
     /// would leave out what its memo records of those fragments (which
     /// later sets' answers depend on, as in graphql-js).
     private func cannotConflict(_ selectionSet: SelectionSet, on parentType: GraphQLNamedType?) -> Bool {
+        // The lists of the document's previous set, emptied: not two made
+        // for every selection set.
         var selected: [Selected] = []
-        selected.reserveCapacity(16)
         var fragments: [String] = []
+        swap(&selected, &selectedBuffer)
+        swap(&fragments, &fragmentsBuffer)
+        defer {
+            selected.removeAll(keepingCapacity: true)
+            fragments.removeAll(keepingCapacity: true)
+            swap(&selected, &selectedBuffer)
+            swap(&fragments, &fragmentsBuffer)
+        }
         var repeats = false
         guard collectDistinct(selectionSet, on: parentType, &selected, &fragments, &repeats) else { return false }
         return fragments.isEmpty || fieldSets.hasWorkLeft
     }
+
+    private var selectedBuffer: [Selected] = {
+        var buffer: [Selected] = []
+        buffer.reserveCapacity(16)
+        return buffer
+    }()
+    private var fragmentsBuffer: [String] = []
 
     /// A response name as first selected: its field's name and parent
     /// type, and whether the field is plain (no arguments, directives or subfields).
@@ -228,8 +244,10 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         _ selectionSet: SelectionSet, on parentType: GraphQLNamedType?, _ selected: inout [Selected], _ fragments: inout [String],
         _ repeats: inout Bool
     ) -> Bool {
-        for selection in selectionSet.selections {
-            switch selection {
+        // By index, each selection borrowed where it stands: `for … in`
+        // copied each (a retain of every array a field holds, and a release).
+        for index in selectionSet.selections.indices {
+            switch selectionSet.selections[index] {
             case .field(let field):
                 let key = field.responseKey
                 let isPlain = field.arguments.isEmpty && field.directives.isEmpty && field.selectionSet == nil
@@ -649,8 +667,8 @@ final class OverlappingFieldsCanBeMergedRule: ValidationRule {
         _ parentType: GraphQLNamedType?, _ selectionSet: SelectionSet,
         _ fieldMap: inout FieldMap, _ fragmentNames: inout [String], _ seenFragments: inout Set<String>
     ) {
-        for selection in selectionSet.selections {
-            switch selection {
+        for index in selectionSet.selections.indices {
+            switch selectionSet.selections[index] {
             case .field(let field):
                 fieldMap.append(FieldEntry(field, on: parentType), as: field.responseKey)
             case .fragmentSpread(let spread):

@@ -4,7 +4,7 @@ final class UniqueArgumentNamesRule: ValidationRule {
 
     private func check(_ arguments: [Argument]) {
         guard arguments.count > 1 else { return }
-        for (name, nodes) in groupedInOrder(arguments, by: { $0.name.value }) where nodes.count > 1 {
+        for (name, nodes) in repeatedInOrder(arguments, by: { $0.name.value }) {
             context.report("There can be only one argument named \"\(name)\".", nodes.map(\.name.location))
         }
     }
