@@ -5,7 +5,8 @@ final class NoUndefinedVariablesRule: ValidationRule {
     private var defined: Set<String> = []
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
-        defined = []
+        // Room for every definition at once, rather than growing as they come.
+        defined = Set(minimumCapacity: node.variableDefinitions.count)
         return .continue
     }
 

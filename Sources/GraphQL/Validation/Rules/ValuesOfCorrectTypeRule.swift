@@ -9,7 +9,8 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
     private var variableDefinitions: [String: VariableDefinition] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
-        variableDefinitions = [:]
+        // Room for every definition at once, rather than growing as they come.
+        variableDefinitions = Dictionary(minimumCapacity: node.variableDefinitions.count)
         return .continue
     }
 

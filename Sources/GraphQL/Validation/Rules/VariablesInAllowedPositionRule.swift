@@ -7,7 +7,8 @@ final class VariablesInAllowedPositionRule: ValidationRule {
     private var definitions: [String: VariableDefinition] = [:]
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
-        definitions = [:]
+        // Room for every definition at once, rather than growing as they come.
+        definitions = Dictionary(minimumCapacity: node.variableDefinitions.count)
         return .continue
     }
 
