@@ -85,6 +85,9 @@ module.exports = [
   'query Q($a: Int, $b: Int, $c: Int) { dog { isAtLocation(x: $a) } }',
   'query ($unused: Int) { dog { name } }',
   'query Q($a: Int, $b: Int) { dog { ...F } } fragment F on Dog { isAtLocation(x: $a) }',
+  // More than eight variables, and eight with the repeat last: past the pairwise look.
+  'query Q($a: Int, $b: Int, $c: Int, $d: Int, $e: Int, $f: Int, $g: Int, $h: Int, $i: Int, $b: Int, $a: String, $b: ID) { dog { name } }',
+  'query Q($a: Int, $b: Int, $c: Int, $d: Int, $e: Int, $f: Int, $g: Int, $a: Int) { dog { isAtLocation(x: $a, y: $b) } }',
   // KnownDirectives, UniqueDirectivesPerLocation
   '{ dog @unknown { name } }',
   'query Q @onMutation { dog @onQuery { name @onField } }',
@@ -101,6 +104,9 @@ module.exports = [
   '{ dog { name @withArgs(required: 1, requird: 2) } }',
   '{ dog { isAtLocation(x: 1, x: 2, y: 3, x: 4) name @include(if: true, if: false) } }',
   '{ dog { name(unknown: 1, unknown: 2) } }',
+  // More than eight arguments, and eight with the repeat last.
+  '{ dog { isAtLocation(x: 1, y: 2, x: 3, y: 4, x: 5, y: 6, x: 7, y: 8, x: 9) } }',
+  '{ dog { name @withArgs(a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, a: 8) } }',
   // ValuesOfCorrectType
   '{ complicatedArgs { intArgField(intArg: "3") stringArgField(stringArg: 1) booleanArgField(booleanArg: "true") } }',
   '{ complicatedArgs { intArgField(intArg: 2147483648) a: intArgField(intArg: -2147483649) b: intArgField(intArg: 3.0) c: intArgField(intArg: 2147483647) } }',

@@ -106,9 +106,10 @@ public struct ValidationHooks: OptionSet, Sendable {
 /// kind of node. Every hook does nothing unless the rule implements it; a
 /// rule lists the kinds it implements in `hooks`.
 public class ValidationRule {
-    /// Unowned and unchecked: `validate` holds the context for as long as
-    /// its rules live, and a checked unowned reference took an atomic
+    /// Unowned and unchecked: a checked unowned reference took an atomic
     /// strong retain (and a release) at every use, hundreds a document.
+    /// `validate` holds the context while the walk calls the hooks, so a
+    /// rule may use it only in a hook, and is never kept past `validate`.
     unowned(unsafe) let context: ValidationContext
 
     required init(context: ValidationContext) {
