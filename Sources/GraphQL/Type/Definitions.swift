@@ -59,7 +59,7 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     public internal(set) var fields: [GraphQLField] = [] {
         didSet {
             assertUnsealed()
-            fieldIndex = Dictionary(fields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            fieldIndex = NameTable(fields.enumerated().lazy.map { ($1.name, $0) })
         }
     }
     /// Interfaces an object or interface type implements.
@@ -74,7 +74,7 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     public internal(set) var inputFields: [GraphQLInputValue] = [] {
         didSet {
             assertUnsealed()
-            inputFieldIndex = Dictionary(inputFields.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            inputFieldIndex = NameTable(inputFields.enumerated().lazy.map { ($1.name, $0) })
         }
     }
     public internal(set) var specifiedByURL: String? { didSet { assertUnsealed() } }
@@ -87,8 +87,8 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
     public internal(set) var definitionSource: Source? { didSet { assertUnsealed() } }
     public internal(set) var extensionSources: [Source] = [] { didSet { assertUnsealed() } }
 
-    private var fieldIndex: [String: Int] = [:]
-    private var inputFieldIndex: [String: Int] = [:]
+    private var fieldIndex = NameTable<Int>()
+    private var inputFieldIndex = NameTable<Int>()
 
     init(name: String, kind: TypeKind, description: String? = nil) {
         self.name = name
@@ -131,10 +131,14 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
 
 /// A type as fields, arguments and variables refer to it: a named type,
 /// possibly wrapped in lists and non-null markers.
-public indirect enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
+///
+/// Only the wrappers are boxed: a named type is one reference already, and
+/// every field, argument and variable of most schemas is one, so boxing it
+/// too cost an allocation to make and a retain to read through.
+public enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
     case named(GraphQLNamedType)
-    case list(GraphQLType)
-    case nonNull(GraphQLType)
+    indirect case list(GraphQLType)
+    indirect case nonNull(GraphQLType)
 
     /// The named type inside every wrapper.
     public var namedType: GraphQLNamedType {

@@ -17,10 +17,15 @@ public final class GraphQLSchema: @unchecked Sendable {
     public let definitionSource: Source?
     public let extensionSources: [Source]
 
-    private let typeIndex: [String: GraphQLNamedType]
-    private let directiveIndex: [String: Int]
+    private let typeIndex: NameTable<GraphQLNamedType>
+    private let directiveIndex: NameTable<Int>
     /// For each interface, the objects and interfaces that implement it.
-    private let implementations: [String: (objects: [GraphQLNamedType], interfaces: [GraphQLNamedType])]
+    private let implementations: NameTable<Implementations>
+
+    private struct Implementations: Sendable {
+        var objects: [GraphQLNamedType] = []
+        var interfaces: [GraphQLNamedType] = []
+    }
 
     init(
         description: String?,
@@ -46,19 +51,21 @@ public final class GraphQLSchema: @unchecked Sendable {
         self.types = Self.collectReferencedTypes(
             types: types, roots: [queryType, mutationType, subscriptionType].compactMap { $0 }, directives: directives
         )
-        typeIndex = Dictionary(self.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        directiveIndex = Dictionary(directives.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var implementations: [String: (objects: [GraphQLNamedType], interfaces: [GraphQLNamedType])] = [:]
+        typeIndex = NameTable(self.types.lazy.map { ($0.name, $0) })
+        directiveIndex = NameTable(directives.enumerated().lazy.map { ($1.name, $0) })
+        var implementations: [String: Implementations] = [:]
+        var interfaceNames: [String] = []
         for type in self.types where type.kind == .object || type.kind == .interface {
             for interface in type.interfaces where interface.kind == .interface {
+                if implementations[interface.name] == nil { interfaceNames.append(interface.name) }
                 if type.kind == .object {
-                    implementations[interface.name, default: ([], [])].objects.append(type)
+                    implementations[interface.name, default: Implementations()].objects.append(type)
                 } else {
-                    implementations[interface.name, default: ([], [])].interfaces.append(type)
+                    implementations[interface.name, default: Implementations()].interfaces.append(type)
                 }
             }
         }
-        self.implementations = implementations
+        self.implementations = NameTable(interfaceNames.lazy.map { ($0, implementations[$0]!) })
         for type in self.types { type.seal() }
         for directive in directives { directive.seal() }
     }

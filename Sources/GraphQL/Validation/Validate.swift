@@ -161,8 +161,11 @@ struct ValidationWalker {
     /// `rules`, unretained (`rules` holds them): a hook called through a
     /// retained rule cost a retain and a release for every call.
     private let unretainedRules: [Unmanaged<ValidationRule>]
-    /// For each kind of node, the indices of the rules with hooks for it, in rule order.
-    private let rulesByHook: [[Int]]
+    /// For each kind of node, the indices of the rules with hooks for it, in
+    /// rule order: `hookRules[hookRanges[kind]]`. One flat list, read by
+    /// index: iterating a list of lists retained the inner list at every node.
+    private let hookRules: [Int]
+    private let hookRanges: [Range<Int>]
     /// Whether each rule is skipping the subtree it asked to skip.
     private var isSkipping: [Bool]
     /// The rules skipping now, with the depth of the node they skip.
@@ -179,7 +182,7 @@ struct ValidationWalker {
         let areSpecified =
             rules.count == specifiedRules.count
             && zip(rules, specifiedRules).allSatisfy { ObjectIdentifier(type(of: $0)) == ObjectIdentifier($1) }
-        rulesByHook = areSpecified ? specified : Self.rulesByHook(rules.map { type(of: $0) })
+        (hookRules, hookRanges) = areSpecified ? specified : Self.rulesByHook(rules.map { type(of: $0) })
         isSkipping = Array(repeating: false, count: rules.count)
     }
 
@@ -187,20 +190,25 @@ struct ValidationWalker {
     /// uses: made once, not sixteen arrays for each document.
     private static let specifiedRulesByHook = rulesByHook(specifiedRules)
 
-    private static func rulesByHook(_ rules: [ValidationRule.Type]) -> [[Int]] {
-        var lists = [[Int]](repeating: [], count: ValidationHooks.count)
-        for (index, rule) in rules.enumerated() {
-            let hooks = rule.hooks
-            for bit in 0..<ValidationHooks.count where hooks.contains(ValidationHooks(rawValue: 1 << UInt32(bit))) {
-                lists[bit].append(index)
+    private static func rulesByHook(_ rules: [ValidationRule.Type]) -> (rules: [Int], ranges: [Range<Int>]) {
+        var flat: [Int] = []
+        var ranges: [Range<Int>] = []
+        for bit in 0..<ValidationHooks.count {
+            let kind = ValidationHooks(rawValue: 1 << UInt32(bit))
+            let start = flat.count
+            for (index, rule) in rules.enumerated() where rule.hooks.contains(kind) {
+                flat.append(index)
             }
+            ranges.append(start..<flat.count)
         }
-        return lists
+        return (flat, ranges)
     }
 
     private mutating func enter(_ kind: ValidationHooks, _ hook: (ValidationRule) -> VisitAction) {
         depth += 1
-        for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
+        for position in hookRanges[kind.rawValue.trailingZeroBitCount] {
+            let index = hookRules[position]
+            if isSkipping[index] { continue }
             context.currentRule = index
             if unretainedRules[index]._withUnsafeGuaranteedRef(hook) == .skip {
                 isSkipping[index] = true
@@ -212,7 +220,9 @@ struct ValidationWalker {
 
     private mutating func leave(_ kind: ValidationHooks, _ hook: (ValidationRule) -> Void) {
         if !context.isAborted {
-            for index in rulesByHook[kind.rawValue.trailingZeroBitCount] where !isSkipping[index] {
+            for position in hookRanges[kind.rawValue.trailingZeroBitCount] {
+                let index = hookRules[position]
+                if isSkipping[index] { continue }
                 context.currentRule = index
                 unretainedRules[index]._withUnsafeGuaranteedRef(hook)
             }
@@ -229,12 +239,14 @@ struct ValidationWalker {
 
     mutating func walk(_ document: Document) {
         enter(.document) { $0.enterDocument(document) }
-        for definition in document.definitions {
+        // Lists are read by index throughout, each node borrowed where it
+        // stands: `for … in` copied each (a retain of every list it holds).
+        for index in document.definitions.indices {
             if context.isAborted { return }
-            switch definition {
+            switch document.definitions[index] {
             case .operation(let node): walk(node)
             case .fragment(let node): walk(node)
-            default: walkTypeSystem(definition)
+            default: walkTypeSystem(document.definitions[index])
             }
         }
         leave(.document) { $0.leaveDocument(document) }
@@ -245,7 +257,7 @@ struct ValidationWalker {
         context.beginOperation()
         isInOperation = true
         enter(.operationDefinition) { $0.enterOperationDefinition(node) }
-        for variable in node.variableDefinitions { walk(variable) }
+        for index in node.variableDefinitions.indices { walk(node.variableDefinitions[index]) }
         walk(node.directives, location: DirectiveLocation(node.operation))
         walk(node.selectionSet)
         context.operationVariableUsagesAreComplete = true
@@ -281,9 +293,9 @@ struct ValidationWalker {
     private mutating func walk(_ node: SelectionSet) {
         context.typeInfo.enterSelectionSet()
         enter(.selectionSet) { $0.enterSelectionSet(node) }
-        for selection in node.selections {
+        for index in node.selections.indices {
             if context.isAborted { break }
-            switch selection {
+            switch node.selections[index] {
             case .field(let field): walk(field)
             case .fragmentSpread(let spread): walk(spread)
             case .inlineFragment(let inline): walk(inline)
@@ -320,7 +332,8 @@ struct ValidationWalker {
     }
 
     private mutating func walk(_ nodes: [Argument]) {
-        for node in nodes {
+        for index in nodes.indices {
+            let node = nodes[index]
             context.typeInfo.enterArgument(node)
             enter(.argument) { $0.enterArgument(node) }
             walk(node.value)
@@ -330,7 +343,8 @@ struct ValidationWalker {
     }
 
     private mutating func walk(_ nodes: [Directive], location: DirectiveLocation) {
-        for node in nodes {
+        for index in nodes.indices {
+            let node = nodes[index]
             context.typeInfo.enterDirective(node)
             enter(.directive) { $0.enterDirective(node, location: location) }
             walk(node.arguments)
@@ -366,12 +380,13 @@ struct ValidationWalker {
         case .list(let list):
             context.typeInfo.enterListValue()
             enter(.listValue) { $0.enterListValue(list) }
-            for item in list.values { walk(item) }
+            for index in list.values.indices { walk(list.values[index]) }
             leave(.listValue) { $0.leaveListValue(list) }
             context.typeInfo.leaveListValue()
         case .object(let object):
             enter(.objectValue) { $0.enterObjectValue(object) }
-            for field in object.fields {
+            for index in object.fields.indices {
+                let field = object.fields[index]
                 context.typeInfo.enterObjectField(field)
                 enter(.objectField) { $0.enterObjectField(field) }
                 walk(field.value)

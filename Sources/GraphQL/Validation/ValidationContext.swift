@@ -17,7 +17,9 @@ final class ValidationContext {
     /// Set once `maxErrors` is passed: the traversal stops.
     private(set) var isAborted = false
 
-    private var fragmentIndex: [String: FragmentDefinition]?
+    /// The document's fragments, in order, once one is looked up.
+    private var fragments: [FragmentDefinition]?
+    private var fragmentIndex: [String: Int]?
     private var variableUsageCache: [String: [VariableUsage]] = [:]
     /// Asked for by several rules, as graphql-js keeps them: each
     /// operation's fragments, by where the operation starts (nodes made
@@ -116,16 +118,24 @@ final class ValidationContext {
     // MARK: Fragments
 
     func fragment(named name: String) -> FragmentDefinition? {
-        if fragmentIndex == nil {
-            var index: [String: FragmentDefinition] = [:]
-            for case .fragment(let fragment) in document.definitions {
+        if fragments == nil {
+            var list: [FragmentDefinition] = []
+            for case .fragment(let fragment) in document.definitions { list.append(fragment) }
+            fragments = list
+            if list.count > Self.fragmentScanLimit {
+                var index: [String: Int] = [:]
                 // The last of several same-named fragments wins, as in graphql-js's object.
-                index[fragment.name.value] = fragment
+                for (position, fragment) in list.enumerated() { index[fragment.name.value] = position }
+                fragmentIndex = index
             }
-            fragmentIndex = index
         }
-        return fragmentIndex?[name]
+        if let fragmentIndex { return fragmentIndex[name].map { fragments![$0] } }
+        return fragments!.last { $0.name.value == name }
     }
+
+    /// Up to this many fragments are found by comparing names, which costs
+    /// less than hashing one; past it, by an index made once.
+    private static let fragmentScanLimit = 8
 
     /// The fragment spreads in a selection set, nested ones included, in
     /// graphql-js's order (a stack of selection sets to visit).
@@ -155,12 +165,12 @@ final class ValidationContext {
 
     private func referencedFragments(_ operation: OperationDefinition) -> [FragmentDefinition] {
         var fragments: [FragmentDefinition] = []
-        var collected: Set<String> = []
+        var collected = NameSet()
         var nodesToVisit = [operation.selectionSet]
         while let node = nodesToVisit.popLast() {
             for spread in fragmentSpreads(in: node) {
                 let name = spread.name.value
-                guard collected.insert(name).inserted, let fragment = fragment(named: name) else { continue }
+                guard collected.insert(name), let fragment = fragment(named: name) else { continue }
                 fragments.append(fragment)
                 nodesToVisit.append(fragment.selectionSet)
             }

@@ -3,7 +3,7 @@
 final class NoFragmentCyclesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .fragmentDefinition] }
 
-    private var visited: Set<String> = []
+    private var visited = NameSet()
     private var spreadPath: [FragmentSpread] = []
     private var spreadPathIndexByName: [String: Int] = [:]
 
@@ -16,7 +16,7 @@ final class NoFragmentCyclesRule: ValidationRule {
 
     private func detectCycle(from fragment: FragmentDefinition) {
         let name = fragment.name.value
-        guard visited.insert(name).inserted else { return }
+        guard visited.insert(name) else { return }
         let spreads = context.fragmentSpreads(in: fragment.selectionSet)
         if spreads.isEmpty { return }
         spreadPathIndexByName[name] = spreadPath.count

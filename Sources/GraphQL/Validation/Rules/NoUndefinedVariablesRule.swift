@@ -2,11 +2,10 @@
 final class NoUndefinedVariablesRule: ValidationRule {
     override class var hooks: ValidationHooks { [.operationDefinition, .variableDefinition] }
 
-    private var defined: Set<String> = []
+    private var defined = NameSet()
 
     override func enterOperationDefinition(_ node: OperationDefinition) -> VisitAction {
-        // Room for every definition at once, rather than growing as they come.
-        defined = Set(minimumCapacity: node.variableDefinitions.count)
+        defined.removeAll()
         return .continue
     }
 

@@ -16,7 +16,7 @@ final class NoUnusedFragmentsRule: ValidationRule {
     }
 
     override func leaveDocument(_ node: Document) {
-        var used: Set<String> = []
+        var used = NameSet()
         for operation in operations {
             for fragment in context.recursivelyReferencedFragments(operation) { used.insert(fragment.name.value) }
         }

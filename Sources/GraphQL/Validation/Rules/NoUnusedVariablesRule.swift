@@ -15,7 +15,7 @@ final class NoUnusedVariablesRule: ValidationRule {
     }
 
     override func leaveOperationDefinition(_ operation: OperationDefinition) {
-        let used = Set(context.recursiveVariableUsages(operation).map(\.node.name.value))
+        let used = NameSet(context.recursiveVariableUsages(operation).lazy.map(\.node.name.value))
         for definition in definitions where !used.contains(definition.variable.name.value) {
             let name = definition.variable.name.value
             context.report(

@@ -32,8 +32,14 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
             checkLeafValue(.object(node))
             return .skip
         }
-        let provided = Set(node.fields.map(\.name.value))
-        for field in type.inputFields where !provided.contains(field.name) && field.isRequired {
+        // A few given fields are scanned for each required one; a set of their
+        // names is made only for more, as hashing costs more than a few compares.
+        let provided = node.fields.count > 8 ? Set(node.fields.map(\.name.value)) : nil
+        func isProvided(_ name: String) -> Bool {
+            if let provided { return provided.contains(name) }
+            return node.fields.contains { $0.name.value == name }
+        }
+        for field in type.inputFields where field.isRequired && !isProvided(field.name) {
             context.report(
                 "Field \"\(type.name).\(field.name)\" of required type \"\(field.type)\" was not provided.", node.location
             )
