@@ -200,13 +200,16 @@ extension UUID: PostgresDecodable {
 /// bytea, from its hex output format (`\x0a1b...`).
 extension Array: PostgresDecodable where Element: PostgresDecodable {
     public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> [Element] {
+        // The element type is checked first, so the arrays are reinterpreted:
+        // `as!` from a generic context cast them element by element, which
+        // cost more than reading a list of days.
         if type == .bytea, Element.self == UInt8.self {
-            return try PostgresBytes.decodeHex(bytes) as! [Element]
+            return unsafeBitCast(try PostgresBytes.decodeHex(bytes), to: [Element].self)
         }
         guard let elementType = type.element else { throw mismatch(bytes, type) }
         // Id lists: plain integers need no element strings of their own.
         if Element.self == Int64.self, let integers = PostgresArrayText.integers(of: bytes) {
-            return integers as! [Element]
+            return unsafeBitCast(integers, to: [Element].self)
         }
         return try PostgresArrayText.elements(of: bytes).map { element in
             guard let element else { return try Element.decodeNull() }

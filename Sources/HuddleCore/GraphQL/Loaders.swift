@@ -160,7 +160,7 @@ package protocol Identified: Sendable {
 /// An app's loaders for one operation, made on first use by
 /// `RequestContext.loaders(_:)`, with the operation's shared loaders (which
 /// its batches may prime with the users they join).
-package protocol RequestLoaders: Sendable {
+package protocol RequestLoaders: AnyObject, Sendable {
     init(database: PostgresPool, viewer: LoaderViewer, shared: Loaders)
 }
 

@@ -1,37 +1,44 @@
 /// A FIFO in a ring buffer: push and pop are O(1), where `Array.removeFirst`
 /// would make a long queue (of jobs, of pipelined statements) quadratic.
+///
+/// Inlinable: the PostgreSQL client keeps one per connection, in another
+/// module, where an unspecialised copy looked up its element type's metadata
+/// at every push and pop.
 package struct RingBuffer<Element> {
-    private var storage: [Element?] = Array(repeating: nil, count: 16)
-    private var head = 0
-    package private(set) var count = 0
+    @usableFromInline var storage: [Element?] = Array(repeating: nil, count: 16)
+    @usableFromInline var head = 0
+    @usableFromInline var storedCount = 0
 
-    package init() {}
+    @inlinable package init() {}
 
-    package var isEmpty: Bool { count == 0 }
-    package var first: Element? { count > 0 ? storage[head] : nil }
+    @inlinable package var count: Int { storedCount }
+    @inlinable package var isEmpty: Bool { storedCount == 0 }
+    @inlinable package var first: Element? { storedCount > 0 ? storage[head] : nil }
 
+    @inlinable
     package mutating func push(_ element: Element) {
-        if count == storage.count {
+        if storedCount == storage.count {
             var bigger = [Element?](repeating: nil, count: storage.count * 2)
-            for index in 0..<count { bigger[index] = storage[(head + index) & (storage.count - 1)] }
+            for index in 0..<storedCount { bigger[index] = storage[(head + index) & (storage.count - 1)] }
             storage = bigger
             head = 0
         }
-        storage[(head + count) & (storage.count - 1)] = element
-        count += 1
+        storage[(head + storedCount) & (storage.count - 1)] = element
+        storedCount += 1
     }
 
-    @discardableResult
+    @discardableResult @inlinable
     package mutating func removeFirst() -> Element {
         popFirst()!
     }
 
+    @inlinable
     package mutating func popFirst() -> Element? {
-        guard count > 0 else { return nil }
+        guard storedCount > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
         head = (head + 1) & (storage.count - 1)
-        count -= 1
+        storedCount -= 1
         return element
     }
 }
