@@ -18,7 +18,7 @@ import Testing
     }()
 
     @Test func aNameTableFindsEveryNameAndNothingElse() {
-        for size in [0, 1, 2, 7, 8, 9, 100, Self.names.count] {
+        for size in [0, 1, 2, 7, 8, 9, 30, Self.names.count] {
             let stored = Array(Self.names.prefix(size))
             let table = NameTable(stored.enumerated().map { ($1, $0) })
             var expected: [String: Int] = [:]
@@ -37,12 +37,51 @@ import Testing
         #expect(table.count == 2)
     }
 
-    @Test func aNameTableReadsBridgedAndSubstringMadeNamesAlike() {
+    @Test func aNameTableFindsNamesMadeAnotherWay() {
         let table = NameTable(Self.names.enumerated().map { ($1, $0) })
         for (index, name) in Self.names.enumerated() {
-            // The same text, made another way: a shared substring's copy.
+            // The same text in another string: a substring's copy.
             let remade = String(("<" + name + ">").dropFirst().dropLast())
             #expect(table[remade] == Self.names.firstIndex(of: name), "\(index)")
+        }
+    }
+
+    /// Names whose home is the last slot of an eight-slot table (three names
+    /// or fewer make one): the second and third probe past the end, to the start.
+    private static func namesHomedAtTheLastSlot(_ count: Int) -> [String] {
+        var found: [String] = []
+        var candidate = 0
+        while found.count < count {
+            let name = "n\(candidate)"
+            if NameTable<Int>.hash(name) & 7 == 7 { found.append(name) }
+            candidate += 1
+        }
+        return found
+    }
+
+    @Test func probesWrapPastTheEndAndARepeatFoundAwayFromHomeKeepsItsFirstValue() {
+        let homed = Self.namesHomedAtTheLastSlot(4)
+        // The second name lands in slot 0, the third in slot 1; the repeat
+        // of the second must be found there, not stored again.
+        let table = NameTable([(homed[0], 0), (homed[1], 1), (homed[2], 2), (homed[1], 3)])
+        #expect(table.count == 3)
+        #expect(table[homed[0]] == 0)
+        #expect(table[homed[1]] == 1)
+        #expect(table[homed[2]] == 2)
+        // A name not there, from the same home, walks the whole run to slot 2.
+        #expect(table[homed[3]] == nil)
+    }
+
+    @Test func namesAreComparedByTheirBytesAsGraphQLJSComparesThem() {
+        // Canonically equivalent to "Key" (a Kelvin sign), which Swift's
+        // `==` calls equal: graphql-js does not, nor does a name lookup.
+        let kelvin = "\u{212A}ey"
+        #expect(kelvin == "Key")
+        for size in [1, 3, 20] {
+            let names = ["Key"] + (0..<size).map { "name\($0)" }
+            let table = NameTable(names.enumerated().map { ($1, $0) })
+            #expect(table["Key"] == 0)
+            #expect(table[kelvin] == nil, "\(size)")
         }
     }
 
@@ -70,13 +109,15 @@ import Testing
         let schema = try buildSchema(
             """
             directive @mark(level: Int) on FIELD
-            type Query { \(fields)\n wide: Wide }
+            type Query { \(fields)\n wide: Wide\n small: Small\n key: Key }
             type Wide implements Named & Node { \(fields)\n name: String\n id: ID }
             interface Named { name: String }
             interface Node { id: ID }
             interface Pet implements Named { name: String }
             type Dog implements Pet & Named { name: String }
             input Filter { \(fields) }
+            type Small { Key: Int }
+            type Key { id: ID }
             """
         )
         let wide = try #require(schema.type(named: "Wide"))
@@ -84,6 +125,12 @@ import Testing
         #expect(wide.field(named: "field20") == nil)
         #expect(schema.type(named: "Filter")?.inputField(named: "field19")?.name == "field19")
         #expect(schema.type(named: "Filter")?.inputField(named: "field") == nil)
+        // Found by their bytes whether a type's few fields are scanned or its many looked up.
+        let small = try #require(schema.type(named: "Small"))
+        #expect(small.field(named: "Key") != nil)
+        #expect(small.field(named: "\u{212A}ey") == nil)
+        #expect(wide.field(named: "\u{212A}ey") == nil)
+        #expect(schema.type(named: "\u{212A}ey") == nil)
         #expect(schema.directive(named: "mark")?.name == "mark")
         #expect(schema.directive(named: "skip")?.name == "skip")
         #expect(schema.directive(named: "Mark") == nil)

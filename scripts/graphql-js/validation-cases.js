@@ -175,6 +175,14 @@ module.exports = [
   // UniqueInputFieldNames
   '{ complicatedArgs { complexArgField(complexArg: {requiredField: true, requiredField: false, nested: {intField: 1, intField: 2}}) } }',
   '{ complicatedArgs { jsonArgField(json: {a: 1, a: 2, b: {a: 1}}) } }',
+  // Past the scans' limits (eight names): a repeated fragment name among
+  // nine or more (the last wins), nine given input fields, nine variables
+  '{ dog { ...F ...F1 ...F2 ...F3 ...F4 ...F5 ...F6 ...F7 ...F8 } } fragment F on Dog { name } fragment F1 on Dog { name } fragment F2 on Dog { name } fragment F3 on Dog { name } fragment F4 on Dog { name } fragment F5 on Dog { name } fragment F6 on Dog { name } fragment F7 on Dog { name } fragment F8 on Dog { name } fragment F on Cat { meows }',
+  '{ dog { ...F ...F1 } } fragment F on Dog { name } fragment F1 on Dog { name } fragment F on Cat { meows }',
+  '{ complicatedArgs { complexArgField(complexArg: {intField: 1, stringField: "a", booleanField: true, stringListField: [], nested: null, nonNullField: true, intField: 2, extra1: 1, extra2: 2}) } }',
+  '{ complicatedArgs { complexArgField(complexArg: {intField: 1, stringField: "a", extra1: 1}) } }',
+  'query A($v1: Int, $v2: Int, $v3: Int, $v4: Int, $v5: Int, $v6: Int, $v7: Int, $v8: Int, $v9: Int) { complicatedArgs { a1: intArgField(intArg: $v1) a2: intArgField(intArg: $v2) a3: intArgField(intArg: $v3) a4: intArgField(intArg: $v4) a5: intArgField(intArg: $v5) a6: intArgField(intArg: $v6) a7: intArgField(intArg: $v7) a8: intArgField(intArg: $v8) a9: intArgField(intArg: $v9) } } query B { complicatedArgs { intArgField(intArg: $v1) } }',
+  'query A($v1: Int, $v2: Int) { complicatedArgs { a1: intArgField(intArg: $v1) a2: intArgField(intArg: $v2) } } query B { complicatedArgs { intArgField(intArg: $v1) } }',
   // Many errors at once
   'query Q($a: Int, $a: String) { dog { unknown meows ...Missing @unknown } cat { barks(x: 1) } } fragment Unused on Cat { name @include }',
 ];

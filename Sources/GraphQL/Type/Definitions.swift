@@ -101,7 +101,7 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
 
     public func field(named name: String) -> GraphQLField? {
         if fields.count <= Self.scanLimit {
-            for field in fields where field.name == name { return field }
+            for field in fields where NameTable<Int>.sameName(field.name, name) { return field }
             return nil
         }
         return fieldIndex[name].map { fields[$0] }
@@ -109,7 +109,7 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
 
     public func inputField(named name: String) -> GraphQLInputValue? {
         if inputFields.count <= Self.scanLimit {
-            for field in inputFields where field.name == name { return field }
+            for field in inputFields where NameTable<Int>.sameName(field.name, name) { return field }
             return nil
         }
         return inputFieldIndex[name].map { inputFields[$0] }
@@ -133,8 +133,8 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
 /// possibly wrapped in lists and non-null markers.
 ///
 /// Only the wrappers are boxed: a named type is one reference already, and
-/// every field, argument and variable of most schemas is one, so boxing it
-/// too cost an allocation to make and a retain to read through.
+/// every type ends in one, so boxing it too cost an allocation to make and
+/// a box to read through for every type reference.
 public enum GraphQLType: Sendable, Hashable, CustomStringConvertible {
     case named(GraphQLNamedType)
     indirect case list(GraphQLType)

@@ -3,11 +3,18 @@
 /// by name, which validation and execution look up at nearly every node.
 ///
 /// Swift's `Dictionary` hashes with a seeded SipHash so that nobody can
-/// choose keys that collide. Here nobody but the schema's author chooses the
-/// keys, and a lookup with any other name only walks the run of slots the
-/// schema's own names fill, so a multiplicative hash of the name's bytes
-/// serves at a fraction of SipHash's cost. The first value given for a name
-/// is the one kept, as `Dictionary(_:uniquingKeysWith: { first, _ in first })`.
+/// choose keys that collide. Here the keys are a schema's names: a lookup
+/// with any other name only walks the run of slots those fill, which the
+/// table (never more than half full) keeps short, so a multiplicative hash
+/// of the name's bytes serves at a fraction of SipHash's cost. The hash is
+/// seeded for each process all the same: a schema read from elsewhere
+/// (`buildClientSchema` over a remote endpoint's introspection) has keys
+/// someone else chose, and they cannot know the seed to make them collide.
+///
+/// Names are compared byte for byte, as graphql-js compares them, not by
+/// Swift's `==`, which calls canonically equivalent strings equal; the first
+/// value given for a name is the one kept.
+
 struct NameTable<Value: Sendable>: Sendable {
     private var names: [String] = []
     private var values: [Value] = []
@@ -33,7 +40,7 @@ struct NameTable<Value: Sendable>: Sendable {
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { return nil }
-            if names[entry - 1] == name { return values[entry - 1] }
+            if Self.sameName(names[entry - 1], name) { return values[entry - 1] }
             slot = (slot + 1) & mask
         }
     }
@@ -44,7 +51,7 @@ struct NameTable<Value: Sendable>: Sendable {
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { break }
-            if names[entry - 1] == name { return }
+            if Self.sameName(names[entry - 1], name) { return }
             slot = (slot + 1) & mask
         }
         names.append(name)
@@ -63,8 +70,27 @@ struct NameTable<Value: Sendable>: Sendable {
         }
     }
 
+    /// Whether two names have the same UTF-8 bytes.
+    @inline(__always)
+    static func sameName(_ first: String, _ second: String) -> Bool {
+        // The same representation (a small string's inline bytes, or one
+        // buffer) holds the same bytes: the usual hit, told without a read.
+        if MemoryLayout<String>.size == 16,
+            unsafeBitCast(first, to: (UInt64, UInt64).self) == unsafeBitCast(second, to: (UInt64, UInt64).self)
+        {
+            return true
+        }
+        let same = first.utf8.withContiguousStorageIfAvailable { firstBytes in
+            second.utf8.withContiguousStorageIfAvailable { secondBytes in
+                firstBytes.count == secondBytes.count && firstBytes.elementsEqual(secondBytes)
+            }
+        }
+        return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
+    }
+
     /// The name's UTF-8 bytes, eight at a time, each word mixed in by a
-    /// multiply (the 64-bit golden ratio) and the high half folded down.
+    /// multiply (the 64-bit golden ratio) and the high half folded down,
+    /// from a state seeded once a process.
     static func hash(_ name: String) -> Int {
         if let hash = name.utf8.withContiguousStorageIfAvailable(hash(bytes:)) { return hash }
         var contiguous = name
@@ -72,7 +98,7 @@ struct NameTable<Value: Sendable>: Sendable {
     }
 
     private static func hash(bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var state: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
+        var state: UInt64 = nameTableSeed ^ UInt64(bytes.count)
         var offset = 0
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
@@ -103,3 +129,6 @@ struct NameTable<Value: Sendable>: Sendable {
         return product ^ (product >> 32)
     }
 }
+
+/// `NameTable`'s hash seed (a generic type cannot hold a stored static).
+private let nameTableSeed = UInt64.random(in: .min ... .max)

@@ -187,7 +187,7 @@ struct ValidationWalker {
     }
 
     /// The table for the specified rules, which nearly every validation
-    /// uses: made once, not sixteen arrays for each document.
+    /// uses: made once, not for each document.
     private static let specifiedRulesByHook = rulesByHook(specifiedRules)
 
     private static func rulesByHook(_ rules: [ValidationRule.Type]) -> (rules: [Int], ranges: [Range<Int>]) {
@@ -239,8 +239,8 @@ struct ValidationWalker {
 
     mutating func walk(_ document: Document) {
         enter(.document) { $0.enterDocument(document) }
-        // Lists are read by index throughout, each node borrowed where it
-        // stands: `for … in` copied each (a retain of every list it holds).
+        // Lists are read by index throughout, as in the rules' loops, where
+        // `for … in` copied each element (a retain of every list it holds).
         for index in document.definitions.indices {
             if context.isAborted { return }
             switch document.definitions[index] {

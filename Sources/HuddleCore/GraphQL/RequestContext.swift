@@ -59,7 +59,7 @@ package final class RequestContext: Sendable {
     /// up or in): their reads must see its writes too.
     private let wroteFor = Mutex<[Int64]>([])
     private let loaderStorage = Mutex<Loaders?>(nil)
-    private let appLoaderStorage = Mutex<[ObjectIdentifier: AnyObject]>([:])
+    private let appLoaderStorage = Mutex<[ObjectIdentifier: any RequestLoaders]>([:])
 
     /// The operation's loaders, made on first use (many operations, such as
     /// introspection or `{ __typename }`, need none).
@@ -82,11 +82,12 @@ package final class RequestContext: Sendable {
     package func loaders<AppLoaders: RequestLoaders>(_ type: AppLoaders.Type) -> AppLoaders {
         let shared = loaders
         return appLoaderStorage.withLock { storage in
-            // Kept by their exact type, so the object found is of it: a
-            // dynamic cast at every resolver's call cost more than the lookup.
-            if let loaders = storage[ObjectIdentifier(type)] { return unsafeDowncast(loaders, to: AppLoaders.self) }
+            // Kept under the type they were made as, so the object found is
+            // of it and needs no dynamic cast at every resolver's call.
+            let key = ObjectIdentifier(AppLoaders.self)
+            if let loaders = storage[key] { return unsafeDowncast(loaders, to: AppLoaders.self) }
             let loaders = AppLoaders(database: database, viewer: loaderViewer, shared: shared)
-            storage[ObjectIdentifier(type)] = loaders
+            storage[key] = loaders
             return loaders
         }
     }
