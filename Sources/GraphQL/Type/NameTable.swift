@@ -14,7 +14,6 @@
 /// Names are compared byte for byte, as graphql-js compares them, not by
 /// Swift's `==`, which calls canonically equivalent strings equal; the first
 /// value given for a name is the one kept.
-
 struct NameTable<Value: Sendable>: Sendable {
     private var names: [String] = []
     private var values: [Value] = []
