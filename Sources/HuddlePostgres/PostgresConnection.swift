@@ -134,6 +134,10 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
             return UnsafeSendable(connection)
         }
         connection = started.value
+        guard !Task.isCancelled else {
+            tearDown()
+            throw Self.cancelledOpening
+        }
         // libpq prints notices (and the server's goodbye on a shutdown) on
         // standard error, in among the server's JSON log lines; drop them.
         if let connection { PQsetNoticeProcessor(connection, { _, _ in }, nil) }
@@ -142,12 +146,26 @@ public final class PostgresConnection: @unchecked Sendable, PostgresQuerying {
             state = .closed
             throw error
         }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            connectContinuation = continuation
-            startConnectTimer()
-            // PQconnectStart leaves the first step waiting for the socket to be writable.
-            watchSocket(events: Int32(UV_WRITABLE.rawValue))
+        // A caller that gives up (a pool closing) ends the opening at once,
+        // rather than leaving a socket watched until the connect timeout.
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                guard !Task.isCancelled else {
+                    tearDown()
+                    return continuation.resume(throwing: Self.cancelledOpening)
+                }
+                connectContinuation = continuation
+                startConnectTimer()
+                // PQconnectStart leaves the first step waiting for the socket to be writable.
+                watchSocket(events: Int32(UV_WRITABLE.rawValue))
+            }
+        } onCancel: {
+            loop.enqueue { [self] in finishConnecting(Self.cancelledOpening) }
         }
+    }
+
+    private static var cancelledOpening: PostgresError {
+        PostgresError(.cancelled, "the opening of a PostgreSQL connection was cancelled")
     }
 
     private func startConnectTimer() {

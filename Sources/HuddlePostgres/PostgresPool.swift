@@ -38,6 +38,11 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
     private var waiting = 0
     private var closed = false
     private var reconnectScheduled = false
+    /// The tasks opening a connection or waiting to, by number: cancelled
+    /// when the pool closes, so that none is left watching a socket or
+    /// sleeping on a loop that is to stop.
+    private var background: [Int: Task<Void, Never>] = [:]
+    private var backgroundCount = 0
     private var backoff: Duration
     private var lastConnectError: PostgresError?
 
@@ -59,9 +64,12 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
         public var healthChecks: Int
         /// Statements finished (or failed) on the pool's connections, since it started.
         public var statements: Int
+        /// Connections that could not be opened, since the pool started.
+        public var failedOpenings: Int
     }
 
     private var healthChecks = 0
+    private var failedOpenings = 0
     private var statements = 0
     /// Since the pool started: each acquisition's wait for a connection
     /// (0 when one was free), and each statement's duration.
@@ -76,7 +84,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             busy: connections.filter { exclusive.contains(ObjectIdentifier($0)) || $0.statementsInFlight > 0 }.count,
             waiting: waiting,
             healthChecks: healthChecks,
-            statements: statements
+            statements: statements,
+            failedOpenings: failedOpenings
         )
     }
 
@@ -146,6 +155,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
             waiting = 0
             for connection in connections { connection.close() }
             connections = []
+            for task in background.values { task.cancel() }
+            background = [:]
         }
     }
 
@@ -295,7 +306,7 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
     private func openConnection() {
         guard !closed else { return }
         connecting += 1
-        Task(executorPreference: loop) { [self] in
+        inBackground { [self] in
             do {
                 let connection = try await PostgresConnection.connect(configuration, on: loop)
                 connecting -= 1
@@ -306,9 +317,20 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
                 serveWaiters()
             } catch {
                 connecting -= 1
+                failedOpenings += 1
                 lastConnectError = error as? PostgresError ?? PostgresError(.connection, "\(error)")
                 scheduleReconnect()
             }
+        }
+    }
+
+    /// Runs `body` in a task on the loop that `close` cancels.
+    private func inBackground(_ body: @escaping @Sendable () async -> Void) {
+        backgroundCount += 1
+        let number = backgroundCount
+        background[number] = Task(executorPreference: loop) { [self] in
+            await body()
+            background[number] = nil
         }
     }
 
@@ -342,9 +364,10 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
         reconnectScheduled = true
         let delay = backoff
         backoff = min(backoff * 2, configuration.reconnectBackoff.last)
-        Task(executorPreference: loop) { [self] in
+        inBackground { [self] in
             await loop.sleep(for: delay)
             reconnectScheduled = false
+            guard !closed else { return }
             if connections.count + connecting < max(1, configuration.minConnections) || waiting > 0 {
                 openConnection()
             }

@@ -171,7 +171,7 @@ package final class HuddleServer: Sendable {
         var configuration = configuration
         // One LISTEN connection for the process, on a loop of its own;
         // every worker's subscriptions follow it.
-        let listenerLoop = EventLoop()
+        let listenerLoop = EventLoop(logger: configuration.http.logger)
         Thread { listenerLoop.run() }.start()
         let listener = PostgresListener(database, on: listenerLoop)
         do {

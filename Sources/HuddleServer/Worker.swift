@@ -10,7 +10,7 @@ import HuddleRuntime
 
 /// One event loop on its own thread with its own server, pool and schema.
 final class Worker: Sendable {
-    let loop = EventLoop()
+    let loop: EventLoop
     let server: HTTPServer
     let pool: PostgresPool
     /// Pools to the standbys queries may read from, when there are any.
@@ -28,6 +28,8 @@ final class Worker: Sendable {
         shared: HuddleServer.Shared, settings: HuddleServer.Configuration, onSignal: (@Sendable () -> Void)?
     ) {
         self.onSignal = onSignal
+        let loop = EventLoop(logger: configuration.logger)
+        self.loop = loop
         let pool = PostgresPool(database, on: loop)
         self.pool = pool
         let metrics = configuration.metrics
@@ -62,7 +64,6 @@ final class Worker: Sendable {
         http.operations = operations
         let processor = ImageProcessor()
         // The media store's client on this worker's loop, where uploads and /media run.
-        let loop = loop
         let bucket = settings.mediaStore.map { S3Bucket($0, client: HTTPClient(loop: loop, settings: S3Bucket.clientSettings)) }
         self.bucket = bucket
         http.uploads = MultipartUploads(

@@ -262,6 +262,59 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test func closingThePoolEndsAConnectionStillOpeningAndItsLoopStops() async throws {
+        // A server that takes the connection and never answers: libpq's
+        // first message waits for a reply for as long as it is let.
+        let (listening, port) = boundSocket()
+        defer { close(listening) }
+        #expect(listen(listening, 8) == 0)
+        let heard = Log()
+        Thread {
+            let accepted = accept(listening, nil, nil)
+            guard accepted >= 0 else { return }
+            var byte: UInt8 = 0
+            if read(accepted, &byte, 1) == 1 { heard.append("first byte") }
+            // Left open (and unanswered) until the test's process ends.
+        }.start()
+        var configuration = PostgresConfiguration(url: "postgresql://huddle@127.0.0.1:\(port)/huddle?sslmode=disable")
+        configuration.connectTimeout = .seconds(3600)
+        configuration.acquireTimeout = .seconds(3600)
+        let loopLog = Log()
+        let running = RunningLoop(logger: Logger(sink: { loopLog.append($0) }))
+        let pool = PostgresPool(configuration, on: running.loop)
+        let query = Task { try await pool.query("SELECT 1") }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while heard.all.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(heard.all == ["first byte"])
+        await pool.close()
+        await #expect { try await query.value } throws: { ($0 as? PostgresError)?.kind == .poolClosed }
+        // Its socket watched no longer, nothing keeps the loop from stopping
+        // (not even until the loop's drain limit, which would log what did).
+        #expect(await running.stop(within: .seconds(60)))
+        #expect(loopLog.all == [])
+    }
+
+    @Test func closingThePoolEndsItsWaitToReconnect() async throws {
+        // Nothing listens there: each opening fails at once, and the next waits out the backoff.
+        var configuration = PostgresConfiguration(url: "postgresql://huddle@127.0.0.1:\(freePort())/huddle?sslmode=disable")
+        configuration.reconnectBackoff = (.seconds(3600), .seconds(3600))
+        configuration.acquireTimeout = .seconds(3600)
+        let loopLog = Log()
+        let running = RunningLoop(logger: Logger(sink: { loopLog.append($0) }))
+        let pool = PostgresPool(configuration, on: running.loop)
+        let query = Task { try await pool.query("SELECT 1") }
+        // Once the first opening has failed, the next waits out the backoff.
+        let failed = await running.loop.onLoop { () async -> Int in
+            await running.loop.poll(for: .seconds(60)) { pool.statistics.failedOpenings == 1 }
+            return pool.statistics.failedOpenings
+        }
+        #expect(failed == 1)
+        await pool.close()
+        await #expect { try await query.value } throws: { ($0 as? PostgresError)?.kind == .poolClosed }
+        #expect(await running.stop(within: .seconds(60)))
+        #expect(loopLog.all == [])
+    }
+
     @Test func aConnectionIdleTooLongIsCheckedAndADeadOneReplaced() async throws {
         try await TestDatabase.withPool({
             $0.maxConnections = 1

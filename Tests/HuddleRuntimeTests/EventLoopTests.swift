@@ -274,6 +274,56 @@ private final class Shared<Value: Sendable>: Sendable {
         await running.stop()
     }
 
+    @Test(.hangGuard)
+    func whatIsQueuedWhenTheLoopStopsStillRunsBeforeItReturns() async {
+        let running = RunningLoop()
+        let loop = running.loop
+        let log = Log()
+        // A task waiting on its timer when the loop is told to stop: the
+        // timer fires as the loop finishes, and the task's continuation (a
+        // job queued then) runs before `run` returns.
+        await Task(executorPreference: loop) {
+            _ = Task(executorPreference: loop) {
+                await loop.sleep(for: .milliseconds(50))
+                log.append("woke on loop: \(loop.inLoopThread)")
+            }
+        }.value
+        #expect(await running.stop(within: .seconds(60)))
+        #expect(log.all == ["woke on loop: true"])
+    }
+
+    @Test(.hangGuard)
+    func aHandleStillOpenAfterTheDrainLimitIsLoggedAndTheLoopStopsAnyway() async {
+        let lines = Log()
+        let running = RunningLoop(drainLimit: .milliseconds(200), logger: Logger(sink: { lines.append($0) }))
+        let loop = running.loop
+        // A timer an hour away that nobody cancels would keep the loop running for that hour.
+        _ = loop.schedule(at: .now + .seconds(3600)) {}
+        // A keep-alive asked for while the loop stops is never called, and keeps nothing running.
+        let called = Log()
+        loop.stop()
+        loop.enqueue { _ = loop.repeating(every: .milliseconds(20)) { called.append("called") } }
+        #expect(await running.stop(within: .seconds(60)))
+        let logged = lines.all
+        #expect(logged.count == 1)
+        #expect(logged.first?.contains("the event loop stopped with handles still open") == true)
+        #expect(logged.first?.contains("\"handles\":\"timer\"") == true)
+        #expect(called.all.isEmpty)
+    }
+
+    @Test(.hangGuard)
+    func aLoopWhoseHandlesAreClosedStopsWithoutALogLine() async {
+        let lines = Log()
+        let running = RunningLoop(drainLimit: .milliseconds(200), logger: Logger(sink: { lines.append($0) }))
+        let cancel = running.loop.schedule(at: .now + .seconds(3600)) {}
+        cancel()
+        _ = await Task(executorPreference: running.loop) {
+            running.loop.repeating(every: .milliseconds(20)) {}
+        }.value
+        #expect(await running.stop(within: .seconds(60)))
+        #expect(lines.all.isEmpty)
+    }
+
     /// An actor whose executor is the loop runs on the loop's thread, and a
     /// task preferring the loop calls nonisolated code without hopping.
     actor OnLoop {

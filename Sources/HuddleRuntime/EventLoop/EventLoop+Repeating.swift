@@ -7,9 +7,11 @@ extension EventLoop {
     /// loop's instead of a task and a libuv timer of its own. The first
     /// call comes between 15/16 of `interval` and `interval` from now, and
     /// actions started at different moments stay spread over the interval
-    /// rather than all called in one turn. On the loop only.
+    /// rather than all called in one turn. On a stopped loop the action is
+    /// never called: a wheel would keep it running. On the loop only.
     public func repeating(every interval: Duration, _ action: @escaping @Sendable () -> Void) -> RepeatingAction {
         assertInLoopThread()
+        if stopping.load(ordering: .acquiring) { return RepeatingAction(action) }
         let wheel: TimingWheel
         if let existing = timingWheels[interval] {
             wheel = existing

@@ -45,9 +45,18 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var idleRunning = false
     /// The thread running the loop, set when `run` starts.
     private let loopThread = Atomic<UInt>(0)
-    private let stopping = Atomic<Bool>(false)
+    /// Set once `stop` has run: no keep-alive starts after it.
+    let stopping = Atomic<Bool>(false)
+    /// How long `run`, once stopped, waits for the loop's other handles to close.
+    public let drainLimit: Duration
+    private var drainOverran = false
+    private let logger: Logger
 
-    public init() {
+    /// `logger` gets what the loop itself has to say: handles still open
+    /// when it stops.
+    public init(drainLimit: Duration = .seconds(10), logger: Logger = Logger()) {
+        self.drainLimit = drainLimit
+        self.logger = logger
         uv = .allocate(capacity: 1)
         uv_loop_init(uv)
         wakeUp = .allocate(capacity: 1)
@@ -102,14 +111,67 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     public func run() {
         loopThread.store(Self.currentThread, ordering: .releasing)
         uv_run(uv, UV_RUN_DEFAULT)
-        uv_close(UnsafeMutableRawPointer(wakeUp).assumingMemoryBound(to: uv_handle_t.self), nil)
-        uv_close(UnsafeMutableRawPointer(idle).assumingMemoryBound(to: uv_handle_t.self), nil)
-        uv_close(UnsafeMutableRawPointer(turnEnd).assumingMemoryBound(to: uv_handle_t.self), nil)
+        finishRunning()
+        loopThread.store(0, ordering: .releasing)
+    }
+
+    /// After `stop`: the jobs already queued, and those they queue, still
+    /// run, and the handles being closed finish closing, until nothing but
+    /// the loop's own handles is left; then those are closed. Dropping the
+    /// queued jobs instead stranded whatever they were to close: a
+    /// PostgreSQL connection that finished opening just after its pool
+    /// closed kept its socket watched, and the loop ran for ever. Should
+    /// something still keep the loop alive after `drainLimit`, it is
+    /// logged and left open, so that `run` returns all the same.
+    private func finishRunning() {
         for wheel in timingWheels.values { wheel.close() }
         timingWheels = [:]
-        // Let libuv finish closing them.
+        uv_unref(handle(wakeUp))
+        let limit = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
+        uv_timer_init(uv, limit)
+        limit.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        uv_timer_start(
+            limit,
+            { timer in
+                let loop = EventLoop.from(timer!.pointee.data)
+                loop.drainOverran = true
+                uv_stop(loop.uv)
+            }, UInt64(max(1, drainLimit.milliseconds)), 0)
+        // The limit must not keep the loop alive itself.
+        uv_unref(handle(limit))
         uv_run(uv, UV_RUN_DEFAULT)
-        loopThread.store(0, ordering: .releasing)
+        if drainOverran {
+            logger.log(
+                .error, "the event loop stopped with handles still open; they are left open",
+                ["handles": .string(openHandles().joined(separator: ", "))])
+        }
+        uv_close(handle(limit)) { handle in
+            handle!.withMemoryRebound(to: uv_timer_t.self, capacity: 1) { $0.deallocate() }
+        }
+        uv_close(handle(wakeUp), nil)
+        uv_close(handle(idle), nil)
+        uv_close(handle(turnEnd), nil)
+        // One turn runs the close callbacks; more would wait on what overran.
+        uv_run(uv, drainOverran ? UV_RUN_NOWAIT : UV_RUN_DEFAULT)
+    }
+
+    private func handle<Handle>(_ pointer: UnsafeMutablePointer<Handle>) -> UnsafeMutablePointer<uv_handle_t> {
+        UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: uv_handle_t.self)
+    }
+
+    /// The kinds of the handles that keep the loop alive, for the log.
+    private func openHandles() -> [String] {
+        var kinds: [String] = []
+        withUnsafeMutablePointer(to: &kinds) { pointer in
+            uv_walk(
+                uv,
+                { handle, argument in
+                    guard let handle, uv_is_active(handle) != 0, uv_has_ref(handle) != 0, uv_is_closing(handle) == 0 else { return }
+                    let kinds = argument!.assumingMemoryBound(to: [String].self)
+                    kinds.pointee.append(String(cString: uv_handle_type_name(uv_handle_get_type(handle))))
+                }, pointer)
+        }
+        return kinds
     }
 
     /// Makes `run` return once the jobs queued before it have run. Any thread may call it.
