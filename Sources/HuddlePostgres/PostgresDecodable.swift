@@ -200,21 +200,37 @@ extension UUID: PostgresDecodable {
 /// bytea, from its hex output format (`\x0a1b...`).
 extension Array: PostgresDecodable where Element: PostgresDecodable {
     public static func decode(postgresText bytes: UnsafeBufferPointer<UInt8>, type: PostgresType) throws -> [Element] {
-        // The element type is checked first, so the arrays are reinterpreted:
-        // `as!` from a generic context cast them element by element, which
-        // cost more than reading a list of days.
+        // This runs unspecialised (through the conformance), so the common
+        // element types are checked for first and read by code written for
+        // them, the arrays reinterpreted: `as!` from a generic context cast
+        // them element by element, and the general path below costs a
+        // metadata lookup or two per call, which is more than reading a
+        // habit's list of days.
         if type == .bytea, Element.self == UInt8.self {
             return unsafeBitCast(try PostgresBytes.decodeHex(bytes), to: [Element].self)
         }
         guard let elementType = type.element else { throw mismatch(bytes, type) }
-        // Id lists: plain integers need no element strings of their own.
-        if Element.self == Int64.self, let integers = PostgresArrayText.integers(of: bytes) {
+        if Element.self == Int64.self, let integers = PostgresArrayText.integers(of: bytes, as: Int64.self) {
             return unsafeBitCast(integers, to: [Element].self)
         }
-        return try PostgresArrayText.elements(of: bytes).map { element in
-            guard let element else { return try Element.decodeNull() }
-            return try element.withUnsafeBufferPointer { try Element.decode(postgresText: $0, type: elementType) }
+        if Element.self == Int.self, let integers = PostgresArrayText.integers(of: bytes, as: Int.self) {
+            return unsafeBitCast(integers, to: [Element].self)
         }
+        if Element.self == Int32.self, let integers = PostgresArrayText.integers(of: bytes, as: Int32.self) {
+            return unsafeBitCast(integers, to: [Element].self)
+        }
+        if Element.self == String.self {
+            var strings: [String] = []
+            try PostgresArrayText.forEachElement(of: bytes) { element in
+                strings.append(try element.map { String(decoding: $0, as: UTF8.self) } ?? String.decodeNull())
+            }
+            return unsafeBitCast(strings, to: [Element].self)
+        }
+        var values: [Element] = []
+        try PostgresArrayText.forEachElement(of: bytes) { element in
+            values.append(try element.map { try Element.decode(postgresText: $0, type: elementType) } ?? Element.decodeNull())
+        }
+        return values
     }
 }
 
@@ -253,25 +269,31 @@ enum PostgresBytes {
 enum PostgresArrayText {
     /// The elements of `{1,-2,3}`, or nil for anything else (NULLs, bounds,
     /// quoting, numbers out of range), which the general path reads.
-    static func integers(of bytes: UnsafeBufferPointer<UInt8>) -> [Int64]? {
+    static func integers<Integer: FixedWidthInteger>(of bytes: UnsafeBufferPointer<UInt8>, as _: Integer.Type) -> [Integer]? {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "{"), bytes[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
         let end = bytes.count - 1
-        var values: [Int64] = []
+        var values: [Integer] = []
         guard end > 1 else { return values }
         values.reserveCapacity(end / 2)
         var start = 1
         while start <= end {
             var stop = start
             while stop < end, bytes[stop] != UInt8(ascii: ",") { stop += 1 }
-            guard let value = parseInteger(UnsafeBufferPointer(rebasing: bytes[start..<stop])) else { return nil }
-            values.append(value)
+            guard let value = parseInteger(UnsafeBufferPointer(rebasing: bytes[start..<stop])),
+                let narrow = Integer(exactly: value)
+            else { return nil }
+            values.append(narrow)
             start = stop + 1
         }
         return values
     }
 
-    /// Each element's text, nil for NULL.
-    static func elements(of bytes: UnsafeBufferPointer<UInt8>) throws -> [[UInt8]?] {
+    /// Calls `body` with each element's text, nil for NULL. An element
+    /// without quotes or escapes is handed over where it lies; one with
+    /// them is unescaped into a buffer reused for the next.
+    static func forEachElement(
+        of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) throws {
         var index = 0
         // An explicit lower bound (`[0:2]={...}`) is dropped: Swift arrays start at 0.
         if bytes.first == UInt8(ascii: "[") {
@@ -281,8 +303,8 @@ enum PostgresArrayText {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { throw bad() }
         index += 1
         let end = bytes.count - 1
-        var elements: [[UInt8]?] = []
-        if index == end { return elements }
+        if index == end { return }
+        var unescaped: [UInt8] = []
         while true {
             guard index < end else { throw bad() }
             if bytes[index] == UInt8(ascii: "{") {
@@ -290,29 +312,38 @@ enum PostgresArrayText {
             }
             if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
-                var element: [UInt8] = []
+                let start = index
+                var escaped = false
                 while true {
                     guard index < end else { throw bad() }
                     let byte = bytes[index]
-                    if byte == UInt8(ascii: "\"") {
-                        index += 1
-                        break
-                    }
+                    if byte == UInt8(ascii: "\"") { break }
                     if byte == UInt8(ascii: "\\") {
+                        if !escaped {
+                            escaped = true
+                            unescaped.removeAll(keepingCapacity: true)
+                            unescaped.append(contentsOf: bytes[start..<index])
+                        }
                         index += 1
                         guard index < end else { throw bad() }
                     }
-                    element.append(bytes[index])
+                    if escaped { unescaped.append(bytes[index]) }
                     index += 1
                 }
-                elements.append(element)
+                if escaped {
+                    try unescaped.withUnsafeBufferPointer { try body($0) }
+                } else {
+                    try body(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                }
+                // Past the closing quote.
+                index += 1
             } else {
                 let start = index
                 while index < end, bytes[index] != UInt8(ascii: ",") { index += 1 }
-                let element = Array(bytes[start..<index])
-                elements.append(element == Array("NULL".utf8) ? nil : element)
+                let element = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                try body(element.elementsEqual("NULL".utf8) ? nil : element)
             }
-            if index == end { return elements }
+            if index == end { return }
             guard bytes[index] == UInt8(ascii: ",") else { throw bad() }
             index += 1
         }

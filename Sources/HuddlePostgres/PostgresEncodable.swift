@@ -84,12 +84,16 @@ public struct PostgresBytea: PostgresEncodable, Hashable {
 /// braces, quotes and the word NULL inside text survive.
 extension Array: PostgresEncodable where Element: PostgresEncodable {
     public func encodePostgresText(into buffer: inout [UInt8]) {
+        // This runs unspecialised (through `any PostgresEncodable`): a list
+        // of ids, the common parameter, is written by code for it; and the
+        // loop below walks a plain range, as every generic wrapper type
+        // (`indices`', `enumerated()`'s) costs a metadata lookup per use.
+        if Element.self == Int64.self {
+            return PostgresArrayText.encode(integers: unsafeBitCast(self, to: [Int64].self), into: &buffer)
+        }
         buffer.append(UInt8(ascii: "{"))
         var element: [UInt8] = []
-        // Plain indices: this runs unspecialized (through `any
-        // PostgresEncodable`), where every generic wrapper type, such as
-        // `enumerated()`'s, costs a metadata lookup per use.
-        for index in indices {
+        for index in 0..<count {
             let value = self[index]
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
             if value.isPostgresNull {
@@ -104,6 +108,18 @@ extension Array: PostgresEncodable where Element: PostgresEncodable {
                 buffer.append(byte)
             }
             buffer.append(UInt8(ascii: "\""))
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+}
+
+extension PostgresArrayText {
+    /// `{1,2,3}`: integers need no quotes.
+    static func encode(integers: [Int64], into buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "{"))
+        for (index, value) in integers.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            DecimalText.append(value, to: &buffer)
         }
         buffer.append(UInt8(ascii: "}"))
     }

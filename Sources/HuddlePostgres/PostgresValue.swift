@@ -34,11 +34,11 @@ public enum PostgresValue: Hashable, Sendable, PostgresDecodable {
         case .json, .jsonb: return .json(try PostgresJSON.decode(postgresText: bytes, type: type))
         default:
             if let element = type.element {
-                return .array(
-                    try PostgresArrayText.elements(of: bytes).map { text in
-                        guard let text else { return .null }
-                        return try text.withUnsafeBufferPointer { try decode(postgresText: $0, type: element) }
-                    })
+                var values: [PostgresValue] = []
+                try PostgresArrayText.forEachElement(of: bytes) { text in
+                    values.append(try text.map { try decode(postgresText: $0, type: element) } ?? .null)
+                }
+                return .array(values)
             }
             return .text(String(decoding: bytes, as: UTF8.self))
         }

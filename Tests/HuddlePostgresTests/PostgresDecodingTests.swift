@@ -68,6 +68,47 @@ import Testing
         }
         for value in [Int64.min, -1_000, -1, 0, 7, 10, 12_345, .max] { #expect(text(value) == String(value)) }
         #expect(text(Int32.min) == "-2147483648")
-        #expect(text([Int64(3), -4, 50]) == #"{"3","-4","50"}"#)
+        // A list of ids needs no quotes; other elements are quoted, so that
+        // commas, braces, quotes and the word NULL survive.
+        #expect(text([Int64(3), -4, 50]) == "{3,-4,50}")
+        #expect(text([Int64]()) == "{}")
+        #expect(text([3, -4]) == #"{"3","-4"}"#)
+        #expect(text(["a,b", "NULL", #"q"u\o"#]) == #"{"a,b","NULL","q\"u\\o"}"#)
+        #expect(text([Int64?.some(1), nil]) == #"{"1",NULL}"#)
+    }
+
+    @Test func integerArraysOfEveryWidthReadTheSame() throws {
+        func decoded<Integer: PostgresDecodable>(_ text: String, as _: [Integer].Type) throws -> [Integer] {
+            try Array(text.utf8).withUnsafeBufferPointer { try [Integer].decode(postgresText: $0, type: PostgresType(rawValue: 1007)) }
+        }
+        for text in ["{}", "{1,2,3}", "{-5,0,2147483647}", "{-2147483648}", "[0:1]={7,8}", #"{"4"}"#] {
+            let wide = try decoded(text, as: [Int64].self)
+            #expect(try decoded(text, as: [Int].self) == wide.map { Int($0) }, "\(text)")
+            #expect(try decoded(text, as: [Int32].self) == wide.map { Int32($0) }, "\(text)")
+        }
+        // Past Int32's range: the fast path declines, the element's own reader refuses.
+        #expect(throws: PostgresError.self) { try decoded("{2147483648}", as: [Int32].self) }
+        #expect(try decoded("{2147483648}", as: [Int].self) == [2_147_483_648])
+        // NULL: an error for a list of integers, nil for a list of optionals.
+        #expect(throws: PostgresError.self) { try decoded("{1,NULL}", as: [Int].self) }
+        #expect(try decoded("{1,NULL}", as: [Int?].self) == [1, nil])
+    }
+
+    @Test func textArraysReadQuotesEscapesAndNull() throws {
+        func strings<Element: PostgresDecodable>(_ text: String, as _: [Element].Type) throws -> [Element] {
+            try Array(text.utf8).withUnsafeBufferPointer { try [Element].decode(postgresText: $0, type: PostgresType(rawValue: 1009)) }
+        }
+        #expect(try strings("{}", as: [String].self) == [])
+        #expect(
+            try strings(#"{plain,"a,b","NULL","q\"uote","back\\slash","\\"," spaced ",ünï}"#, as: [String].self) == [
+                "plain", "a,b", "NULL", #"q"uote"#, #"back\slash"#, #"\"#, " spaced ", "ünï",
+            ])
+        #expect(try strings(#"{"",x}"#, as: [String].self) == ["", "x"])
+        #expect(try strings("[2:3]={a,b}", as: [String].self) == ["a", "b"])
+        #expect(throws: PostgresError.self) { try strings("{a,NULL}", as: [String].self) }
+        #expect(try strings("{a,NULL}", as: [String?].self) == ["a", nil])
+        for bad in [#"{"open}"#, #"{"a\"}"#, "{a,}", "{a", "{{a}}", #"{"a"b}"#] {
+            #expect(throws: PostgresError.self, "\(bad)") { try strings(bad, as: [String].self) }
+        }
     }
 }
