@@ -101,7 +101,7 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
 
     public func field(named name: String) -> GraphQLField? {
         if fields.count <= Self.scanLimit {
-            for field in fields where NameTable<Int>.sameName(field.name, name) { return field }
+            for field in fields where haveSameUTF8(field.name, name) { return field }
             return nil
         }
         return fieldIndex[name].map { fields[$0] }
@@ -109,7 +109,7 @@ public final class GraphQLNamedType: @unchecked Sendable, Hashable {
 
     public func inputField(named name: String) -> GraphQLInputValue? {
         if inputFields.count <= Self.scanLimit {
-            for field in inputFields where NameTable<Int>.sameName(field.name, name) { return field }
+            for field in inputFields where haveSameUTF8(field.name, name) { return field }
             return nil
         }
         return inputFieldIndex[name].map { inputFields[$0] }

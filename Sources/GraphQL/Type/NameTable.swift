@@ -39,7 +39,7 @@ struct NameTable<Value: Sendable>: Sendable {
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { return nil }
-            if Self.sameName(names[entry - 1], name) { return values[entry - 1] }
+            if haveSameUTF8(names[entry - 1], name) { return values[entry - 1] }
             slot = (slot + 1) & mask
         }
     }
@@ -50,7 +50,7 @@ struct NameTable<Value: Sendable>: Sendable {
         while true {
             let entry = Int(slots[slot])
             if entry == 0 { break }
-            if Self.sameName(names[entry - 1], name) { return }
+            if haveSameUTF8(names[entry - 1], name) { return }
             slot = (slot + 1) & mask
         }
         names.append(name)
@@ -67,24 +67,6 @@ struct NameTable<Value: Sendable>: Sendable {
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(index + 1)
         }
-    }
-
-    /// Whether two names have the same UTF-8 bytes.
-    @inline(__always)
-    static func sameName(_ first: String, _ second: String) -> Bool {
-        // The same representation (a small string's inline bytes, or one
-        // buffer) holds the same bytes: the usual hit, told without a read.
-        if MemoryLayout<String>.size == 16,
-            unsafeBitCast(first, to: (UInt64, UInt64).self) == unsafeBitCast(second, to: (UInt64, UInt64).self)
-        {
-            return true
-        }
-        let same = first.utf8.withContiguousStorageIfAvailable { firstBytes in
-            second.utf8.withContiguousStorageIfAvailable { secondBytes in
-                firstBytes.count == secondBytes.count && firstBytes.elementsEqual(secondBytes)
-            }
-        }
-        return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
     }
 
     /// The name's UTF-8 bytes, eight at a time, each word mixed in by a
@@ -131,3 +113,21 @@ struct NameTable<Value: Sendable>: Sendable {
 
 /// `NameTable`'s hash seed (a generic type cannot hold a stored static).
 private let nameTableSeed = UInt64.random(in: .min ... .max)
+
+/// Whether two names have the same UTF-8 bytes.
+@inline(__always)
+func haveSameUTF8(_ first: String, _ second: String) -> Bool {
+    // The same representation (a small string's inline bytes, or one
+    // buffer) holds the same bytes: the usual hit, told without a read.
+    if MemoryLayout<String>.size == 16,
+        unsafeBitCast(first, to: (UInt64, UInt64).self) == unsafeBitCast(second, to: (UInt64, UInt64).self)
+    {
+        return true
+    }
+    let same = first.utf8.withContiguousStorageIfAvailable { firstBytes in
+        second.utf8.withContiguousStorageIfAvailable { secondBytes in
+            firstBytes.count == secondBytes.count && firstBytes.elementsEqual(secondBytes)
+        }
+    }
+    return (same ?? nil) ?? first.utf8.elementsEqual(second.utf8)
+}

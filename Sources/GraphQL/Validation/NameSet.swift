@@ -5,7 +5,9 @@
 struct NameSet {
     private var few: [String] = []
     private var many: Set<String>? = nil
-    private static let scanLimit = 8
+    /// How many names are compared one by one before a table is made, in
+    /// this set and wherever validation looks a document's names up.
+    static let scanLimit = 8
 
     init() {}
 

@@ -122,7 +122,9 @@ final class ValidationContext {
             var list: [FragmentDefinition] = []
             for case .fragment(let fragment) in document.definitions { list.append(fragment) }
             fragments = list
-            if list.count > Self.fragmentScanLimit {
+            // A few are found by comparing names, which costs less than
+            // hashing one; more, by an index made once.
+            if list.count > NameSet.scanLimit {
                 var index: [String: Int] = [:]
                 // The last of several same-named fragments wins, as in graphql-js's object.
                 for (position, fragment) in list.enumerated() { index[fragment.name.value] = position }
@@ -132,10 +134,6 @@ final class ValidationContext {
         if let fragmentIndex { return fragmentIndex[name].map { fragments![$0] } }
         return fragments!.last { $0.name.value == name }
     }
-
-    /// Up to this many fragments are found by comparing names, which costs
-    /// less than hashing one; past it, by an index made once.
-    private static let fragmentScanLimit = 8
 
     /// The fragment spreads in a selection set, nested ones included, in
     /// graphql-js's order (a stack of selection sets to visit).

@@ -16,7 +16,7 @@ final class UniqueVariableNamesRule: ValidationRule {
 func repeatedInOrder<Element>(_ elements: [Element], by key: (Element) -> String) -> [(String, [Element])] {
     // A few elements, none repeated (nearly always): compared pairwise,
     // with no table or group made for each.
-    if elements.count <= 8, !hasRepeatedKey(elements, by: key) { return [] }
+    if elements.count <= NameSet.scanLimit, !hasRepeatedKey(elements, by: key) { return [] }
     var groups: [(String, [Element])] = []
     var index: [String: Int] = [:]
     for element in elements {

@@ -34,7 +34,7 @@ final class ValuesOfCorrectTypeRule: ValidationRule {
         }
         // A few given fields are scanned for each required one; a set of their
         // names is made only for more, as hashing costs more than a few compares.
-        let provided = node.fields.count > 8 ? Set(node.fields.map(\.name.value)) : nil
+        let provided = node.fields.count > NameSet.scanLimit ? Set(node.fields.map(\.name.value)) : nil
         func isProvided(_ name: String) -> Bool {
             if let provided { return provided.contains(name) }
             return node.fields.contains { $0.name.value == name }
