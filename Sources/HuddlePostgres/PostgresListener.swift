@@ -41,6 +41,8 @@ public final class PostgresListener: @unchecked Sendable {
     private var connectionsMade = 0
     /// The number of the connection listening now; 0 while there is none.
     private let listening = Atomic<Int>(0)
+    /// The task getting a connection back after one was lost.
+    private var reconnecting: Task<Void, Never>?
 
     /// Which connection is listening now (each new one gets the next
     /// number), or nil while none is, when notifications go unheard. A
@@ -229,6 +231,7 @@ public final class PostgresListener: @unchecked Sendable {
         await loop.onLoop {
             closed = true
             listening.store(0, ordering: .releasing)
+            reconnecting?.cancel()
             connection?.close()
             connection = nil
             for subscriber in subscribers.values.flatMap(\.values) {
@@ -256,6 +259,8 @@ public final class PostgresListener: @unchecked Sendable {
 
     private func connect() async throws {
         let connection = try await PostgresConnection.connect(configuration, on: loop)
+        // Closed while it opened: there is nothing to listen for on it.
+        guard !closed else { return connection.close() }
         connection.onNotification = { [weak self] notification in
             guard let self else { return }
             notificationsHeard += 1
@@ -267,6 +272,7 @@ public final class PostgresListener: @unchecked Sendable {
         for channel in subscribers.keys {
             _ = try await connection.query("LISTEN \(Self.quoted(channel))")
         }
+        guard !closed else { return connection.close() }
         self.connection = connection
         backoff = configuration.reconnectBackoff.first
         connectionsMade += 1
@@ -277,7 +283,10 @@ public final class PostgresListener: @unchecked Sendable {
         listening.store(0, ordering: .releasing)
         connection = nil
         guard !closed else { return }
-        Task(executorPreference: loop) { [self] in
+        // Cancelled by `close`, so that no sleep or opening connection of
+        // the listener's keeps its loop from stopping.
+        reconnecting = Task(executorPreference: loop) { [self] in
+            defer { reconnecting = nil }
             while !closed {
                 let delay = backoff
                 backoff = min(backoff * 2, configuration.reconnectBackoff.last)

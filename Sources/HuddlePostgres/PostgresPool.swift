@@ -317,6 +317,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
                 serveWaiters()
             } catch {
                 connecting -= 1
+                // Given up because the pool closed: not a failure to report.
+                if closed { return }
                 failedOpenings += 1
                 lastConnectError = error as? PostgresError ?? PostgresError(.connection, "\(error)")
                 scheduleReconnect()

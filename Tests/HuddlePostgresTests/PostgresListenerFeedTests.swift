@@ -97,6 +97,34 @@ struct PostgresListenerFeedTests {
         await pool.close()
         for running in loops + [listenerLoop] { await running.stop() }
     }
+
+    @Test func closingTheListenerEndsItsWaitToReconnect() async throws {
+        let loopLog = Log()
+        let listenerLoop = RunningLoop(logger: Logger(sink: { loopLog.append($0) }))
+        var configuration = TestDatabase.configuration()
+        configuration.reconnectBackoff = (.seconds(3600), .seconds(3600))
+        let listener = PostgresListener(configuration, on: listenerLoop.loop)
+        try await listener.start()
+        let channel = "close_test_\(UInt32.random(in: 0...UInt32.max))"
+        let feed = try await listener.feed(on: channel)
+        let stop = feed.start(on: nil) { _ in }
+        // Its connection ends: the listener waits out the backoff (an hour) before it tries again.
+        let killed = try await TestDatabase.withPool { pool, _ in
+            try await pool.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1", ["LISTEN \"\(channel)\""]
+            ).count
+        }
+        #expect(killed == 1)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while listener.connectionNumber != nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(listener.connectionNumber == nil)
+        stop()
+        await listener.close()
+        // No sleep or socket of the listener's is left to keep its loop from
+        // stopping (not even until the loop's drain limit, which would log what did).
+        #expect(await listenerLoop.stop(within: .seconds(60)))
+        #expect(loopLog.all == [])
+    }
 }
 
 extension Sequence {

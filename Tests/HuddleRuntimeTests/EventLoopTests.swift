@@ -279,17 +279,40 @@ private final class Shared<Value: Sendable>: Sendable {
         let running = RunningLoop()
         let loop = running.loop
         let log = Log()
-        // A task waiting on its timer when the loop is told to stop: the
-        // timer fires as the loop finishes, and the task's continuation (a
-        // job queued then) runs before `run` returns.
         await Task(executorPreference: loop) {
+            // A task that goes on after the stop: each yield queues it again,
+            // after the turn in which the loop was told to stop.
+            _ = Task(executorPreference: loop) {
+                loop.stop()
+                for _ in 0..<3 { await Task.yield() }
+                log.append("went on after the stop, on the loop: \(loop.inLoopThread)")
+            }
+            // A task waiting on its timer: the timer fires as the loop
+            // finishes, and the task's continuation runs before `run` returns.
             _ = Task(executorPreference: loop) {
                 await loop.sleep(for: .milliseconds(50))
-                log.append("woke on loop: \(loop.inLoopThread)")
+                log.append("woke on the loop: \(loop.inLoopThread)")
             }
         }.value
-        #expect(await running.stop(within: .seconds(60)))
-        #expect(log.all == ["woke on loop: true"])
+        #expect(await running.finished(within: .seconds(60)))
+        #expect(log.all == ["went on after the stop, on the loop: true", "woke on the loop: true"])
+    }
+
+    @Test(.hangGuard)
+    func aSecondStopWhileTheLoopFinishesKeepsItsLimit() async {
+        let lines = Log()
+        let running = RunningLoop(drainLimit: .milliseconds(200), logger: Logger(sink: { lines.append($0) }))
+        let loop = running.loop
+        // A timer an hour away keeps the loop finishing until its limit;
+        // stops that come meanwhile (a second signal) change nothing.
+        _ = loop.schedule(at: .now + .seconds(3600)) {}
+        loop.stop()
+        for _ in 0..<5 {
+            loop.stop()
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(await running.finished(within: .seconds(60)))
+        #expect(lines.all.count == 1)
     }
 
     @Test(.hangGuard)
@@ -303,7 +326,7 @@ private final class Shared<Value: Sendable>: Sendable {
         let called = Log()
         loop.stop()
         loop.enqueue { _ = loop.repeating(every: .milliseconds(20)) { called.append("called") } }
-        #expect(await running.stop(within: .seconds(60)))
+        #expect(await running.finished(within: .seconds(60)))
         let logged = lines.all
         #expect(logged.count == 1)
         #expect(logged.first?.contains("the event loop stopped with handles still open") == true)

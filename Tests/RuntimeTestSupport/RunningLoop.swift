@@ -25,6 +25,11 @@ package final class RunningLoop: Sendable {
     /// hang, for the test to fail on rather than wait for ever).
     package func stop(within limit: Duration) async -> Bool {
         loop.stop()
+        return await finished(within: limit)
+    }
+
+    /// Whether the loop, told to stop by someone else, has stopped within `limit`.
+    package func finished(within limit: Duration) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while !finished.load(ordering: .acquiring) {
             guard ContinuousClock.now < deadline else { return false }

@@ -127,6 +127,8 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         for wheel in timingWheels.values { wheel.close() }
         timingWheels = [:]
         uv_unref(handle(wakeUp))
+        // From now, not from the start of the turn that ran the stop.
+        uv_update_time(uv)
         let limit = UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1)
         uv_timer_init(uv, limit)
         limit.pointee.data = Unmanaged.passUnretained(self).toOpaque()
@@ -141,9 +143,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         uv_unref(handle(limit))
         uv_run(uv, UV_RUN_DEFAULT)
         if drainOverran {
+            // Requests are work on libuv's thread pool (a host name being
+            // resolved, say), which no handle shows.
             logger.log(
                 .error, "the event loop stopped with handles still open; they are left open",
-                ["handles": .string(openHandles().joined(separator: ", "))])
+                ["handles": .string(openHandles().joined(separator: ", ")), "requests": .int(Int(uv.pointee.active_reqs.count))])
         }
         uv_close(handle(limit)) { handle in
             handle!.withMemoryRebound(to: uv_timer_t.self, capacity: 1) { $0.deallocate() }
@@ -151,8 +155,9 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         uv_close(handle(wakeUp), nil)
         uv_close(handle(idle), nil)
         uv_close(handle(turnEnd), nil)
-        // One turn runs the close callbacks; more would wait on what overran.
-        uv_run(uv, drainOverran ? UV_RUN_NOWAIT : UV_RUN_DEFAULT)
+        // One turn runs the close callbacks (it does not wait for I/O while
+        // handles are closing); more would wait on whatever overran.
+        uv_run(uv, UV_RUN_NOWAIT)
     }
 
     private func handle<Handle>(_ pointer: UnsafeMutablePointer<Handle>) -> UnsafeMutablePointer<uv_handle_t> {
@@ -174,10 +179,13 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         return kinds
     }
 
-    /// Makes `run` return once the jobs queued before it have run. Any thread may call it.
+    /// Makes `run` return once the jobs queued before it have run. Any
+    /// thread may call it, more than once: only the first counts, as a
+    /// second (another signal) would cut the loop's finishing short of
+    /// its limit.
     public func stop() {
         enqueue { [self] in
-            stopping.store(true, ordering: .releasing)
+            guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
             uv_stop(uv)
         }
     }

@@ -29,6 +29,8 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
     /// The responder's task, cancelled when the connection closes while a
     /// request is with the handler: work for a client that is gone stops.
     private var responderTask: Task<Void, Never>?
+    /// `watchTheLastWrites`' task, cancelled when the connection closes.
+    private var lastWritesWatch: Task<Void, Never>?
     /// A request handed to the responder while it was still finishing the last.
     private var handoff: (request: HTTPRequest, started: ContinuousClock.Instant)?
 
@@ -626,7 +628,7 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
     private func watchTheLastWrites() {
         let loop = server.loop
         let timeout = server.configuration.sendTimeout
-        Task(executorPreference: loop) { [self] in
+        lastWritesWatch = Task(executorPreference: loop) { [self] in
             var before = unsentBytes
             while !state.isClosed && awaitingFlush {
                 await loop.sleep(for: timeout)
@@ -832,6 +834,9 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
         guard !state.isClosed else { return }
         state.advance(to: .closed)
         if state.processing { responderTask?.cancel() }
+        // Its sleep would otherwise hold a stopping loop for up to `sendTimeout`.
+        lastWritesWatch?.cancel()
+        lastWritesWatch = nil
         bodyStream?.fail(HTTPError(400, "the connection closed"))
         bodyStream = nil
         resumeRoomWaiters(false)
