@@ -231,8 +231,12 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
             webSocket.received(bytes.bindMemory(to: UInt8.self))
             return
         }
-        for event in parser.feed(bytes.bindMemory(to: UInt8.self)) {
-            switch event {
+        // Taken from the end of the reversed list, each event is moved out
+        // rather than copied (a request's head holds a dozen strings).
+        var events = parser.feed(bytes.bindMemory(to: UInt8.self))
+        events.reverse()
+        while let event = events.popLast() {
+            switch consume event {
             case .head(let head):
                 // Only when no earlier response is owed: an interim
                 // response must not overtake them. A client that gets no
@@ -338,8 +342,9 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
             // The connection's own lane: a request that keeps the loop busy
             // takes turns with the other connections' (see `EventLoop`).
             let lane = server.loop.makeLane()
+            let first = (request, started)
             responderTask = Task(executorPreference: lane) { [self] in
-                await LoopLane.$current.withValue(lane) { await respond(first: (request, started)) }
+                await LoopLane.$current.withValue(lane) { await respond(first: first) }
             }
         case .idle(let continuation):
             responder = .busy
@@ -353,7 +358,7 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
     /// (nil when the connection ends).
     private func respond(first: (request: HTTPRequest, started: ContinuousClock.Instant)) async {
         var next: (request: HTTPRequest, started: ContinuousClock.Instant)? = first
-        while let (request, started) = next {
+        while let (request, started) = next.take() {
             let tracer = server.configuration.tracer
             let span = tracer?.startServerSpan(request.head, id: request.id, client: peerAddress)
             var response = await RequestID.$current.withValue(request.id) {
@@ -405,8 +410,7 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
             }
             processNext()
             armTimer()
-            if let handed = handoff {
-                handoff = nil
+            if let handed = handoff.take() {
                 next = handed
             } else if state.isDraining {
                 break

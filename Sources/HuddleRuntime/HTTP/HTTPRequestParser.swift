@@ -203,12 +203,15 @@ public struct HTTPRequestParser {
     }
 
     private mutating func complete(into events: inout [Event]) {
-        events.append(streaming ? .bodyEnd : .request(HTTPRequest(head: head!, body: body)))
+        // The head and body are moved into the request, not copied and then
+        // let go: a copy retains each of the head's strings once more.
+        let head = self.head.take()!
+        var body: [UInt8] = []
+        swap(&body, &self.body)
+        state = head.asksToUpgrade ? .upgraded : .requestLine
+        events.append(streaming ? .bodyEnd : .request(HTTPRequest(head: head, body: body)))
         streaming = false
         bodyCount = 0
-        state = head!.asksToUpgrade ? .upgraded : .requestLine
-        head = nil
-        body = []
         headerBytes = 0
     }
 
