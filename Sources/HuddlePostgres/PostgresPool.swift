@@ -42,7 +42,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
     /// when the pool closes, so that none is left watching a socket or
     /// sleeping on a loop that is to stop.
     private var background: [Int: Task<Void, Never>] = [:]
-    private var backgroundCount = 0
+    /// The number the last of them was given.
+    private var lastBackgroundNumber = 0
     private var backoff: Duration
     private var lastConnectError: PostgresError?
 
@@ -328,8 +329,8 @@ public final class PostgresPool: @unchecked Sendable, PostgresQuerying {
 
     /// Runs `body` in a task on the loop that `close` cancels.
     private func inBackground(_ body: @escaping @Sendable () async -> Void) {
-        backgroundCount += 1
-        let number = backgroundCount
+        lastBackgroundNumber += 1
+        let number = lastBackgroundNumber
         background[number] = Task(executorPreference: loop) { [self] in
             await body()
             background[number] = nil

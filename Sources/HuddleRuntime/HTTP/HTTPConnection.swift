@@ -342,9 +342,8 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
             // The connection's own lane: a request that keeps the loop busy
             // takes turns with the other connections' (see `EventLoop`).
             let lane = server.loop.makeLane()
-            let first = (request, started)
             responderTask = Task(executorPreference: lane) { [self] in
-                await LoopLane.$current.withValue(lane) { await respond(first: first) }
+                await LoopLane.$current.withValue(lane) { await respond(first: (request, started)) }
             }
         case .idle(let continuation):
             responder = .busy
