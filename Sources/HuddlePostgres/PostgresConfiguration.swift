@@ -35,6 +35,13 @@ public struct PostgresConfiguration: Sendable {
     /// the generic plan is the right one, and re-planning cost more than
     /// running (docs/performance.md, "Measured choices").
     public var forceGenericPlans = true
+    /// Let PostgreSQL compile a statement's expressions with LLVM (`jit`)
+    /// when its estimated cost passes `jit_above_cost`. The server's
+    /// statements are short lookups whose generic plans overestimate their
+    /// rows (an `= ANY($1)` is planned for ten ids), so a page's estimate
+    /// can cross that line and each run then spends tens of milliseconds
+    /// compiling what runs in one (docs/performance.md, "Measured choices").
+    public var allowsJIT = false
     /// How many times `withTransaction` runs its body again after a
     /// serialization failure or deadlock.
     public var transactionRetries = 3
@@ -53,6 +60,9 @@ public struct PostgresConfiguration: Sendable {
         }
         if forceGenericPlans {
             options += " -c plan_cache_mode=force_generic_plan"
+        }
+        if !allowsJIT {
+            options += " -c jit=off"
         }
         return [
             ("dbname", url),

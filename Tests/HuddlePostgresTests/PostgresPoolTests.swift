@@ -119,6 +119,17 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test func sessionsRunWithoutJITUnlessAllowed() async throws {
+        try await TestDatabase.withPool({ _ in }) { pool, _ async throws in
+            #expect(try await pool.query("SHOW jit")[0].decode(String.self, at: 0) == "off")
+        }
+        try await TestDatabase.withPool({ $0.allowsJIT = true }) { pool, _ async throws in
+            // Left to the server's configuration: nothing the session sent.
+            let source = try await pool.query("SELECT source FROM pg_settings WHERE name = 'jit'")[0].decode(String.self, at: 0)
+            #expect(source != "client")
+        }
+    }
+
     @Test func transactionsCommitOrRollBack() async throws {
         try await TestDatabase.withPool({ $0.maxConnections = 1 }) { pool, _ async throws in
             try await pool.withConnection { connection in
