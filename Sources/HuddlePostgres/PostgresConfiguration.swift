@@ -1,4 +1,9 @@
+import CLibPQ
 import HuddleRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How to reach PostgreSQL and how the pool behaves; every limit has a
 /// safe default.
@@ -64,11 +69,34 @@ public struct PostgresConfiguration: Sendable {
         if !allowsJIT {
             options += " -c jit=off"
         }
+        // The `options` parameter replaces the one the URL (or PGOPTIONS)
+        // gave, so the operator's come along, last, where they win.
+        if let operatorOptions = Self.options(in: url) ?? getenv("PGOPTIONS").map({ String(cString: $0) }) {
+            options += " " + operatorOptions
+        }
         return [
             ("dbname", url),
             ("options", options),
             ("client_encoding", "UTF8"),
             ("application_name", applicationName),
         ]
+    }
+
+    /// The `options` a connection string or URI sets, if it parses.
+    package static func options(in url: String) -> String? {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let parsed = PQconninfoParse(url, &message) else {
+            PQfreemem(message)
+            return nil
+        }
+        defer { PQconninfoFree(parsed) }
+        var option = parsed
+        while let keyword = option.pointee.keyword {
+            if strcmp(keyword, "options") == 0 {
+                return option.pointee.val.map { String(cString: $0) }
+            }
+            option += 1
+        }
+        return nil
     }
 }

@@ -130,6 +130,20 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test func theOptionsOfTheURLAreKeptAndWin() async throws {
+        let base = try #require(TestDatabase.url)
+        let url = base + (base.contains("?") ? "&" : "?") + "options=-c%20work_mem%3D7MB%20-c%20jit%3Don"
+        try await TestDatabase.withPool(url: url) { pool, _ async throws in
+            #expect(try await pool.query("SHOW work_mem")[0].decode(String.self, at: 0) == "7MB")
+            #expect(try await pool.query("SHOW jit")[0].decode(String.self, at: 0) == "on")
+            // The server's own options are still sent.
+            #expect(try await pool.query("SHOW plan_cache_mode")[0].decode(String.self, at: 0) == "force_generic_plan")
+        }
+        #expect(PostgresConfiguration.options(in: "host=/tmp options='-c search_path=app'") == "-c search_path=app")
+        #expect(PostgresConfiguration.options(in: "postgresql://db.example/app") == nil)
+        #expect(PostgresConfiguration.options(in: "postgresql://[broken") == nil)
+    }
+
     @Test func transactionsCommitOrRollBack() async throws {
         try await TestDatabase.withPool({ $0.maxConnections = 1 }) { pool, _ async throws in
             try await pool.withConnection { connection in
