@@ -47,6 +47,15 @@ public struct PostgresConfiguration: Sendable {
     /// can cross that line and each run then spends tens of milliseconds
     /// compiling what runs in one (docs/performance.md, "Measured choices").
     public var allowsJIT = false
+    /// The planner's cost of a random page read (`random_page_cost`) for
+    /// the server's sessions. Huddle's working set is meant to sit in
+    /// memory or on SSD, where a random read costs little more than a
+    /// sequential one; at PostgreSQL's default of 4 the planner hash-joins
+    /// whole tables where a few index lookups do. The shared migrations set
+    /// it on the database too, but a database restored from a dump or
+    /// copied from a template does not keep that. nil leaves the
+    /// database's setting.
+    public var randomPageCost: Double? = 1.1
     /// How many times `withTransaction` runs its body again after a
     /// serialization failure or deadlock.
     public var transactionRetries = 3
@@ -68,6 +77,9 @@ public struct PostgresConfiguration: Sendable {
         }
         if !allowsJIT {
             options += " -c jit=off"
+        }
+        if let randomPageCost {
+            options += " -c random_page_cost=\(randomPageCost)"
         }
         // The `options` parameter replaces the one the URL (or PGOPTIONS)
         // gave, so the operator's come along, last, where they win.

@@ -130,6 +130,19 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test func sessionsPlanWithTheServersRandomPageCost() async throws {
+        try await TestDatabase.withPool({ _ in }) { pool, _ async throws in
+            let row = try await pool.query("SELECT setting, source FROM pg_settings WHERE name = 'random_page_cost'")[0]
+            // Sent by the session, not only set on the test database by its migrations.
+            #expect(try row.decode(String.self, at: 0) == "1.1")
+            #expect(try row.decode(String.self, at: 1) == "client")
+        }
+        try await TestDatabase.withPool({ $0.randomPageCost = nil }) { pool, _ async throws in
+            let source = try await pool.query("SELECT source FROM pg_settings WHERE name = 'random_page_cost'")[0]
+            #expect(try source.decode(String.self, at: 0) != "client")
+        }
+    }
+
     @Test func theOptionsOfTheURLAreKeptAndWin() async throws {
         let base = try #require(TestDatabase.url)
         let url = base + (base.contains("?") ? "&" : "?") + "options=-c%20work_mem%3D7MB%20-c%20jit%3Don"
