@@ -80,8 +80,8 @@ enum ProjectReads {
     /// or the ranked snippets one of them (null when none): a row per
     /// story snippet in round order, then a row per snippet of the open round.
     static func sql(_ parts: ProjectParts) -> String {
-        var columns =
-            "\(ProjectRecord.columns), EXISTS (SELECT 1 FROM project_follows f WHERE f.project_id = p.id AND f.user_id = $2::bigint), \(UserRecord.columns)"
+        let viewerFollows = existsPerRow("SELECT 1 FROM project_follows f WHERE f.project_id = p.id AND f.user_id = $2::bigint")
+        var columns = "\(ProjectRecord.columns), \(viewerFollows), \(UserRecord.columns)"
         var joins = ""
         if parts.contains(.openRound) {
             columns += ", o.*"

@@ -61,6 +61,6 @@ final class ProjectRecord: Identified {
     /// The SQL condition that project `p` is visible to the viewer given as
     /// parameter `$n` (null for an anonymous one): public, or they are a member.
     static func visible(toViewerAt n: Int) -> String {
-        "(NOT p.is_private OR EXISTS (SELECT 1 FROM project_members m WHERE m.project_id = p.id AND m.user_id = $\(n)::bigint))"
+        "(NOT p.is_private OR \(existsPerRow("SELECT 1 FROM project_members m WHERE m.project_id = p.id AND m.user_id = $\(n)::bigint")))"
     }
 }

@@ -63,7 +63,7 @@ enum SnippetCounting {
     /// voted for snippet `s`, and its author's totals from `w`.
     static func writerColumn(_ column: CountColumn) -> String {
         switch column {
-        case .viewerVoted: "EXISTS (SELECT 1 FROM votes v WHERE v.snippet_id = s.id AND v.voter_id = $2::bigint)"
+        case .viewerVoted: existsPerRow("SELECT 1 FROM votes v WHERE v.snippet_id = s.id AND v.voter_id = $2::bigint")
         case .karma: "coalesce(w.karma, 0)"
         case .projectsCreated: "coalesce(w.projects_created, 0)"
         case .snippetsSubmitted: "coalesce(w.snippets_submitted, 0)"
