@@ -142,14 +142,13 @@ final class PetMatchLoaders: RequestLoaders {
     /// Whether each pet is among the viewer's favourites.
     var viewerFavorites: DataLoader<Int64, Bool> {
         slots.loader(.viewerFavorites) {
-            Loaders.viewerSet(database, viewerID, "SELECT pet_id FROM pet_favorites WHERE user_id = $1 AND pet_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "pet_favorites", viewer: "user_id", id: "pet_id")
         }
     }
     /// Whether the viewer is on each shelter's staff.
     var viewerStaff: DataLoader<Int64, Bool> {
         slots.loader(.viewerStaff) {
-            Loaders.viewerSet(
-                database, viewerID, "SELECT shelter_id FROM shelter_staff WHERE user_id = $1 AND shelter_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "shelter_staff", viewer: "user_id", id: "shelter_id")
         }
     }
     /// Each shelter's staff, by username.

@@ -127,8 +127,7 @@ final class PlaymateLoaders: RequestLoaders {
     /// Whether the viewer plays in each session.
     var viewerSessions: DataLoader<Int64, Bool> {
         slots.loader(.viewerSessions) {
-            Loaders.viewerSet(
-                database, viewerID, "SELECT session_id FROM session_players WHERE user_id = $1 AND session_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "session_players", viewer: "user_id", id: "session_id")
         }
     }
     var statistics: DataLoader<Int64, UserStatistics> {

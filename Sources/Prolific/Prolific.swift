@@ -305,31 +305,28 @@ final class ProlificLoaders: RequestLoaders {
     /// Whether the viewer follows each project.
     var viewerFollows: DataLoader<Int64, Bool> {
         slots.loader(.viewerFollows) {
-            Loaders.viewerSet(
-                database, viewerID, "SELECT project_id FROM project_follows WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "project_follows", viewer: "user_id", id: "project_id")
         }
     }
 
     /// Which of the users the viewer follows as writers.
     var viewerFollowsWriters: DataLoader<Int64, Bool> {
         slots.loader(.viewerFollowsWriters) {
-            Loaders.viewerSet(
-                database, viewerID, "SELECT writer_id FROM writer_follows WHERE follower_id = $1 AND writer_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "writer_follows", viewer: "follower_id", id: "writer_id")
         }
     }
 
     /// Whether the viewer is a member of each project.
     var viewerMemberships: DataLoader<Int64, Bool> {
         slots.loader(.viewerMemberships) {
-            Loaders.viewerSet(
-                database, viewerID, "SELECT project_id FROM project_members WHERE user_id = $1 AND project_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "project_members", viewer: "user_id", id: "project_id")
         }
     }
 
     /// Whether the viewer voted for each snippet.
     var viewerVotes: DataLoader<Int64, Bool> {
         slots.loader(.viewerVotes) {
-            Loaders.viewerSet(database, viewerID, "SELECT snippet_id FROM votes WHERE voter_id = $1 AND snippet_id = ANY($2::bigint[])")
+            Loaders.viewerSet(database, viewerID, in: "votes", viewer: "voter_id", id: "snippet_id")
         }
     }
 

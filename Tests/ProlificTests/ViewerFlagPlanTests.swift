@@ -13,17 +13,9 @@ import Testing
 /// statements run with generic plans, so the plan checked here is one.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ViewerFlagPlanTests {
-    /// The plan of `sql` as the server runs it: prepared, generic, with
-    /// `arguments` bound.
     func genericPlan(of sql: String, arguments: String, on server: TestServer) async throws -> String {
         try await TestDatabase.withPool(url: server.databaseURL) { pool, _ in
-            try await pool.withTransaction { connection in
-                _ = try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan")
-                _ = try await connection.query("PREPARE flagged AS \(sql)")
-                let rows = try await connection.query("EXPLAIN (VERBOSE) EXECUTE flagged(\(arguments))")
-                _ = try await connection.query("DEALLOCATE flagged")
-                return try rows.map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
-            }
+            try await pool.withTransaction { try await $0.genericPlan(of: sql, arguments: arguments) }
         }
     }
 

@@ -1,0 +1,24 @@
+import HuddlePostgres
+
+extension PostgresConnection {
+    /// The plan PostgreSQL runs `sql` with as the server runs it: prepared
+    /// once and generic, with `arguments` (SQL literals) bound; with
+    /// `analyze`, what it did, row counts included. Call it in a transaction
+    /// (the plan mode is set for that transaction only).
+    package func genericPlan(of sql: String, arguments: String, analyze: Bool = false) async throws -> String {
+        _ = try await query("SET LOCAL plan_cache_mode = force_generic_plan")
+        _ = try await query("PREPARE planned AS \(sql)")
+        let options = analyze ? "ANALYZE, COSTS OFF, TIMING OFF" : "VERBOSE"
+        let rows = try await query("EXPLAIN (\(options)) EXECUTE planned(\(arguments))")
+        _ = try await query("DEALLOCATE planned")
+        return try rows.map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
+    }
+
+    /// The largest "Rows Removed by Filter" of an analysed plan: rows a
+    /// statement read only to throw away.
+    package static func rowsRemovedByFilter(in plan: String) -> Int {
+        plan.split(separator: "\n").compactMap { line in
+            line.split(separator: "Rows Removed by Filter: ").dropFirst().first.flatMap { Int($0) }
+        }.max() ?? 0
+    }
+}
