@@ -214,7 +214,7 @@ package struct KeysetQuery {
     /// The SELECT for one page, with its parameters; `numbered` adds each
     /// row's position in the page (for `pages`), `sortKeys` the sort keys
     /// as they are (`sort_key_0`, …; for `page(_:on:joining:node:)`).
-    private func statement(
+    package func statement(
         for request: PageRequest, numbered: Bool = false, sortKeys: Bool = false
     ) throws -> (String, [any PostgresEncodable]) {
         var parameters = parameters
