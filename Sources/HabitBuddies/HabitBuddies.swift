@@ -324,15 +324,7 @@ final class HabitBuddiesLoaders: RequestLoaders {
     var nextMeetings: DataLoader<Int64, MeetingRecord?> {
         slots.loader(.nextMeetings) { [database] in
             DataLoader { ids in
-                let rows = try await database.query(
-                    """
-                    SELECT \(MeetingRecord.columns), o.id FROM unnest($1::bigint[]) AS o(id)
-                    CROSS JOIN LATERAL (
-                        SELECT * FROM buddy_meetings m
-                        WHERE o.id IN (m.organizer_id, m.buddy_id) AND \(MeetingRecord.stillToCome)
-                        ORDER BY m.starts_at, m.id LIMIT 1
-                    ) m
-                    """, [ids])
+                let rows = try await database.query(MeetingRecord.nextOfEach, [ids])
                 var found: [Int64: MeetingRecord] = [:]
                 for row in rows { found[try row.decode(Int64.self, at: rows.columnCount - 1)] = try MeetingRecord(row: row) }
                 return ids.map { .success(found[$0]) }

@@ -21,8 +21,35 @@ final class MeetingRecord: Identified {
     /// When meeting `m` ends.
     static let end = "m.starts_at + m.duration_minutes * interval '1 minute'"
 
-    /// Meeting `m` is proposed or accepted and has not ended.
-    static let stillToCome = "m.status IN ('PROPOSED', 'ACCEPTED') AND \(end) > now()"
+    /// Meeting `m` is proposed or accepted and has not ended. A meeting
+    /// lasts 30 minutes at most (the table's check), so one that has not
+    /// ended started less than 30 minutes ago: that bound is what lets the
+    /// indexes by person and start read only the meetings to come, where
+    /// the end alone made them read all of a person's meetings ever.
+    static let stillToCome = """
+        m.status IN ('PROPOSED', 'ACCEPTED') AND m.starts_at > now() - interval '30 minutes' AND \(end) > now()
+        """
+
+    /// The next meeting still to come of each person in $1 (ids), each row
+    /// the meeting's columns and the person's id.
+    static let nextOfEach = """
+        SELECT \(columns), o.id FROM unnest($1::bigint[]) AS o(id)
+        CROSS JOIN LATERAL (
+            SELECT * FROM buddy_meetings m
+            WHERE o.id IN (m.organizer_id, m.buddy_id) AND \(stillToCome)
+            ORDER BY m.starts_at, m.id LIMIT 1
+        ) m
+        """
+
+    /// The meetings of person $1, in order of start, past ones too if asked.
+    static func list(of person: Int64, includingPast: Bool) -> KeysetQuery {
+        // Two statements, not `$2 OR …`: a generic plan cannot know which
+        // half holds, and planned for both it read every meeting.
+        let which = includingPast ? "" : " AND \(stillToCome)"
+        return KeysetQuery(
+            columns: columns, from: "FROM buddy_meetings m WHERE $1 IN (m.organizer_id, m.buddy_id)\(which)",
+            parameters: [person], keys: [("m.starts_at", "timestamptz"), ("m.id", "bigint")])
+    }
 
     /// The columns `init(row:)` reads, in order.
     enum Column: Int, PostgresColumnList {

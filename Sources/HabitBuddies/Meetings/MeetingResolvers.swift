@@ -21,13 +21,7 @@ enum MeetingResolvers {
         binder.rootAsync("Query", "meetings") { input in
             let viewer = try input.request.signedIn()
             let page = try PageRequest(input)
-            let includePast = input.argument("includePast")?.boolValue ?? false
-            let query = KeysetQuery(
-                columns: MeetingRecord.columns,
-                from: """
-                    FROM buddy_meetings m WHERE $1 IN (m.organizer_id, m.buddy_id) AND ($2 OR (\(MeetingRecord.stillToCome)))
-                    """,
-                parameters: [viewer, includePast], keys: [("m.starts_at", "timestamptz"), ("m.id", "bigint")])
+            let query = MeetingRecord.list(of: viewer, includingPast: input.argument("includePast")?.boolValue ?? false)
             let connection = try await query.page(page, on: input.request.database) { try MeetingRecord(row: $0) }
             for edge in connection.edges {
                 let meeting = edge.node as! MeetingRecord
