@@ -125,7 +125,7 @@ enum SuggestedSessions {
             LEFT JOIN history h ON h.sport = s.sport
             CROSS JOIN LATERAL (
                 SELECT 0.5 * (CASE WHEN s.sport = ANY (quiz.played) THEN 1 ELSE 0 END) + 0.5 * coalesce(h.share, 0) AS sport_weight,
-                       count(*) FILTER (WHERE f.user_id IS NOT NULL)::int AS friends,
+                       count(*) FILTER (WHERE p.user_id IN (SELECT f.friend_id FROM friendships f WHERE f.user_id = $1))::int AS friends,
                        count(*) FILTER (WHERE u.gender = ANY (quiz.genders))::int AS genders,
                        count(*) FILTER (WHERE CASE
                            WHEN u.birthday IS NULL THEN NULL
@@ -136,7 +136,6 @@ enum SuggestedSessions {
                            WHEN age(u.birthday) < interval '55 years' THEN 'AGE_45_54'
                            ELSE 'AGE_55_PLUS' END = ANY (quiz.ages))::int AS ages
                 FROM session_players p JOIN users u ON u.id = p.user_id
-                LEFT JOIN friendships f ON f.user_id = $1 AND f.friend_id = p.user_id
                 WHERE p.session_id = s.id
             ) AS x
             WHERE origin.latitude IS NOT NULL
