@@ -59,16 +59,20 @@ public struct PostgresConfiguration: Sendable {
     /// How many times `withTransaction` runs its body again after a
     /// serialization failure or deadlock.
     public var transactionRetries = 3
+    /// The name sessions show in `pg_stat_activity`, unless the URL names one.
     public var applicationName = "huddle"
+    /// `PGOPTIONS` when the configuration was made: libpq reads it only
+    /// when no `options` are given, and the server always gives some.
+    private let environmentOptions = getenv("PGOPTIONS").map { String(cString: $0) }
 
     public init(url: String) {
         self.url = url
     }
 
     /// libpq keywords and values for `PQconnectStartParams`; the URL comes
-    /// first and is expanded, the rest fix the session's formats.
+    /// first and is expanded, the rest set the session up.
     var connectionParameters: [(String, String)] {
-        var options = "-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 -c extra_float_digits=1"
+        var options = ""
         if let statementTimeout {
             options += " -c statement_timeout=\(max(1, statementTimeout.milliseconds))"
         }
@@ -82,15 +86,18 @@ public struct PostgresConfiguration: Sendable {
             options += " -c random_page_cost=\(randomPageCost)"
         }
         // The `options` parameter replaces the one the URL (or PGOPTIONS)
-        // gave, so the operator's come along, last, where they win.
-        if let operatorOptions = Self.options(in: url) ?? getenv("PGOPTIONS").map({ String(cString: $0) }) {
+        // gave, so the operator's come along, after the server's tuning,
+        // where they win; the formats the decoder reads come last, where
+        // nothing overrides them.
+        if let operatorOptions = Self.options(in: url) ?? environmentOptions {
             options += " " + operatorOptions
         }
+        options += " -c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 -c extra_float_digits=1"
         return [
             ("dbname", url),
             ("options", options),
             ("client_encoding", "UTF8"),
-            ("application_name", applicationName),
+            ("fallback_application_name", applicationName),
         ]
     }
 

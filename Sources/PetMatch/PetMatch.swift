@@ -142,13 +142,13 @@ final class PetMatchLoaders: RequestLoaders {
     /// Whether each pet is among the viewer's favourites.
     var viewerFavorites: DataLoader<Int64, Bool> {
         slots.loader(.viewerFavorites) {
-            Loaders.viewerSet(database, viewerID, in: "pet_favorites", viewer: "user_id", id: "pet_id")
+            Loaders.viewerSet(database, viewerID, in: "pet_favorites", viewerColumn: "user_id", idColumn: "pet_id")
         }
     }
     /// Whether the viewer is on each shelter's staff.
     var viewerStaff: DataLoader<Int64, Bool> {
         slots.loader(.viewerStaff) {
-            Loaders.viewerSet(database, viewerID, in: "shelter_staff", viewer: "user_id", id: "shelter_id")
+            Loaders.viewerSet(database, viewerID, in: "shelter_staff", viewerColumn: "user_id", idColumn: "shelter_id")
         }
     }
     /// Each shelter's staff, by username.

@@ -127,7 +127,7 @@ final class PlaymateLoaders: RequestLoaders {
     /// Whether the viewer plays in each session.
     var viewerSessions: DataLoader<Int64, Bool> {
         slots.loader(.viewerSessions) {
-            Loaders.viewerSet(database, viewerID, in: "session_players", viewer: "user_id", id: "session_id")
+            Loaders.viewerSet(database, viewerID, in: "session_players", viewerColumn: "user_id", idColumn: "session_id")
         }
     }
     var statistics: DataLoader<Int64, UserStatistics> {

@@ -305,28 +305,28 @@ final class ProlificLoaders: RequestLoaders {
     /// Whether the viewer follows each project.
     var viewerFollows: DataLoader<Int64, Bool> {
         slots.loader(.viewerFollows) {
-            Loaders.viewerSet(database, viewerID, in: "project_follows", viewer: "user_id", id: "project_id")
+            Loaders.viewerSet(database, viewerID, in: "project_follows", viewerColumn: "user_id", idColumn: "project_id")
         }
     }
 
     /// Which of the users the viewer follows as writers.
     var viewerFollowsWriters: DataLoader<Int64, Bool> {
         slots.loader(.viewerFollowsWriters) {
-            Loaders.viewerSet(database, viewerID, in: "writer_follows", viewer: "follower_id", id: "writer_id")
+            Loaders.viewerSet(database, viewerID, in: "writer_follows", viewerColumn: "follower_id", idColumn: "writer_id")
         }
     }
 
     /// Whether the viewer is a member of each project.
     var viewerMemberships: DataLoader<Int64, Bool> {
         slots.loader(.viewerMemberships) {
-            Loaders.viewerSet(database, viewerID, in: "project_members", viewer: "user_id", id: "project_id")
+            Loaders.viewerSet(database, viewerID, in: "project_members", viewerColumn: "user_id", idColumn: "project_id")
         }
     }
 
     /// Whether the viewer voted for each snippet.
     var viewerVotes: DataLoader<Int64, Bool> {
         slots.loader(.viewerVotes) {
-            Loaders.viewerSet(database, viewerID, in: "votes", viewer: "voter_id", id: "snippet_id")
+            Loaders.viewerSet(database, viewerID, in: "votes", viewerColumn: "voter_id", idColumn: "snippet_id")
         }
     }
 

@@ -21,7 +21,8 @@ struct MeetingPlanTests {
                     // foreign keys, in this transaction only.
                     _ = try await connection.query(
                         "CREATE TEMP TABLE buddy_meetings (LIKE public.buddy_meetings INCLUDING ALL) ON COMMIT DROP")
-                    // Person 1's thousand meetings, a day apart, one to come;
+                    // Person 1's thousand meetings, a day apart: two to come
+                    // (tomorrow's, and the one starting now), the rest past;
                     // and 2,000 other people with one each.
                     _ = try await connection.query(
                         """

@@ -30,7 +30,7 @@ struct ViewerSetPlanTests {
                     WHERE (t * 7 + u) % 499 = 0
                     """)
                 _ = try await connection.query("ANALYZE follows")
-                let sql = Loaders.viewerSetStatement(in: "follows", viewer: "user_id", id: "thing_id")
+                let sql = Loaders.viewerSetStatement(in: "follows", viewerColumn: "user_id", idColumn: "thing_id")
                 let found = try await connection.query(sql, [Int64(1), [Int64(5), 6, 7, 8_000]]).map { try $0.decode(Int64.self, at: 0) }
                 #expect(Set(found) == [5, 6, 7])
                 let plan = try await connection.genericPlan(of: sql, arguments: "1, '{5,6,7,8000}'", analyze: true)

@@ -145,12 +145,27 @@ struct PostgresPoolTests {
 
     @Test func theOptionsOfTheURLAreKeptAndWin() async throws {
         let base = try #require(TestDatabase.url)
-        let url = base + (base.contains("?") ? "&" : "?") + "options=-c%20work_mem%3D7MB%20-c%20jit%3Don"
+        let url =
+            base.contains("://")
+            ? base + (base.contains("?") ? "&" : "?")
+                + "options=-c%20work_mem%3D7MB%20-c%20jit%3Don%20-c%20DateStyle%3DGerman&application_name=mine"
+            : base + " options='-c work_mem=7MB -c jit=on -c DateStyle=German' application_name=mine"
         try await TestDatabase.withPool(url: url) { pool, _ async throws in
-            #expect(try await pool.query("SHOW work_mem")[0].decode(String.self, at: 0) == "7MB")
-            #expect(try await pool.query("SHOW jit")[0].decode(String.self, at: 0) == "on")
-            // The server's own options are still sent.
-            #expect(try await pool.query("SHOW plan_cache_mode")[0].decode(String.self, at: 0) == "force_generic_plan")
+            func show(_ setting: String) async throws -> String {
+                try await pool.query("SHOW \(setting)")[0].decode(String.self, at: 0)
+            }
+            #expect(try await show("work_mem") == "7MB")
+            #expect(try await show("jit") == "on")
+            #expect(try await show("application_name") == "mine")
+            // The server's own options are still sent, and the formats its
+            // decoder reads are not the operator's to change.
+            #expect(try await show("plan_cache_mode") == "force_generic_plan")
+            #expect(try await show("DateStyle").hasPrefix("ISO"))
+            let instant = try await pool.query("SELECT timestamptz '2026-11-28 10:00:00+00'")[0].decode(String.self, at: 0)
+            #expect(instant.hasPrefix("2026-11-28"), "\(instant)")
+        }
+        try await TestDatabase.withPool { pool, _ async throws in
+            #expect(try await pool.query("SHOW application_name")[0].decode(String.self, at: 0) == "huddle")
         }
         #expect(PostgresConfiguration.options(in: "host=/tmp options='-c search_path=app'") == "-c search_path=app")
         #expect(PostgresConfiguration.options(in: "postgresql://db.example/app") == nil)

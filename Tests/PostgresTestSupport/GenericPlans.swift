@@ -7,15 +7,19 @@ extension PostgresConnection {
     /// (the plan mode is set for that transaction only).
     package func genericPlan(of sql: String, arguments: String, analyze: Bool = false) async throws -> String {
         _ = try await query("SET LOCAL plan_cache_mode = force_generic_plan")
-        _ = try await query("PREPARE planned AS \(sql)")
+        // A name of its own: a statement prepared before a failure outlives
+        // the transaction's rollback, on a connection the pool keeps.
+        let name = "planned_\(UInt32.random(in: 0...UInt32.max))"
+        _ = try await query("PREPARE \(name) AS \(sql)")
         let options = analyze ? "ANALYZE, COSTS OFF, TIMING OFF" : "VERBOSE"
-        let rows = try await query("EXPLAIN (\(options)) EXECUTE planned(\(arguments))")
-        _ = try await query("DEALLOCATE planned")
+        let rows = try await query("EXPLAIN (\(options)) EXECUTE \(name)(\(arguments))")
+        _ = try await query("DEALLOCATE \(name)")
         return try rows.map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
     }
 
     /// The largest "Rows Removed by Filter" of an analysed plan: rows a
-    /// statement read only to throw away.
+    /// statement read only to throw away (per loop; rows an index skipped
+    /// are not counted, so this tells a filter from an index condition).
     package static func rowsRemovedByFilter(in plan: String) -> Int {
         plan.split(separator: "\n").compactMap { line in
             line.split(separator: "Rows Removed by Filter: ").dropFirst().first.flatMap { Int($0) }

@@ -22,12 +22,14 @@ final class MeetingRecord: Identified {
     static let end = "m.starts_at + m.duration_minutes * interval '1 minute'"
 
     /// Meeting `m` is proposed or accepted and has not ended. A meeting
-    /// lasts 30 minutes at most (the table's check), so one that has not
-    /// ended started less than 30 minutes ago: that bound is what lets the
-    /// indexes by person and start read only the meetings to come, where
-    /// the end alone made them read all of a person's meetings ever.
+    /// lasts `MeetingMutations.durations.upperBound` minutes at most (the
+    /// table's check), so one that has not ended started less than that
+    /// ago: that bound is what lets the indexes by person and start read
+    /// only the meetings to come, where the end alone made them read all of
+    /// a person's meetings ever.
     static let stillToCome = """
-        m.status IN ('PROPOSED', 'ACCEPTED') AND m.starts_at > now() - interval '30 minutes' AND \(end) > now()
+        m.status IN ('PROPOSED', 'ACCEPTED') AND m.starts_at > now() - interval '\(MeetingMutations.durations.upperBound) minutes' \
+        AND \(end) > now()
         """
 
     /// The next meeting still to come of each person in $1 (ids), each row

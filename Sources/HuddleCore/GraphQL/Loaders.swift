@@ -37,7 +37,7 @@ package final class Loaders: Sendable {
     /// Whether the viewer is friends with each user.
     package var viewerFriends: DataLoader<Int64, Bool> {
         slots.loader(.viewerFriends) {
-            Self.viewerSet(database, viewerID, in: "friendships", viewer: "user_id", id: "friend_id")
+            Self.viewerSet(database, viewerID, in: "friendships", viewerColumn: "user_id", idColumn: "friend_id")
         }
     }
     package var friendRequests: DataLoader<Int64, FriendRequestRecord?> {
@@ -104,7 +104,8 @@ package final class Loaders: Sendable {
     }
 
     /// Which of the ids have a row in `table` with the viewer in column
-    /// `viewer` and the id in column `id`; all false without a viewer.
+    /// `viewerColumn` and the id in column `idColumn`; all false without a
+    /// viewer.
     ///
     /// Each id is looked up on its own (`existsPerRow`): asked as
     /// `viewer = $1 AND id = ANY($2)`, the generic plan read the viewer's
@@ -112,9 +113,9 @@ package final class Loaders: Sendable {
     /// by id, all 10,000 sessions of someone who had played that many to
     /// answer for a page of 20.
     package static func viewerSet(
-        _ database: PostgresPool, _ viewerID: Int64?, in table: String, viewer: String, id: String
+        _ database: PostgresPool, _ viewerID: Int64?, in table: String, viewerColumn: String, idColumn: String
     ) -> DataLoader<Int64, Bool> {
-        let sql = viewerSetStatement(in: table, viewer: viewer, id: id)
+        let sql = viewerSetStatement(in: table, viewerColumn: viewerColumn, idColumn: idColumn)
         return DataLoader { ids in
             guard let viewerID else { return ids.map { _ in .success(false) } }
             let found = Set(try await database.query(sql, [viewerID, ids]).map { try $0.decode(Int64.self, at: 0) })
@@ -123,10 +124,10 @@ package final class Loaders: Sendable {
     }
 
     /// `viewerSet`'s statement: the viewer is $1, the ids $2.
-    package static func viewerSetStatement(in table: String, viewer: String, id: String) -> String {
+    package static func viewerSetStatement(in table: String, viewerColumn: String, idColumn: String) -> String {
         """
         SELECT i.id FROM unnest($2::bigint[]) AS i(id)
-        WHERE \(existsPerRow("SELECT 1 FROM \(table) t WHERE t.\(viewer) = $1 AND t.\(id) = i.id"))
+        WHERE \(existsPerRow("SELECT 1 FROM \(table) t WHERE t.\(viewerColumn) = $1 AND t.\(idColumn) = i.id"))
         """
     }
 
