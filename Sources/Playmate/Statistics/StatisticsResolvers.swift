@@ -35,19 +35,29 @@ enum StatisticsResolvers {
         var sessions: Int
     }
 
+    /// Per user of $1 and sport: sessions, sessions played, minutes
+    /// played, and the sessions the user created. That last count is made
+    /// once per user (a materialised CTE): in the select list it was made
+    /// again for every sport's row, each time reading every session the
+    /// user ever created.
+    static let perSport = """
+        WITH created AS MATERIALIZED (
+            SELECT u.id AS user_id, (SELECT count(*) FROM sports_sessions c WHERE c.creator_id = u.id)::int AS sessions
+            FROM unnest($1::bigint[]) AS u(id)
+        )
+        SELECT p.user_id, s.sport, count(*)::int,
+               count(*) FILTER (WHERE s.occurs_at + make_interval(mins => s.duration_minutes) < now())::int,
+               coalesce(sum(s.duration_minutes) FILTER (WHERE s.occurs_at + make_interval(mins => s.duration_minutes) < now()), 0)::int,
+               created.sessions
+        FROM session_players p JOIN sports_sessions s ON s.id = p.session_id JOIN created ON created.user_id = p.user_id
+        WHERE p.user_id = ANY($1::bigint[])
+        GROUP BY p.user_id, s.sport, created.sessions
+        ORDER BY p.user_id, count(*) DESC, s.sport
+        """
+
     /// The batch function of `Loaders.statistics`.
     static func load(_ ids: [Int64], on database: PostgresPool) async throws -> [Result<UserStatistics, any Error>] {
-        let perSport = try await database.query(
-            """
-            SELECT p.user_id, s.sport, count(*)::int,
-                   count(*) FILTER (WHERE s.occurs_at + make_interval(mins => s.duration_minutes) < now())::int,
-                   coalesce(sum(s.duration_minutes) FILTER (WHERE s.occurs_at + make_interval(mins => s.duration_minutes) < now()), 0)::int,
-                   (SELECT count(*) FROM sports_sessions c WHERE c.creator_id = p.user_id)::int
-            FROM session_players p JOIN sports_sessions s ON s.id = p.session_id
-            WHERE p.user_id = ANY($1::bigint[])
-            GROUP BY p.user_id, s.sport
-            ORDER BY p.user_id, count(*) DESC, s.sport
-            """, [ids])
+        let perSport = try await database.query(Self.perSport, [ids])
         var statistics = Dictionary(uniqueKeysWithValues: ids.map { ($0, UserStatistics(userID: $0)) })
         for row in perSport {
             let user = try row.decode(Int64.self, at: 0)
