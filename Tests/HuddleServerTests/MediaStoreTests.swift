@@ -50,15 +50,18 @@ import Testing
                 "mutation($f: Upload!) { setAvatar(file: $f) { avatar(size: THUMBNAIL) } }", ["f": second], token: user.token)
             #expect(replaced.errorCode == nil, "\(replaced)")
             // The first picture's objects go; the second's stay, then go too.
+            // The scheduler deletes them against moto, a Python server that
+            // a busy machine slows: polled for up to a minute, which costs
+            // nothing when it is quick.
             var left: [String] = []
-            for _ in 0..<100 {
+            for _ in 0..<600 {
                 left = try await s3.objects()
                 if left.count == 6 && !left.contains(where: { $0.contains(key) }) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
             #expect(left.count == 6 && !left.contains { $0.contains(key) }, "\(left)")
             _ = try await server.graphql("mutation { removeAvatar { id } }", token: user.token)
-            for _ in 0..<100 {
+            for _ in 0..<600 {
                 left = try await s3.objects()
                 if left.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(100))
@@ -92,8 +95,11 @@ import Testing
             _ = try await server.sql("UPDATE media_object_trash SET removed_at = now()")
             _ = try await server.sql("UPDATE scheduled_jobs SET due_at = now() WHERE kind = 'media.trash'")
             _ = try await server.sql("SELECT pg_notify('huddle_scheduler', '0')")
+            // The scheduler deletes them against moto, a Python server that
+            // a busy machine slows: polled for up to a minute, which costs
+            // nothing when it is quick.
             var left: [String] = []
-            for _ in 0..<100 {
+            for _ in 0..<600 {
                 left = try await s3.objects()
                 if left.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(100))
