@@ -24,9 +24,7 @@ struct HistoryPlanTests {
                 "INSERT INTO notifications (user_id, kind) SELECT $1, 'PLAN_CHECK' FROM generate_series(1, 3)", [viewer])
             _ = try await server.sql("ANALYZE notifications")
             let (sql, _) = try NotificationResolvers.list(of: viewer, unreadOnly: true).statement(for: PageRequest(first: 20))
-            let plan = try await TestDatabase.withPool(url: server.databaseURL) { pool, _ in
-                try await pool.withTransaction { try await $0.genericPlan(of: sql, arguments: "\(viewer), 21", analyze: true) }
-            }
+            let plan = try await server.genericPlan(of: sql, arguments: "\(viewer), 21", analyze: true)
             #expect(PostgresConnection.rowsRemovedByFilter(in: plan) == 0, "\(plan)")
             #expect(plan.contains("notifications_unread"), "\(plan)")
         }

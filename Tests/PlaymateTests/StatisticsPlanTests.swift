@@ -35,11 +35,7 @@ struct StatisticsPlanTests {
             #expect(answer["data"]["me"]["statistics"]["sessionsCreated"].int == 6, "\(answer)")
             #expect(answer["data"]["me"]["statistics"]["sessionsPerSport"].array.count == 3, "\(answer)")
 
-            let plan = try await TestDatabase.withPool(url: server.databaseURL) { pool, _ in
-                try await pool.withTransaction {
-                    try await $0.genericPlan(of: StatisticsResolvers.perSport, arguments: "'{\(user)}'", analyze: true)
-                }
-            }
+            let plan = try await server.genericPlan(of: StatisticsResolvers.perSport, arguments: "'{\(user)}'", analyze: true)
             let counts = plan.split(separator: "\n").filter { $0.contains("sports_sessions c") }
             #expect(!counts.isEmpty, "\(plan)")
             #expect(counts.allSatisfy { $0.contains("loops=1)") }, "\(plan)")

@@ -13,12 +13,6 @@ import Testing
 /// statements run with generic plans, so the plan checked here is one.
 @Suite(.enabled(if: TestDatabase.available), .hangGuard)
 struct ViewerFlagPlanTests {
-    func genericPlan(of sql: String, arguments: String, on server: TestServer) async throws -> String {
-        try await TestDatabase.withPool(url: server.databaseURL) { pool, _ in
-            try await pool.withTransaction { try await $0.genericPlan(of: sql, arguments: arguments) }
-        }
-    }
-
     @Test func theViewersFlagsAreLookedUpPerRowHoweverMuchTheyHaveDone() async throws {
         try await TestServer.with(mounting: [Prolific.self]) { server in
             // A project, a snippet and a vote, and the tables' statistics.
@@ -29,9 +23,9 @@ struct ViewerFlagPlanTests {
             _ = try await server.sql("ANALYZE")
 
             let everything: ProjectParts = [.openRound, .story, .rankedSnippets]
-            let page = try await genericPlan(of: ProjectReads.sql(everything), arguments: "'{1}', 1", on: server)
+            let page = try await server.genericPlan(of: ProjectReads.sql(everything), arguments: "'{1}', 1")
             let snippetPage = SnippetCounting.page(where: "s.id = ANY($1::bigint[])")
-            let snippets = try await genericPlan(of: snippetPage, arguments: "'{1}', 1", on: server)
+            let snippets = try await server.genericPlan(of: snippetPage, arguments: "'{1}', 1")
             for plan in [page, snippets] {
                 // A hashed subplan reads every row of the viewer's once, to answer for a page's few.
                 #expect(!plan.contains("hashed SubPlan"), "\(plan)")

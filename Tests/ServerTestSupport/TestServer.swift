@@ -436,6 +436,14 @@ package final class TestServer: Sendable {
         throw CancellationError()
     }
 
+    /// The plan the server's database runs `sql` with, as the server runs
+    /// it (`PostgresConnection.genericPlan(of:arguments:analyze:)`).
+    package func genericPlan(of sql: String, arguments: String, analyze: Bool = false) async throws -> String {
+        try await TestDatabase.withPool(url: databaseURL) { pool, _ in
+            try await pool.withTransaction { try await $0.genericPlan(of: sql, arguments: arguments, analyze: analyze) }
+        }
+    }
+
     /// Runs SQL on the server's database (for checks the API does not offer).
     package func sql(_ statement: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
         try await EventLoop.withOwnThread { [databaseURL] loop in
