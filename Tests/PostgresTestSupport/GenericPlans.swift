@@ -26,3 +26,16 @@ extension PostgresConnection {
         }.max() ?? 0
     }
 }
+
+extension PostgresConnection {
+    /// The most rows one node of an analysed plan returned over all its
+    /// loops: what the statement read in its largest step.
+    package static func mostRowsReturned(in plan: String) -> Int {
+        plan.split(separator: "\n").compactMap { line -> Int? in
+            guard let tail = line.split(separator: "actual rows=").dropFirst().first else { return nil }
+            let numbers = tail.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+            let loops = tail.contains("loops=") ? numbers.dropFirst().first ?? 1 : 1
+            return (numbers.first ?? 0) * loops
+        }.max() ?? 0
+    }
+}

@@ -104,7 +104,7 @@ enum SuggestedSessions {
         SELECT coalesce(u.home_latitude, latest.latitude) AS latitude, coalesce(u.home_longitude, latest.longitude) AS longitude
         FROM users u LEFT JOIN LATERAL (
             SELECT s.latitude, s.longitude FROM session_players p JOIN sports_sessions s ON s.id = p.session_id
-            WHERE p.user_id = u.id ORDER BY s.occurs_at DESC LIMIT 1
+            WHERE p.user_id = u.id ORDER BY p.occurs_at DESC, p.session_id DESC LIMIT 1
         ) AS latest ON true
         WHERE u.id = $1
         """

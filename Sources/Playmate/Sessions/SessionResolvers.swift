@@ -24,16 +24,7 @@ enum SessionResolvers {
             let to = input.string("to").flatMap(Instant.parse)
             let database = input.request.database
             return .async {
-                let query = KeysetQuery(
-                    columns: SessionRecord.columns,
-                    from: """
-                        FROM session_players p JOIN sports_sessions s ON s.id = p.session_id
-                        WHERE p.user_id = $1 AND s.occurs_at >= coalesce($2::timestamptz, now())
-                        AND ($3::timestamptz IS NULL OR s.occurs_at < $3::timestamptz)
-                        """,
-                    parameters: [viewer, from, to],
-                    keys: [("s.occurs_at", "timestamptz"), ("s.id", "bigint")]
-                )
+                let query = sessions(playedBy: viewer, from: from, to: to)
                 return .object(try await query.page(page, on: database) { try SessionRecord(row: $0) })
             }
         }
@@ -42,6 +33,22 @@ enum SessionResolvers {
         binder.rootAsync("Mutation", "joinSportsSession", join)
         binder.rootAsync("Mutation", "leaveSportsSession", leave)
         binder.rootAsync("Mutation", "deleteSportsSession", delete)
+    }
+
+    /// The sessions `user` plays in, by start, from `from` (now when nil)
+    /// until before `to`: a range of the index of players by start, however
+    /// many sessions they have played.
+    static func sessions(playedBy user: Int64, from: Date?, to: Date?) -> KeysetQuery {
+        KeysetQuery(
+            columns: SessionRecord.columns,
+            from: """
+                FROM session_players p JOIN sports_sessions s ON s.id = p.session_id
+                WHERE p.user_id = $1 AND p.occurs_at >= coalesce($2::timestamptz, now())
+                AND ($3::timestamptz IS NULL OR p.occurs_at < $3::timestamptz)
+                """,
+            parameters: [user, from, to],
+            keys: [("p.occurs_at", "timestamptz"), ("p.session_id", "bigint")]
+        )
     }
 
     private static func bindFields(_ binder: inout SchemaBinder) {
