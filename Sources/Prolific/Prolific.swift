@@ -244,7 +244,7 @@ final class ProlificLoaders: RequestLoaders {
         slots.loader(.rankedSnippets) { [ranked] in
             DataLoader { ids in
                 var byRound: [Int64: [SnippetRecord]] = [:]
-                for snippet in try await ranked("s.round_id = ANY($1::bigint[])", ids) {
+                for snippet in try await ranked(SnippetCounting.ofRounds, ids) {
                     byRound[snippet.roundID, default: []].append(snippet)
                 }
                 return ids.map { .success(byRound[$0] ?? []) }
@@ -257,18 +257,19 @@ final class ProlificLoaders: RequestLoaders {
         slots.loader(.counts) { [ranked] in
             DataLoader { ids in
                 var counts: [Int64: SnippetCount] = [:]
-                for snippet in try await ranked("s.id = ANY($1::bigint[])", ids) { counts[snippet.id] = snippet.count }
+                for snippet in try await ranked(SnippetCounting.byID, ids) { counts[snippet.id] = snippet.count }
                 return ids.map { .success(counts[$0] ?? SnippetCount(votes: 0, score: 0, isWinner: false)) }
             }
         }
     }
 
-    /// A page of snippets: each with its count, the viewer's vote, its author
-    /// and their karma (primed into those loaders, made with this).
+    /// A page of snippets by `SnippetCounting`'s statement (`ofRounds`,
+    /// `byID`): each with its count, the viewer's vote, its author and
+    /// their karma (primed into those loaders, made with this).
     private var ranked: @Sendable (String, [Int64]) async throws -> [SnippetRecord] {
         let (database, viewerID, viewerVotes, writers, shared) = (database, viewerID, viewerVotes, writers, shared)
-        return { condition, ids in
-            let page = try await database.query(SnippetCounting.page(where: condition), [ids, viewerID])
+        return { statement, ids in
+            let page = try await database.query(statement, [ids, viewerID])
             return try SnippetCounting.ranked(page: page).map { snippet, row in
                 try SnippetCounting.prime(from: row, of: snippet, viewerVotes: viewerVotes, writers: writers, shared: shared)
                 return snippet

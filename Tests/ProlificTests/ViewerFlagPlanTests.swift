@@ -24,7 +24,7 @@ struct ViewerFlagPlanTests {
 
             let everything: ProjectParts = [.openRound, .story, .rankedSnippets]
             let page = try await server.genericPlan(of: ProjectReads.sql(everything), arguments: "'{1}', 1")
-            let snippetPage = SnippetCounting.page(where: "s.id = ANY($1::bigint[])")
+            let snippetPage = SnippetCounting.byID
             let snippets = try await server.genericPlan(of: snippetPage, arguments: "'{1}', 1")
             for plan in [page, snippets] {
                 // A hashed subplan reads every row of the viewer's once, to answer for a page's few.

@@ -36,6 +36,11 @@ enum SnippetCounting {
     /// Where a counted snippet row's author's user columns start.
     static let userOffset = SnippetRecord.columnCount + CountColumn.allCases.count
 
+    /// The snippets of the rounds $1, and the snippets $1: `page`s, written
+    /// once rather than for each batch.
+    static let ofRounds = page(where: "s.round_id = ANY($1::bigint[])")
+    static let byID = page(where: "s.id = ANY($1::bigint[])")
+
     /// Snippets matching `condition` (on `s`, its ids as $1), each row a
     /// counted snippet's (`CountColumn`), the viewer as $2.
     static func page(where condition: String) -> String {
