@@ -187,6 +187,10 @@ package final class HuddleServer: Sendable {
         {
             var one = database
             one.maxConnections = 1
+            // No request waits on a read at start: it waits for its
+            // connection as long as opening one may take, so that a machine
+            // busy at that moment does not stop the server from starting.
+            one.acquireTimeout = max(one.acquireTimeout, one.connectTimeout)
             let pool = PostgresPool(one, on: listenerLoop)
             do {
                 let value = try await listenerLoop.onLoop { () async throws in try await read(pool) }
