@@ -52,6 +52,12 @@ package final class UserRecord: Identified {
     /// of only these lets a resolver use the narrower query.
     package static let fieldsAnsweredByNames: Set<String> = ["__typename", "id", "username", "firstName", "lastName"]
 
+    /// Whether a record read with `nameColumns` answers a selection of
+    /// `fields`, given an app's fields of User that read only the id.
+    package static func namesAnswer(_ fields: Set<String>, answeredByID: Set<String> = []) -> Bool {
+        fields.allSatisfy { fieldsAnsweredByNames.contains($0) || answeredByID.contains($0) }
+    }
+
     private func column<T: PostgresDecodable>(_ column: Column) throws -> T {
         guard let row else {
             throw APIError.internalError("User \(id) was read without its \(column.name) column; its field needs the whole row.")

@@ -84,10 +84,17 @@ package final class Loaders: Sendable {
         userNames.prime(user.id, user)
     }
 
+    /// `primeUser(from:offset:)`, or `primeUserNames(from:offset:)` for a
+    /// user read with `UserRecord.nameColumns` (`namesOnly`).
+    package func primeUser(from row: PostgresRow, offset: Int, namesOnly: Bool) throws {
+        try namesOnly ? primeUserNames(from: row, offset: offset) : primeUser(from: row, offset: offset)
+    }
+
     /// The users loader that answers what `info` selects: the names-only
-    /// one when that is all the selection asks for.
-    package func users(for info: ResolveInfo) -> DataLoader<Int64, UserRecord?> {
-        info.selectedFieldNames.isSubset(of: UserRecord.fieldsAnsweredByNames) ? userNames : users
+    /// one when that is all the selection asks for, besides `answeredByID`
+    /// (an app's fields of User that read only the user's id).
+    package func users(for info: ResolveInfo, answeredByID: Set<String> = []) -> DataLoader<Int64, UserRecord?> {
+        UserRecord.namesAnswer(info.selectedFieldNames, answeredByID: answeredByID) ? userNames : users
     }
 
     /// A loader of rows by primary key: `SELECT columns FROM table alias

@@ -16,21 +16,28 @@ struct ProjectParts: OptionSet, Hashable, Sendable {
     /// The open round's snippets ranked, with their counts, the viewer's
     /// votes, their authors and the authors' totals (with `openRound`).
     static let rankedSnippets = ProjectParts(rawValue: 4)
+    /// The story's and the ranked snippets' authors with their names only
+    /// (`UserRecord.nameColumns`): all that the page asks of them.
+    static let authorNames = ProjectParts(rawValue: 8)
 
     /// The parts a selection of a project's fields reads, given the
-    /// fields it selects on the project's current round.
-    init(selecting names: Set<String>, onCurrentRound roundNames: Set<String> = []) {
+    /// fields it selects on the project's current round and of the
+    /// snippets' authors (the story's and the current round's).
+    init(selecting names: Set<String>, onCurrentRound roundNames: Set<String> = [], ofAuthors authorFields: Set<String> = []) {
         var parts: ProjectParts = []
         if names.contains("currentRound") {
             parts.insert(.openRound)
             if roundNames.contains("snippets") { parts.insert(.rankedSnippets) }
         }
         if names.contains("story") { parts.insert(.story) }
+        if parts.readsSnippetRows, UserRecord.namesAnswer(authorFields, answeredByID: WriterResolvers.userFieldsByID) {
+            parts.insert(.authorNames)
+        }
         self = parts
     }
 
     /// Every part.
-    static let all: ProjectParts = [.openRound, .story, .rankedSnippets]
+    static let all: ProjectParts = [.openRound, .story, .rankedSnippets, .authorNames]
 
     /// Whether the open round's ranked snippets are read: they come with the round.
     var readsRankedSnippets: Bool { isSuperset(of: [.openRound, .rankedSnippets]) }
@@ -62,8 +69,10 @@ enum ProjectReads {
 
     /// The snippet of `storyColumns` (or of a row with the author's
     /// columns at `userOffset`), its author primed.
-    static func storySnippet(_ row: PostgresRow, userOffset: Int = SnippetRecord.columnCount, shared: Loaders) throws -> SnippetRecord {
-        try shared.primeUser(from: row, offset: userOffset)
+    static func storySnippet(
+        _ row: PostgresRow, userOffset: Int = SnippetRecord.columnCount, authorNames: Bool = false, shared: Loaders
+    ) throws -> SnippetRecord {
+        try shared.primeUser(from: row, offset: userOffset, namesOnly: authorNames)
         return try SnippetRecord(row: row)
     }
 
@@ -103,11 +112,12 @@ enum ProjectReads {
         }
         var order = "p.id"
         var snippetRows: [String] = []
+        let authorColumns = parts.contains(.authorNames) ? UserRecord.nameColumns : UserRecord.columns
         if parts.contains(.story) {
             snippetRows.append(
                 """
                 SELECT 1 AS kind, r.number AS story_number, \(SnippetRecord.columns),
-                       \(SnippetCounting.countColumns { "NULL::\($0.type)" }), \(UserRecord.columns)
+                       \(SnippetCounting.countColumns { "NULL::\($0.type)" }), \(authorColumns)
                     \(storyFrom) WHERE r.project_id = p.id
                 """)
         }
@@ -121,7 +131,7 @@ enum ProjectReads {
                     case .isWinner: "false"
                     default: SnippetCounting.writerColumn(column)
                     }
-                }), \(UserRecord.columns)
+                }), \(authorColumns)
                     FROM prolific_snippet_scores(ARRAY[o.id]) c JOIN snippets s ON s.id = c.snippet_id LEFT JOIN users u ON u.id = s.author_id
                     LEFT JOIN prolific_writers w ON w.user_id = s.author_id
                 """)
@@ -160,6 +170,7 @@ enum ProjectReads {
     ) -> DataLoader<Int64, ProjectRecord?> {
         let sql = sql(parts)
         let snippetOffset = roundOffset + (parts.contains(.openRound) ? openRoundColumnCount : 0)
+        let authorNames = parts.contains(.authorNames)
         return DataLoader { ids in
             let rows = try await database.query(sql, [ids, viewerID])
             var found: [Int64: ProjectRecord] = [:]
@@ -194,11 +205,14 @@ enum ProjectReads {
                 guard parts.readsSnippetRows, let kind = try row.decode(Int?.self, at: snippetOffset) else { continue }
                 let snippetRow = row.shifted(by: snippetOffset + snippetRowColumnCount)
                 if kind == 1 {
-                    story.append(try storySnippet(snippetRow, userOffset: SnippetCounting.userOffset, shared: primed.shared))
+                    story.append(
+                        try storySnippet(
+                            snippetRow, userOffset: SnippetCounting.userOffset, authorNames: authorNames, shared: primed.shared))
                 } else {
                     let snippet = try SnippetCounting.snippet(snippetRow)
                     try SnippetCounting.prime(
-                        from: snippetRow, of: snippet, viewerVotes: primed.viewerVotes, writers: primed.writers, shared: primed.shared)
+                        from: snippetRow, of: snippet, viewerVotes: primed.viewerVotes, writers: primed.writers, authorNames: authorNames,
+                        shared: primed.shared)
                     ranked.append(snippet)
                 }
             }

@@ -11,8 +11,11 @@ enum ProjectResolvers {
         binder.root("Query", "project") { input in
             guard let id = GlobalID.decode(input.string("id") ?? ""), id.type == "Project" else { return .null }
             // The page's open round, its ranked snippets and the story come in the project's statement when selected.
+            let info = input.info
             let parts = ProjectParts(
-                selecting: input.info.selectedFieldNames, onCurrentRound: input.info.selectedFieldNames(under: "currentRound"))
+                selecting: info.selectedFieldNames, onCurrentRound: info.selectedFieldNames(under: "currentRound"),
+                ofAuthors: info.selectedFieldNames(along: ["story", "author"])
+                    .union(info.selectedFieldNames(along: ["currentRound", "snippets", "author"])))
             let loader = input.request.prolific.projects(with: parts)
             let context = input.request
             return loader.load(id.id) { project in

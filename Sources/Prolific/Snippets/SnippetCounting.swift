@@ -107,7 +107,7 @@ enum SnippetCounting {
     /// for the snippet, its author and the author's totals.
     static func prime(
         from row: PostgresRow, of snippet: SnippetRecord, viewerVotes: DataLoader<Int64, Bool>, writers: DataLoader<Int64, WriterRecord>,
-        shared: Loaders
+        authorNames: Bool = false, shared: Loaders
     ) throws {
         let column = row.columns(CountColumn.self, at: SnippetRecord.columnCount)
         viewerVotes.prime(snippet.id, try column[.viewerVoted])
@@ -116,6 +116,6 @@ enum SnippetCounting {
         (writer.karma, writer.projectsCreated) = (try column[.karma], try column[.projectsCreated])
         (writer.snippetsSubmitted, writer.roundsWon) = (try column[.snippetsSubmitted], try column[.roundsWon])
         writers.prime(author, writer)
-        try shared.primeUser(from: row, offset: userOffset)
+        try shared.primeUser(from: row, offset: userOffset, namesOnly: authorNames)
     }
 }

@@ -18,7 +18,9 @@ enum SnippetResolvers {
         binder.field("Snippet", "createdAt") { (snippet: SnippetRecord) in Instant.value(snippet.createdAt) }
         binder.field("Snippet", "author") { (snippet: SnippetRecord, input) in
             guard let author = snippet.authorID else { return .object(UserRecord.deleted) }
-            return input.request.loaders.users(for: input.info).load(author) { $0.map { .object($0) } ?? .null }
+            return input.request.loaders.users(for: input.info, answeredByID: WriterResolvers.userFieldsByID).load(author) {
+                $0.map { .object($0) } ?? .null
+            }
         }
         binder.field("Snippet", "round") { (snippet: SnippetRecord, input) in
             input.request.prolific.rounds.load(snippet.roundID) { $0.map { .object($0) } ?? .null }

@@ -5,6 +5,12 @@ import HuddleRuntime
 
 /// A user's Prolific side: karma, badges, projects and snippets.
 enum WriterResolvers {
+    /// Prolific's fields of User, each read by the user's id alone: a
+    /// user read with names only (`UserRecord.nameColumns`) answers them.
+    static let userFieldsByID: Set<String> = [
+        "karma", "badges", "projects", "snippets", "followerCount", "followingCount", "viewerFollows", "writerActivity",
+    ]
+
     static func bind(_ binder: inout SchemaBinder) {
         binder.field("User", "karma") { (user: UserRecord, input) in
             input.request.prolific.writers.load(user.id) { .scalar(.int($0.karma)) }
