@@ -74,4 +74,51 @@ struct PlayedSessionsPlanTests {
             }
         }
     }
+
+    /// A player added while the session's start is being changed waits for
+    /// the change and copies the new start, rather than failing the foreign
+    /// key with the old one (which the join would report as no such session).
+    @Test func aPlayerAddedWhileTheStartChangesGetsTheNewStart() async throws {
+        try await TestServer.with(mounting: [Playmate.self]) { server in
+            _ = try await server.signUp("rescheduled")
+            let user = try await server.sql("SELECT id FROM users WHERE username = 'rescheduled'")[0].decode(Int64.self, at: 0)
+            _ = try await server.sql("INSERT INTO locations (name, latitude, longitude) VALUES ('Court', 40.0, -74.0)")
+            let session = try await server.sql(
+                """
+                INSERT INTO sports_sessions (sport, skill_level, creator_id, location_id, latitude, longitude, occurs_at, duration_minutes,
+                                             capacity)
+                SELECT 'TENNIS', 'ANY', $1::bigint, l.id, l.latitude, l.longitude, now() + interval '2 days', 60, 4 FROM locations l
+                RETURNING id
+                """, [user])[0].decode(Int64.self, at: 0)
+            let joining = try await TestDatabase.withPool(url: server.databaseURL) { pool, _ in
+                try await pool.withTransaction { connection in
+                    _ = try await connection.query(
+                        "UPDATE sports_sessions SET occurs_at = occurs_at + interval '1 day' WHERE id = $1", [session])
+                    let joining = Task {
+                        try await server.sql("INSERT INTO session_players (session_id, user_id) VALUES ($1, $2)", [session, user])
+                    }
+                    // The change commits only once the insert waits on it.
+                    for _ in 0..<600 {
+                        // A transaction sees one snapshot of the activity unless it asks again.
+                        _ = try await connection.query("SELECT pg_stat_clear_snapshot()")
+                        let waiting = try await connection.query(
+                            """
+                            SELECT count(*)::int FROM pg_stat_activity
+                            WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO session_players%'
+                            """)
+                        if try waiting[0].decode(Int.self, at: 0) > 0 { break }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                    return joining
+                }
+            }
+            _ = try await joining.value
+            let copied = try await server.sql(
+                """
+                SELECT p.occurs_at = s.occurs_at FROM session_players p JOIN sports_sessions s ON s.id = p.session_id
+                WHERE p.session_id = $1 AND p.user_id = $2
+                """, [session, user])
+            #expect(try copied[0].decode(Bool.self, at: 0))
+        }
+    }
 }

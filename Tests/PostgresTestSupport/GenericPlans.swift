@@ -32,10 +32,13 @@ extension PostgresConnection {
     /// loops: what the statement read in its largest step.
     package static func mostRowsReturned(in plan: String) -> Int {
         plan.split(separator: "\n").compactMap { line -> Int? in
-            guard let tail = line.split(separator: "actual rows=").dropFirst().first else { return nil }
-            let numbers = tail.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
-            let loops = tail.contains("loops=") ? numbers.dropFirst().first ?? 1 : 1
-            return (numbers.first ?? 0) * loops
+            // "actual rows=3 loops=1": rows are an average over the loops,
+            // with decimals from PostgreSQL 18 on.
+            guard let tail = line.split(separator: "actual rows=").dropFirst().first,
+                let rows = tail.split(separator: " ").first.flatMap({ Double($0) }),
+                let loopsText = tail.split(separator: "loops=").dropFirst().first, let loops = Int(loopsText.prefix(while: \.isNumber))
+            else { return nil }
+            return Int((rows * Double(loops)).rounded())
         }.max() ?? 0
     }
 }

@@ -91,4 +91,29 @@ struct ProjectPageCostTests {
         #expect(!whole.contains(.authorNames))
         #expect(!ProjectReads.sql(whole).contains(UserRecord.nameColumns))
     }
+
+    /// Every field `WriterResolvers.userFieldsByID` names is answered for an
+    /// author read with names alone: none reads a column of the users row.
+    @Test func authorsReadWithNamesAloneAnswerEveryFieldReadByTheirID() async throws {
+        let selections = [
+            "karma": "karma", "badges": "badges { kind level }", "projects": "projects(first: 1) { edges { node { id } } }",
+            "snippets": "snippets(first: 1) { edges { node { id } } }", "followerCount": "followerCount",
+            "followingCount": "followingCount", "viewerFollows": "viewerFollows", "writerActivity": "writerActivity(days: 1) { day }",
+        ]
+        #expect(Set(selections.keys) == WriterResolvers.userFieldsByID)
+        let author = "username " + selections.values.sorted().joined(separator: " ")
+        let parts = ProjectParts(selecting: ["story"], ofAuthors: WriterResolvers.userFieldsByID.union(["username"]))
+        #expect(parts.contains(.authorNames))
+        try await TestServer.with(mounting: [Prolific.self]) { server in
+            let users = try await server.makeUsers(2, prefix: "byid")
+            let project = try await ProlificFixtures.project(server, token: users[0].token, title: "By id")
+            _ = try await ProlificFixtures.snippet(server, token: users[1].token, round: project.round, text: "An opening.")
+            try await ProlificFixtures.endNow([project.round], server: server)
+            let reply = try await server.graphql(
+                Self.page(storyAuthor: author, snippetFields: "id author { \(author) }"), ["id": project.id], token: users[1].token)
+            #expect(reply["errors"].isNull, "\(reply)")
+            #expect(reply["data"]["project"]["story"][0]["author"]["username"].string != nil, "\(reply)")
+            #expect(reply["data"]["project"]["story"][0]["author"]["writerActivity"].array.count == 1, "\(reply)")
+        }
+    }
 }

@@ -14,10 +14,14 @@ UPDATE session_players p SET occurs_at = s.occurs_at FROM sports_sessions s WHER
 ALTER TABLE session_players ALTER COLUMN occurs_at SET NOT NULL;
 ALTER TABLE session_players ADD CONSTRAINT session_players_session_start
     FOREIGN KEY (session_id, occurs_at) REFERENCES sports_sessions (id, occurs_at) ON UPDATE CASCADE ON DELETE CASCADE;
+-- The key on the session alone says nothing the new one does not.
+ALTER TABLE session_players DROP CONSTRAINT session_players_session_id_fkey;
 
 CREATE FUNCTION session_players_start() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    SELECT s.occurs_at INTO NEW.occurs_at FROM sports_sessions s WHERE s.id = NEW.session_id;
+    -- Locked as the foreign key's check locks it: a start changed under
+    -- the insert is waited for and read, rather than failing the check.
+    SELECT s.occurs_at INTO NEW.occurs_at FROM sports_sessions s WHERE s.id = NEW.session_id FOR KEY SHARE;
     -- A session deleted under the insert: the error its foreign key gives.
     IF NOT FOUND THEN
         RAISE foreign_key_violation USING MESSAGE = format('sports session %s does not exist', NEW.session_id);

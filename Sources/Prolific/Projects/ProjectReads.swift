@@ -91,12 +91,12 @@ enum ProjectReads {
     /// open round (null when none) if `parts` has it, then with the story
     /// or the ranked snippets one of them (null when none): a row per
     /// story snippet in round order, then a row per snippet of the open round.
-    static func sql(_ parts: ProjectParts) -> String { statements[parts.rawValue] }
+    static func sql(_ parts: ProjectParts) -> String {
+        parts.isSubset(of: .all) ? statements[parts.rawValue] : write(parts)
+    }
 
-    /// `sql` of every combination of parts, written once: the text is the
-    /// same for every request, and writing it (the columns' names found
-    /// from their declarations) cost the project page an eighth of the
-    /// server's time.
+    /// `sql` of every combination of parts, written once: the text depends
+    /// only on the parts, and writing it looks up every column's name.
     private static let statements = (0...ProjectParts.all.rawValue).map { write(ProjectParts(rawValue: $0)) }
 
     private static func write(_ parts: ProjectParts) -> String {
