@@ -36,7 +36,7 @@ struct SessionSearch {
         let nodeFields = input.info.selectedFieldNames(along: ["edges", "node"])
         if nodeFields.contains("creator") {
             let creatorFields = input.info.selectedFieldNames(along: ["edges", "node", "creator"])
-            joinsCreator = creatorFields.isSubset(of: UserRecord.fieldsAnsweredByNames) ? .names : .wholeRow
+            joinsCreator = UserRecord.namesAnswer(creatorFields) ? .names : .wholeRow
         }
         joinsLocation = nodeFields.contains("location")
         byDistance = input.argument("orderBy")?.enumValue == "DISTANCE"
