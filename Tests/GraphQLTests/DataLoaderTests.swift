@@ -1,4 +1,5 @@
 import GraphQL
+import Synchronization
 import Testing
 
 /// DataLoader batching through the executor: one batch per loader per level,
@@ -195,5 +196,55 @@ import Testing
                 {"errors":[{"message":"No 3","locations":[{"line":1,"column":7}],"path":["many",2],"extensions":{"code":"NOT_FOUND"}}],"data":{"one":10,"many":[10,20,null,20],"again":[20,10]}}
                 """#)
         #expect(loader.batchCount == 1)
+    }
+
+    /// A key first loaded while its level's batch runs (from inside the
+    /// batch function, here) waits for a batch of its own; a key loaded
+    /// again while its batch runs waits for that batch, not a new one.
+    @Test func keysLoadedWhileABatchRunsWaitForTheNextBatch() async throws {
+        let lateLoads = Mutex<[Resolved]>([])
+        let batches = Mutex<[[Int]]>([])
+        let loaderBox = Mutex<DataLoader<Int, Int>?>(nil)
+        let loader = DataLoader<Int, Int> { keys in
+            batches.withLock { $0.append(keys) }
+            if keys == [1, 2], let loader = loaderBox.withLock({ $0 }) {
+                let late = [loader.load(3) { .value(.int($0)) }, loader.loadMany([2, 4]) { .value(.list([.int($0)])) }]
+                lateLoads.withLock { $0 += late }
+            }
+            return keys.map { .success($0 * 10) }
+        }
+        loaderBox.withLock { $0 = loader }
+        guard case .deferred(let first) = loader.load(1, { .value(.int($0)) }),
+            case .deferred(let many) = loader.loadMany([2, 1], { .value(.int($0)) })
+        else {
+            Issue.record("a new key must wait for its batch")
+            return
+        }
+        await first.batch.run()
+        guard case .value(.int(10)) = try first.resolve(), case .list(let items) = try many.resolve(),
+            case .value(.int(20)) = items.first, case .value(.int(10)) = items.last
+        else {
+            Issue.record("the first batch's keys must have their values")
+            return
+        }
+        let late = lateLoads.withLock { $0 }
+        try #require(late.count == 2)
+        guard case .deferred(let three) = late[0], case .deferred(let twoAndFour) = late[1] else {
+            Issue.record("keys recorded during a batch wait")
+            return
+        }
+        // The late keys' batch has not run: their values come from the next one.
+        guard case .async(let threeLater) = try three.resolve(), case .list(let mixed) = try twoAndFour.resolve(),
+            case .value(.list([.int(20)])) = mixed.first, case .async(let fourLater) = mixed.last
+        else {
+            Issue.record("a late key waits for the next batch; a key already answered does not")
+            return
+        }
+        guard case .value(.int(30)) = try await threeLater(), case .value(.list([.int(40)])) = try await fourLater() else {
+            Issue.record("the late keys must have their values")
+            return
+        }
+        #expect(batches.withLock { $0 } == [[1, 2], [3, 4]])
+        #expect(loader.batchCount == 2)
     }
 }

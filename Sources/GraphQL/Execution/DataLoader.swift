@@ -25,13 +25,39 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     @usableFromInline let resolvePending: @Sendable (Pending) throws -> Resolved
     @usableFromInline let resolvePendingList: @Sendable (PendingList) throws -> Resolved
 
+    /// Each key has a slot, given when it is first loaded or primed: the
+    /// key is hashed once, and everything after (the batch, the waiting
+    /// fields reading their values) goes by the slot's number.
     @usableFromInline struct State {
-        @usableFromInline var queue: [Key] = []
-        @usableFromInline var entries: [Key: Entry] = [:]
+        @usableFromInline var slots: [Key: Int] = [:]
+        @usableFromInline var keys: [Key] = []
+        @usableFromInline var entries: [Entry] = []
+        /// The slots recorded for the next batch.
+        @usableFromInline var queue: [Int] = []
         /// How many times the batch function has been called, for tests and metrics.
         @usableFromInline var batchCount = 0
 
         @usableFromInline init() {}
+
+        /// The key's slot, and whether it was made now (with `entry`).
+        @inlinable mutating func slot(for key: Key, making entry: @autoclosure () -> Entry) -> (slot: Int, isNew: Bool) {
+            let next = entries.count
+            let slot = Self.read(&slots[key, default: next])
+            guard slot == next else { return (slot, false) }
+            keys.append(key)
+            entries.append(entry())
+            return (slot, true)
+        }
+
+        // Reading through the `default:` subscript's accessor finds or
+        // inserts with one hash of the key; a lookup, then an insert, is two.
+        @inlinable static func read(_ value: inout Int) -> Int { value }
+
+        /// The slot's result, once its batch has run.
+        @inlinable func finished(_ slot: Int) -> Result<Value, any Error>? {
+            if case .done(let result) = entries[slot] { return result }
+            return nil
+        }
     }
 
     @usableFromInline enum Entry {
@@ -55,42 +81,30 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     /// queued already (as graphql-js's DataLoader `prime`): another loader's
     /// batch that read these rows anyway (a join) saves this one its statement.
     @inlinable public func prime(_ key: Key, _ value: Value) {
-        state.withLock { state in
-            if state.entries[key] == nil { state.entries[key] = .done(.success(value)) }
-        }
+        state.withLock { state in _ = state.slot(for: key, making: .done(.success(value))) }
     }
 
     /// The field whose value is the key's, completed through `transform`.
     @inlinable public func load(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
-        let cached: Result<Value, any Error>? = state.withLock { state in Self.record(key, in: &state) }
+        let (slot, cached) = state.withLock { state in Self.record(key, in: &state) }
         if let cached { return Resolved.fromResult(cached, transform) }
-        return .deferred(Pending(loader: self, key: key, transform: transform))
+        return .deferred(Pending(loader: self, slot: slot, transform: transform))
     }
 
-    /// The key's result if it has one; otherwise the key is queued for the
-    /// next batch (once).
-    @inlinable static func record(_ key: Key, in state: inout State) -> Result<Value, any Error>? {
-        switch state.entries[key] {
-        case .done(let result)?:
-            return result
-        case .waiting?:
-            return nil
-        case nil:
-            state.entries[key] = .waiting([])
-            state.queue.append(key)
-            return nil
+    /// The key's slot, and its result if it has one; otherwise the key is
+    /// queued for the next batch (once).
+    @inlinable static func record(_ key: Key, in state: inout State) -> (slot: Int, result: Result<Value, any Error>?) {
+        let (slot, isNew) = state.slot(for: key, making: .waiting([]))
+        if isNew {
+            state.queue.append(slot)
+            return (slot, nil)
         }
-    }
-
-    /// The key's result, once its batch has run.
-    @inlinable static func finished(_ key: Key, in state: State) -> Result<Value, any Error>? {
-        if case .done(let result)? = state.entries[key] { return result }
-        return nil
+        return (slot, state.finished(slot))
     }
 
     /// A key recorded after its level's batch started: its value waits for the next batch.
-    @inlinable func nextBatch(_ key: Key, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
-        .async { [self] in try transform(try await value(for: key).get()) }
+    @inlinable func nextBatch(_ slot: Int, _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
+        .async { [self] in try transform(try await value(at: slot).get()) }
     }
 
     /// Runs the batch function over the keys recorded so far.
@@ -101,12 +115,12 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     /// A load waiting for the loader's next batch.
     @usableFromInline struct Pending: DeferredValue {
         @usableFromInline let loader: DataLoader
-        @usableFromInline let key: Key
+        @usableFromInline let slot: Int
         @usableFromInline let transform: @Sendable (Value) throws -> Resolved
 
-        @inlinable init(loader: DataLoader, key: Key, transform: @escaping @Sendable (Value) throws -> Resolved) {
+        @inlinable init(loader: DataLoader, slot: Int, transform: @escaping @Sendable (Value) throws -> Resolved) {
             self.loader = loader
-            self.key = key
+            self.slot = slot
             self.transform = transform
         }
 
@@ -117,8 +131,8 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         }
 
         @inlinable func resolveNow() throws -> Resolved {
-            guard let result = loader.state.withLock({ DataLoader.finished(key, in: $0) }) else {
-                return loader.nextBatch(key, transform)
+            guard let result = loader.state.withLock({ $0.finished(slot) }) else {
+                return loader.nextBatch(slot, transform)
             }
             return try transform(result.get())
         }
@@ -128,34 +142,32 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
     /// one per key), and each item is completed on its own: a key that fails
     /// is an error of its item.
     @inlinable public func loadMany(_ keys: [Key], _ transform: @escaping @Sendable (Value) throws -> Resolved) -> Resolved {
-        let cached: [Result<Value, any Error>]? = state.withLock { state in
+        let (slots, cached): ([Int], [Result<Value, any Error>]?) = state.withLock { state in
             // Room for every key at once, rather than rehashing as the table grows.
-            state.entries.reserveCapacity(state.entries.count + keys.count)
-            var results: [Result<Value, any Error>] = []
-            results.reserveCapacity(keys.count)
+            state.slots.reserveCapacity(state.slots.count + keys.count)
+            var slots: [Int] = []
+            slots.reserveCapacity(keys.count)
             var complete = true
             for key in keys {
-                if let result = Self.record(key, in: &state) {
-                    if complete { results.append(result) }
-                } else {
-                    complete = false
-                }
+                let (slot, result) = Self.record(key, in: &state)
+                slots.append(slot)
+                if result == nil { complete = false }
             }
-            return complete ? results : nil
+            return (slots, complete ? slots.map { state.finished($0)! } : nil)
         }
         if let cached { return .list(cached.map { Resolved.fromResult($0, transform) }) }
-        return .deferred(PendingList(loader: self, keys: keys, transform: transform))
+        return .deferred(PendingList(loader: self, slots: slots, transform: transform))
     }
 
     /// A list of loads waiting for the loader's next batch.
     @usableFromInline struct PendingList: DeferredValue {
         @usableFromInline let loader: DataLoader
-        @usableFromInline let keys: [Key]
+        @usableFromInline let slots: [Int]
         @usableFromInline let transform: @Sendable (Value) throws -> Resolved
 
-        @inlinable init(loader: DataLoader, keys: [Key], transform: @escaping @Sendable (Value) throws -> Resolved) {
+        @inlinable init(loader: DataLoader, slots: [Int], transform: @escaping @Sendable (Value) throws -> Resolved) {
             self.loader = loader
-            self.keys = keys
+            self.slots = slots
             self.transform = transform
         }
 
@@ -166,27 +178,25 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
         }
 
         @inlinable func resolveNow() throws -> Resolved {
-            let results = loader.state.withLock { state in keys.map { DataLoader.finished($0, in: state) } }
+            let results = loader.state.withLock { state in slots.map { state.finished($0) } }
             return .list(
-                zip(keys, results).map { key, result in
-                    result.map { Resolved.fromResult($0, transform) } ?? loader.nextBatch(key, transform)
+                zip(slots, results).map { slot, result in
+                    result.map { Resolved.fromResult($0, transform) } ?? loader.nextBatch(slot, transform)
                 })
         }
     }
 
-    @inlinable func value(for key: Key) async -> Result<Value, any Error> {
+    @inlinable func value(at slot: Int) async -> Result<Value, any Error> {
         await dispatchQueuedKeys()
         return await withCheckedContinuation { continuation in
             let ready: Result<Value, any Error>? = state.withLock { state in
-                switch state.entries[key] {
-                case .done(let result)?:
+                switch state.entries[slot] {
+                case .done(let result):
                     return result
-                case .waiting(var continuations)?:
+                case .waiting(var continuations):
                     continuations.append(continuation)
-                    state.entries[key] = .waiting(continuations)
+                    state.entries[slot] = .waiting(continuations)
                     return nil
-                case nil:
-                    return .failure(DataLoaderError.missing)
                 }
             }
             if let ready { continuation.resume(returning: ready) }
@@ -195,15 +205,17 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
 
     /// Runs the batch function over every recorded key, in batches of at most `maxBatchSize`.
     @inlinable func dispatchQueuedKeys() async {
-        let keys: [Key] = state.withLock { state in
+        let (slots, keys): ([Int], [Key]) = state.withLock { state in
             defer { state.queue = [] }
-            return state.queue
+            return (state.queue, state.queue.map { state.keys[$0] })
         }
         guard !keys.isEmpty else { return }
         var start = 0
         while start < keys.count {
-            let chunk = Array(keys[start..<min(start + maxBatchSize, keys.count)])
-            start += chunk.count
+            let end = min(start + maxBatchSize, keys.count)
+            let chunk = Array(keys[start..<end])
+            let chunkSlots = slots[start..<end]
+            start = end
             state.withLock { $0.batchCount += 1 }
             var results: [Result<Value, any Error>]
             do {
@@ -217,11 +229,11 @@ public final class DataLoader<Key: Hashable & Sendable, Value: Sendable>: BatchR
             }
             let waiters: [(CheckedContinuation<Result<Value, any Error>, Never>, Result<Value, any Error>)] = state.withLock { state in
                 var waiters: [(CheckedContinuation<Result<Value, any Error>, Never>, Result<Value, any Error>)] = []
-                for (key, result) in zip(chunk, results) {
-                    if case .waiting(let continuations)? = state.entries[key] {
+                for (slot, result) in zip(chunkSlots, results) {
+                    if case .waiting(let continuations) = state.entries[slot] {
                         waiters += continuations.map { ($0, result) }
                     }
-                    state.entries[key] = .done(result)
+                    state.entries[slot] = .done(result)
                 }
                 return waiters
             }
@@ -250,14 +262,11 @@ extension DataLoader {
 
 public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongResultCount(keys: Int, results: Int)
-    case missing
 
     public var description: String {
         switch self {
         case .wrongResultCount(let keys, let results):
             "The batch function must return one result per key: it was given \(keys) keys and returned \(results) results."
-        case .missing:
-            "The key was never loaded."
         }
     }
 }
