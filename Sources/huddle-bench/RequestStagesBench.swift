@@ -53,7 +53,7 @@ extension Bench {
             }
             time("http-parse") {
                 var parser = HTTPRequestParser()
-                precondition(parser.feed(request).count == 2)
+                guard case .request? = parser.feed(request).first else { preconditionFailure("the request is whole") }
             }
             let reader = JSONReader()
             try time("json-read") { _ = try body.withUnsafeBufferPointer { try reader.read($0) } }

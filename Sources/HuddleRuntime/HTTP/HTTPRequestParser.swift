@@ -32,8 +32,8 @@ public struct HTTPRequestParser {
     }
 
     public enum Event: Sendable, Equatable {
-        /// A request's head is complete; its body may follow. A server
-        /// answers `Expect: 100-continue` now.
+        /// The head of a request that expects `100 Continue` is complete;
+        /// its body may follow. A server answers the expectation now.
         case head(HTTPRequestHead)
         /// The request, body included, is complete.
         case request(HTTPRequest)
@@ -64,6 +64,27 @@ public struct HTTPRequestParser {
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var headerBytes = 0
+    /// The current head's fields that decide how its body is framed,
+    /// counted as they are parsed.
+    private var framing = Framing()
+
+    private struct Framing {
+        var hosts = 0
+        var lengths = 0
+        var length: String?
+        var encodings = 0
+
+        mutating func count(_ field: HTTPHeader) {
+            switch field.name {
+            case "host": hosts += 1
+            case "content-length":
+                lengths += 1
+                length = field.value
+            case "transfer-encoding": encodings += 1
+            default: break
+            }
+        }
+    }
 
     private enum State: Equatable {
         case requestLine
@@ -103,42 +124,81 @@ public struct HTTPRequestParser {
 
     /// Consumes `bytes`; returns the events they complete, in order.
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [Event] {
+        if let events = bytes.withContiguousStorageIfAvailable({ feed(contiguous: $0) }) { return events }
+        return Array(bytes).withUnsafeBufferPointer { feed(contiguous: $0) }
+    }
+
+    private mutating func feed(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
         guard state != .failed else { return [] }
-        buffer.append(contentsOf: bytes)
         var events: [Event] = []
+        // What arrives between requests is parsed where it lies; only what a
+        // later read completes (a request cut across reads) is copied, to
+        // be read again with the rest.
+        guard buffer.isEmpty else {
+            var buffered: [UInt8] = []
+            swap(&buffered, &buffer)
+            buffered.append(contentsOf: bytes)
+            let consumed = buffered.withUnsafeBufferPointer { parse($0, into: &events) }
+            if state != .failed {
+                buffered.removeFirst(consumed)
+                buffer = buffered
+            }
+            return events
+        }
+        let consumed = parse(bytes, into: &events)
+        if state != .failed && consumed < bytes.count {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed...]))
+        }
+        return events
+    }
+
+    /// Parses what `bytes` hold, adding the events they complete; returns
+    /// how many bytes it consumed (a line or body cut short is left for the
+    /// next read).
+    private mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>, into events: inout [Event]) -> Int {
         var position = 0
-        defer { buffer.removeFirst(position) }
         do throws(HTTPError) {
             while true {
                 switch state {
                 case .requestLine:
-                    guard let line = try nextLine(from: &position, limit: limits.maxTargetBytes + 64, status: 414) else {
-                        return events
+                    guard let line = try Self.nextLine(in: bytes, from: &position, limit: limits.maxTargetBytes + 64, status: 414) else {
+                        return position
                     }
                     // RFC 9112 §2.2: empty lines before a request line are ignored.
                     if line.isEmpty { continue }
                     head = try Self.parseRequestLine(line, limits: limits)
                     headerBytes = line.count + 2
+                    framing = Framing()
                     state = .headers
                 case .headers:
-                    guard let line = try nextLine(from: &position, limit: limits.maxHeaderBytes, status: 431) else { return events }
+                    guard let line = try Self.nextLine(in: bytes, from: &position, limit: limits.maxHeaderBytes, status: 431) else {
+                        return position
+                    }
                     headerBytes += line.count + 2
                     if headerBytes > limits.maxHeaderBytes { throw HTTPError(431, "header fields too large") }
                     if !line.isEmpty {
-                        try head!.headers.append(Self.parseField(line))
+                        let field = try Self.parseField(line)
+                        framing.count(field)
+                        head!.headers.append(field)
                         continue
                     }
                     let bodyLength = try finishHead()
-                    events.append(streaming ? .streaming(head!) : .head(head!))
+                    if streaming {
+                        events.append(.streaming(head!))
+                    } else if head!.expectsContinue {
+                        // Only a client that waits for `100 Continue` needs
+                        // to hear of the head before its body.
+                        events.append(.head(head!))
+                    }
                     switch bodyLength {
                     case .chunked: state = .chunkSize
                     case .length(0): complete(into: &events)
                     case .length(let length): state = .fixedBody(remaining: length)
                     }
                 case .fixedBody(let remaining):
-                    let available = min(remaining, buffer.count - position)
-                    guard available > 0 else { return events }
-                    takeBody(buffer[position..<(position + available)], into: &events)
+                    let available = min(remaining, bytes.count - position)
+                    guard available > 0 else { return position }
+                    takeBody(UnsafeBufferPointer(rebasing: bytes[position..<(position + available)]), into: &events)
                     position += available
                     if remaining == available {
                         complete(into: &events)
@@ -146,25 +206,27 @@ public struct HTTPRequestParser {
                         state = .fixedBody(remaining: remaining - available)
                     }
                 case .chunkSize:
-                    guard let line = try nextLine(from: &position, limit: 1024, status: 400) else { return events }
+                    guard let line = try Self.nextLine(in: bytes, from: &position, limit: 1024, status: 400) else { return position }
                     let size = try Self.parseChunkSize(line)
                     if bodyCount + size > bodyLimit { throw HTTPError(413, "body too large") }
                     state = size == 0 ? .trailers : .chunkData(remaining: size)
                 case .chunkData(let remaining):
-                    let available = min(remaining, buffer.count - position)
-                    guard available > 0 else { return events }
-                    takeBody(buffer[position..<(position + available)], into: &events)
+                    let available = min(remaining, bytes.count - position)
+                    guard available > 0 else { return position }
+                    takeBody(UnsafeBufferPointer(rebasing: bytes[position..<(position + available)]), into: &events)
                     position += available
                     state = remaining == available ? .chunkDataEnd : .chunkData(remaining: remaining - available)
                 case .chunkDataEnd:
-                    guard buffer.count - position >= 2 else { return events }
-                    guard buffer[position] == 0x0D, buffer[position + 1] == 0x0A else {
+                    guard bytes.count - position >= 2 else { return position }
+                    guard bytes[position] == 0x0D, bytes[position + 1] == 0x0A else {
                         throw HTTPError(400, "chunk data not followed by CRLF")
                     }
                     position += 2
                     state = .chunkSize
                 case .trailers:
-                    guard let line = try nextLine(from: &position, limit: limits.maxHeaderBytes, status: 431) else { return events }
+                    guard let line = try Self.nextLine(in: bytes, from: &position, limit: limits.maxHeaderBytes, status: 431) else {
+                        return position
+                    }
                     headerBytes += line.count + 2
                     if headerBytes > limits.maxHeaderBytes { throw HTTPError(431, "trailer fields too large") }
                     if line.isEmpty {
@@ -173,19 +235,17 @@ public struct HTTPRequestParser {
                         _ = try Self.parseField(line)
                     }
                 case .failed, .upgraded:
-                    return events
+                    return position
                 }
             }
         } catch {
             state = .failed
-            buffer = []
-            position = 0
             events.append(.refused(error))
-            return events
+            return bytes.count
         }
     }
 
-    private mutating func takeBody(_ bytes: ArraySlice<UInt8>, into events: inout [Event]) {
+    private mutating func takeBody(_ bytes: UnsafeBufferPointer<UInt8>, into events: inout [Event]) {
         bodyCount += bytes.count
         if streaming {
             // A chunked body's pieces arriving together go out as one part:
@@ -226,15 +286,18 @@ public struct HTTPRequestParser {
 
     /// The next CRLF-terminated line, or nil when it has not all arrived.
     /// A line longer than `limit` fails with `status`; a bare CR or LF with 400.
-    private func nextLine(from position: inout Int, limit: Int, status: Int) throws(HTTPError) -> ArraySlice<UInt8>? {
+    private static func nextLine(
+        in bytes: UnsafeBufferPointer<UInt8>, from position: inout Int, limit: Int, status: Int
+    ) throws(HTTPError) -> UnsafeBufferPointer<UInt8>? {
         var index = position
-        while index < buffer.count {
-            let byte = buffer[index]
+        let end = bytes.count
+        while index < end {
+            let byte = bytes[index]
             if byte == 0x0A { throw HTTPError(400, "bare LF") }
             if byte == 0x0D {
-                guard index + 1 < buffer.count else { return nil }
-                guard buffer[index + 1] == 0x0A else { throw HTTPError(400, "bare CR") }
-                let line = buffer[position..<index]
+                guard index + 1 < end else { return nil }
+                guard bytes[index + 1] == 0x0A else { throw HTTPError(400, "bare CR") }
+                let line = UnsafeBufferPointer(rebasing: bytes[position..<index])
                 position = index + 2
                 return line
             }
@@ -252,22 +315,7 @@ public struct HTTPRequestParser {
     /// Checks the head as a whole and works out how the body is framed.
     private mutating func finishHead() throws(HTTPError) -> BodyLength {
         let head = self.head!
-        // One pass over the fields, counting (no array made per name: this
-        // runs for every request).
-        var hosts = 0
-        var lengths = 0
-        var length: String?
-        var encodings = 0
-        for field in head.headers {
-            switch field.name {
-            case "host": hosts += 1
-            case "content-length":
-                lengths += 1
-                length = field.value
-            case "transfer-encoding": encodings += 1
-            default: break
-            }
-        }
+        let (hosts, lengths, length, encodings) = (framing.hosts, framing.lengths, framing.length, framing.encodings)
         if hosts > 1 { throw HTTPError(400, "more than one Host") }
         if hosts == 0 && head.version == .http11 { throw HTTPError(400, "no Host") }
         if lengths > 0 && encodings > 0 { throw HTTPError(400, "both Content-Length and Transfer-Encoding") }
@@ -285,16 +333,18 @@ public struct HTTPRequestParser {
         }
         guard let value = length else { return .length(0) }
         if lengths > 1 { throw HTTPError(400, "more than one Content-Length") }
-        guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let count = Int(value)
-        else { throw HTTPError(400, "malformed Content-Length") }
+        guard !value.isEmpty, value.utf8.count <= 18, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw HTTPError(400, "malformed Content-Length")
+        }
+        // Eighteen digits or fewer cannot overflow.
+        let count = value.utf8.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         if count > bodyLimit { throw HTTPError(413, "body too large") }
         return .length(count)
     }
 
     // MARK: Pieces
 
-    static func parseRequestLine(_ line: ArraySlice<UInt8>, limits: Limits) throws(HTTPError) -> HTTPRequestHead {
+    static func parseRequestLine(_ line: UnsafeBufferPointer<UInt8>, limits: Limits) throws(HTTPError) -> HTTPRequestHead {
         // method SP request-target SP HTTP-version: exactly two spaces.
         guard let firstSpace = line.firstIndex(of: 0x20),
             let secondSpace = line[(firstSpace + 1)...].firstIndex(of: 0x20),
@@ -331,7 +381,7 @@ public struct HTTPRequestParser {
     }
 
     /// `name: value`, with optional white space around the value only.
-    static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPError) -> HTTPHeader {
+    static func parseField(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> HTTPHeader {
         guard let first = line.first else { throw HTTPError(400, "empty field") }
         if first == 0x20 || first == 0x09 { throw HTTPError(400, "obs-fold") }
         guard let colon = line.firstIndex(of: 0x3A) else { throw HTTPError(400, "field without a colon") }
@@ -357,7 +407,7 @@ public struct HTTPRequestParser {
     }
 
     /// `HEXDIG+ [; extensions]`, at most 15 hex digits so it cannot overflow.
-    static func parseChunkSize(_ line: ArraySlice<UInt8>) throws(HTTPError) -> Int {
+    static func parseChunkSize(_ line: UnsafeBufferPointer<UInt8>) throws(HTTPError) -> Int {
         let digits = line.prefix { $0 != 0x3B }
         guard !digits.isEmpty, digits.count <= 15 else { throw HTTPError(400, "malformed chunk size") }
         var size = 0

@@ -197,7 +197,7 @@ public struct MultipartParser {
         for line in lines where !line.isEmpty {
             let field: HTTPHeader
             do throws(HTTPError) {
-                field = try HTTPRequestParser.parseField(line)
+                field = try line.withUnsafeBufferPointer { (line) throws(HTTPError) in try HTTPRequestParser.parseField(line) }
             } catch {
                 throw Failure(status: 400, reason: "a part's header field is malformed")
             }
