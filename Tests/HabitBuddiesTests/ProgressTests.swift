@@ -48,7 +48,8 @@ struct ProgressTests {
     }
 
     /// Habits with check-ins at random densities, some ending today, some
-    /// yesterday, some earlier: the API's streaks equal `habit_streaks`'.
+    /// yesterday, some earlier: the API's streaks equal `habit_streaks`',
+    /// and its completion rates a count of the check-ins in their 30 days.
     @Test(.enabled(if: TestDatabase.available))
     func theAPIsStreaksAreTheDatabasesOnGeneratedCheckIns() async throws {
         try await TestServer.with(mounting: [HabitBuddies.self]) { server in
@@ -68,7 +69,14 @@ struct ProgressTests {
                   generate_series(t.today - 390, t.today - (h.id % 4)::int, interval '1 day') AS d
                 WHERE random() < 0.3 + (h.id % 7) * 0.1
                 """)
-            let query = "{ habitDashboard { habits { id currentStreak longestStreak checkInCount lastCheckIn } } }"
+            // Some habits start within the 30 days of the completion rate, one after today.
+            _ = try await server.sql(
+                """
+                UPDATE habits SET started_on = (now() AT TIME ZONE 'Asia/Tokyo')::date - (h2.rank * 9 - 12)::int
+                FROM (SELECT id, row_number() OVER (ORDER BY id) AS rank FROM habits) h2
+                WHERE habits.id = h2.id AND h2.rank <= 3
+                """)
+            let query = "{ habitDashboard { habits { id currentStreak longestStreak checkInCount lastCheckIn completionRate } } }"
             var compared = 0
             for user in users {
                 let reply = try await server.graphql(query, token: user.token)
@@ -80,6 +88,14 @@ struct ProgressTests {
                     #expect(habit["longestStreak"].int == (try expected.decode(Int?.self, at: 1) ?? 0), "\(habit)")
                     #expect(habit["checkInCount"].int == (try expected.decode(Int?.self, at: 2) ?? 0), "\(habit)")
                     #expect(habit["lastCheckIn"].string == (try expected.decode(String?.self, at: 3)), "\(habit)")
+                    let rate = try await server.sql(
+                        """
+                        SELECT coalesce(count(c.day)::float8 / nullif(t.today - greatest(t.today - 29, h.started_on) + 1, 0), 0)
+                        FROM habits h CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE 'Asia/Tokyo')::date AS today) t
+                        LEFT JOIN habit_check_ins c ON c.habit_id = h.id AND c.day BETWEEN greatest(t.today - 29, h.started_on) AND t.today
+                        WHERE h.id = $1 GROUP BY h.id, t.today
+                        """, [id])[0]
+                    #expect(habit["completionRate"].double == (try rate.decode(Double.self, at: 0)), "\(habit)")
                     compared += 1
                 }
             }

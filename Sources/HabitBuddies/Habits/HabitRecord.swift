@@ -123,6 +123,18 @@ struct HabitProgress: Sendable {
             lastCheckIn = PostgresDate(daysSinceEpoch: Int(last)).description
         }
     }
+
+    /// How many of `days` (ascending) fall in the `count` days up to and
+    /// including `today`.
+    static func checkIns(in days: [Int64], lastDays count: Int, through today: Int64) -> Int {
+        let first = today - Int64(count) + 1
+        var checkIns = 0
+        for day in days.reversed() {
+            if day < first { break }
+            if day <= today { checkIns += 1 }
+        }
+        return checkIns
+    }
 }
 
 /// A row of `habit_profiles`, with the user's today and buddy count.

@@ -22,20 +22,23 @@ extension HabitBuddiesLoaders {
         inFull: (completionRates: DataLoader<HabitRange, Double>, milestones: DataLoader<Int64, [HabitMilestone]>)? = nil
     ) -> DataLoader<Int64, [HabitRecord]> {
         // The default range of `completionRates`: from 29 days before the
-        // owner's today (or the habit's start, if later) to today.
+        // owner's today (or the habit's start, if later) to today. The
+        // check-ins in it are counted from the days the progress reads
+        // anyway, and the milestones are read in one scan, not one per array.
         let (details, range) =
             inFull == nil
             ? ("", "")
             : (
                 """
-                , (SELECT count(*) FROM habit_check_ins c WHERE c.habit_id = h.id AND c.day BETWEEN r.first AND t.today)::int,
-                  greatest(0, t.today - r.first + 1)::int,
-                  ARRAY(SELECT m.days FROM habit_milestones m WHERE m.habit_id = h.id ORDER BY m.days),
-                  ARRAY(SELECT m.reached_on::text FROM habit_milestones m WHERE m.habit_id = h.id ORDER BY m.days)
+                , greatest(0, t.today - greatest(t.today - 29, h.started_on) + 1)::int,
+                  coalesce(ms.days, '{}'), coalesce(ms.dates, '{}')
                 """,
                 """
                 CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE p.time_zone)::date AS today) t
-                CROSS JOIN LATERAL (SELECT greatest(t.today - 29, h.started_on) AS first) r
+                LEFT JOIN LATERAL (
+                    SELECT array_agg(m.days ORDER BY m.days) AS days, array_agg(m.reached_on::text ORDER BY m.days) AS dates
+                    FROM habit_milestones m WHERE m.habit_id = h.id
+                ) ms ON true
                 """
             )
         let sql = """
@@ -47,14 +50,17 @@ extension HabitBuddiesLoaders {
             let rows = try await database.query(sql, [ids, viewerID])
             return try Loaders.grouped(ids, rows) { row in
                 let habit = try HabitRecord(row: row)
-                progress.prime(habit.id, try HabitProgress(row: row, offset: HabitRecord.columnCount))
+                let column = row.columns(HabitProgress.Column.self, at: HabitRecord.columnCount)
+                let (days, today): ([Int64], Int64) = (try column[.days], try column[.today])
+                progress.prime(habit.id, HabitProgress(habitID: habit.id, days: days, today: today))
                 if let inFull {
                     let offset = HabitRecord.columnCount + HabitProgress.columnCount
+                    let rangeDays: Int = try row.decode(at: offset)
                     inFull.completionRates.prime(
                         HabitRange(habit: habit.id, from: nil, to: nil),
-                        HabitRange.rate(done: try row.decode(at: offset), days: try row.decode(at: offset + 1)))
-                    let days = try row.decode([Int].self, at: offset + 2), dates = try row.decode([String].self, at: offset + 3)
-                    inFull.milestones.prime(habit.id, zip(days, dates).map { HabitMilestone(days: $0, reachedOn: $1) })
+                        HabitRange.rate(done: HabitProgress.checkIns(in: days, lastDays: rangeDays, through: today), days: rangeDays))
+                    let milestoneDays = try row.decode([Int].self, at: offset + 1), dates = try row.decode([String].self, at: offset + 2)
+                    inFull.milestones.prime(habit.id, zip(milestoneDays, dates).map { HabitMilestone(days: $0, reachedOn: $1) })
                 }
                 return (habit.userID, habit)
             }
