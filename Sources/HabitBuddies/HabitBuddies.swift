@@ -113,7 +113,8 @@ package enum HabitBuddies: App {
 /// Habit Buddies' batching loaders of one operation.
 final class HabitBuddiesLoaders: RequestLoaders {
     private enum Slot: Int, CaseIterable {
-        case habits, progress, milestones, profiles, userHabits, userHabitsInFull, buddies, buddiesWithHabits, meetings, checklists,
+        case habits, progress, milestones, profiles, userHabits, userHabitsInFull, buddies, buddiesWithHabits, buddiesWithHabitsByName,
+            meetings, checklists,
             meetingScores, completionRates, calendars, catalogue, pairScores, nextMeetings
     }
     private let slots = LoaderSlots<Slot>()
@@ -208,6 +209,14 @@ final class HabitBuddiesLoaders: RequestLoaders {
         slots.loader(.buddiesWithHabits) {
             Self.buddies(
                 database, viewerID: viewerID, shared: shared, habits: (userHabits: userHabits, progress: progress, buddies: buddies))
+        }
+    }
+    /// The same, the buddies read with their names only (`buddies(for:)` picks it).
+    var buddiesWithHabitsByName: DataLoader<Int64, [BuddyRecord]> {
+        slots.loader(.buddiesWithHabitsByName) {
+            Self.buddies(
+                database, viewerID: viewerID, shared: shared, namesOnly: true,
+                habits: (userHabits: userHabits, progress: progress, buddies: buddies))
         }
     }
     var meetings: DataLoader<Int64, MeetingRecord?> {

@@ -164,6 +164,19 @@ struct ProgressTests {
                     #expect(alone["data"]["node"] == habit, "\(alone) against \(habit)")
                 }
                 #expect(shown.allSatisfy { $0["milestones"][0]["days"].int == 7 && $0["longestStreak"].int == 8 })
+                // The buddies are read by name when that is all their user is
+                // asked; asked more (their avatar), with the whole row: the
+                // same statements either way, and the same buddies.
+                for userFields in ["id username firstName lastName", "username avatar"] {
+                    let before = try await server.statementCount()
+                    let answer = try await server.graphql(
+                        "{ habitDashboard { buddies { user { \(userFields) } habits { name currentStreak } } } }", token: users[0].token)
+                    let statements = try await server.statementCount() - before
+                    #expect(statements == 1, "\(statements) statements: \(answer)")
+                    #expect(
+                        answer["data"]["habitDashboard"]["buddies"].array.map { $0["user"]["username"] }
+                            == board["buddies"].array.map { $0["user"]["username"] }, "\(answer)")
+                }
             }
         }
     }

@@ -6,25 +6,31 @@ extension HabitBuddiesLoaders {
     /// The buddies loader that answers what `info` selects: the one that
     /// also reads the buddies' habits and progress when the selection asks
     /// for them, so that a list of buddies with their habits (the
-    /// dashboard) costs one statement, not two.
+    /// dashboard) costs one statement, not two; and the one that reads the
+    /// buddies' names alone when that is all their `user` is asked for (the
+    /// rule `Buddy.user` picks its loader by: `Loaders.users(for:)`).
     func buddies(for info: ResolveInfo) -> DataLoader<Int64, [BuddyRecord]> {
-        info.selectedFieldNames.contains("habits") ? buddiesWithHabits : buddies
+        guard info.selectedFieldNames.contains("habits") else { return buddies }
+        return UserRecord.namesAnswer(info.selectedFieldNames(under: "user")) ? buddiesWithHabitsByName : buddiesWithHabits
     }
 
     /// Users' buddies, oldest pair first, each buddy's user primed into the
-    /// shared loaders. With `habits`, the statement also reads each buddy's
+    /// shared loaders (with `namesOnly`, read with `UserRecord.nameColumns`
+    /// into the names-only loader). With `habits`, the statement also reads each buddy's
     /// active and paused habits with their progress (a LEFT JOIN: a row a
     /// habit, one for a buddy without) and primes those loaders; only the
     /// viewer's own buddies' habits, which are theirs to see.
     static func buddies(
-        _ database: PostgresPool, viewerID: Int64?, shared: Loaders,
+        _ database: PostgresPool, viewerID: Int64?, shared: Loaders, namesOnly: Bool = false,
         habits: (
             userHabits: DataLoader<Int64, [HabitRecord]>, progress: DataLoader<Int64, HabitProgress>,
             buddies: DataLoader<Int64, [BuddyRecord]>
         )? =
             nil
     ) -> DataLoader<Int64, [BuddyRecord]> {
-        let pairColumns = 3 + UserRecord.columnCount
+        let (userColumns, userColumnCount) =
+            namesOnly ? (UserRecord.nameColumns, UserRecord.nameSelection.count) : (UserRecord.columns, UserRecord.columnCount)
+        let pairColumns = 3 + userColumnCount
         let (habitColumns, habitJoin, habitOrder) =
             habits == nil
             ? ("", "", "")
@@ -36,7 +42,7 @@ extension HabitBuddiesLoaders {
                 ", h.status, h.created_at, h.id"
             )
         let sql = """
-            SELECT b.id, b.matched_at, o.viewer, \(UserRecord.columns)\(habitColumns)
+            SELECT b.id, b.matched_at, o.viewer, \(userColumns)\(habitColumns)
             FROM unnest($1::bigint[]) AS o(viewer)
             JOIN buddy_pairs b ON o.viewer IN (b.first_id, b.second_id)
             JOIN users u ON u.id = CASE WHEN b.first_id = o.viewer THEN b.second_id ELSE b.first_id END
@@ -52,8 +58,8 @@ extension HabitBuddiesLoaders {
                 let owner = try row.decode(Int64.self, at: 2)
                 let pair = try row.decode(Int64.self, at: 0)
                 if last?.owner != owner || last?.pair != pair {
-                    let user = try UserRecord(row: row, offset: 3)
-                    shared.prime(user)
+                    let user = try namesOnly ? UserRecord(namesFrom: row, offset: 3) : UserRecord(row: row, offset: 3)
+                    if namesOnly { shared.userNames.prime(user.id, user) } else { shared.prime(user) }
                     found[owner, default: []].append(
                         BuddyRecord(pairID: pair, viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
                     // A buddy without habits has none, not unknown ones.
