@@ -46,7 +46,7 @@ public final class Playground: Sendable {
         let target = request.head.target
         // The API's own requests (POST /graphql) leave at once.
         guard target.hasPrefix(configuration.path) || request.head.method == "GET" else { return nil }
-        let path = target.prefix { $0 != "?" }
+        let path = request.head.path
         if path == configuration.graphQLPath, request.head.method == "GET", Self.prefersHTML(request) {
             return HTTPResponse(status: 302, headers: [("Location", configuration.path + target.dropFirst(path.count))])
         }

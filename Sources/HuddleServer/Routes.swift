@@ -120,7 +120,7 @@ public struct Routes: Sendable {
 
     /// The target without its query string.
     package static func path(of target: String) -> Substring {
-        target.prefix { $0 != "?" }
+        HTTPRequestHead.path(of: target)
     }
 
     package static func methodNotAllowed(allow: String) -> HTTPResponse {

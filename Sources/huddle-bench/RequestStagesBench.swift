@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GraphQL
+import GraphQLTransport
 import HuddleRuntime
 
 extension Bench {
@@ -9,7 +10,9 @@ extension Bench {
     /// request parsed, its JSON body read, the document cache's hit, the
     /// operation measured against the limits, the execution (the measure
     /// memorised, as a cached document has it), the response's JSON, and the
-    /// request's log line. One loop thread, no I/O; the sum is not the
+    /// request's log line; and, as a whole, GraphQL over HTTP's answer to
+    /// the parsed request (the stages above but the log line, and the
+    /// transport's own work between them). One loop thread, no I/O; the sum is not the
     /// server's time per request (the kernel's part, the tasks and the
     /// connection's state are not in it), the parts are what a change moves.
     struct RequestStages: AsyncParsableCommand {
@@ -19,6 +22,9 @@ extension Bench {
         )
 
         @OptionGroup var timing: TimingOptions
+
+        @Option(help: "Time this stage alone (a profiler's run), e.g. graphql-over-http.")
+        var stage: String?
 
         static let sdl = "type Query { me: User } type User { id: ID! name: String }"
 
@@ -32,12 +38,17 @@ extension Bench {
             var limits = ExecutionLimits.default
             // Its timer is the server loop's (DeadlineScheduling); here there is no loop.
             limits.maxExecutionTime = nil
+            var configuration = GraphQLOverHTTP.Configuration()
+            configuration.operations.executionLimits = limits
+            let transport = GraphQLOverHTTP(schema: executable, configuration: configuration)
             for query in ["{ __typename }", "{ me { id } }"] {
-                try await measure(query, executable: executable, cache: cache, limits: limits)
+                try await measure(query, executable: executable, cache: cache, limits: limits, transport: transport)
             }
         }
 
-        private func measure(_ query: String, executable: ExecutableSchema, cache: DocumentCache, limits: ExecutionLimits) async throws {
+        private func measure(
+            _ query: String, executable: ExecutableSchema, cache: DocumentCache, limits: ExecutionLimits, transport: GraphQLOverHTTP
+        ) async throws {
             let label = query == "{ __typename }" ? "typename" : "me"
             let body = Array(#"{"query":"\#(query)"}"#.utf8)
             let request =
@@ -46,6 +57,7 @@ extension Bench {
                         .utf8)
                 + body
             func time(_ stage: String, _ operation: () throws -> Void) rethrows {
+                guard self.stage == nil || self.stage == stage else { return }
                 let nanoseconds = try Measurement.median(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
                     () throws in try operation()
                 }
@@ -67,13 +79,25 @@ extension Bench {
                     defaultListSize: limits.defaultListSize)
             }
             let result = await execute(schema: executable, document: document, source: source, limits: limits, memo: memo)
-            let executed = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
-                _ = await execute(schema: executable, document: document, source: source, limits: limits, memo: memo)
+            if stage == nil || stage == "execute" {
+                let executed = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                    _ = await execute(schema: executable, document: document, source: source, limits: limits, memo: memo)
+                }
+                Measurement.report(name: "\(label) execute", bytes: body.count, nanoseconds: executed)
             }
-            Measurement.report(name: "\(label) execute", bytes: body.count, nanoseconds: executed)
             time("json-write") {
                 var writer = JSONWriter(capacity: 256)
                 result.write(to: &writer)
+            }
+            var parser = HTTPRequestParser()
+            guard case .request(let parsed)? = parser.feed(request).first, await transport.respond(to: parsed)?.status == 200 else {
+                throw ValidationError("\(query) is not answered 200")
+            }
+            if stage == nil || stage == "graphql-over-http" {
+                let answered = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                    _ = await transport.respond(to: parsed)
+                }
+                Measurement.report(name: "\(label) graphql-over-http", bytes: body.count, nanoseconds: answered)
             }
             let logger = Logger(level: .info, sink: { _ in })
             time("log-line") {

@@ -15,7 +15,7 @@ extension GraphQLOverHTTP {
         // multipart type (its first letter an m) is let go before any work.
         guard let uploads = configuration.uploads, head.method == "POST", let contentType = head.header("content-type"),
             contentType.utf8.first.map({ $0 | 0x20 == UInt8(ascii: "m") }) == true,
-            head.target.prefix(while: { $0 != "?" }) == configuration.path, MultipartParser.boundary(ofContentType: contentType) != nil
+            head.path == configuration.path, MultipartParser.boundary(ofContentType: contentType) != nil
         else { return nil }
         return uploads.limits.maxRequestBytes
     }

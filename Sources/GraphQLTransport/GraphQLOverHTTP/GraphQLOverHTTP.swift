@@ -70,8 +70,7 @@ public final class GraphQLOverHTTP: Sendable {
 
     /// The response for a request to one of this endpoint's paths, nil for any other path.
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
-        let target = request.head.target
-        let path = target.prefix { $0 != "?" }
+        let path = request.head.path
         let cors = corsHeaders(for: request)
         if path == schemaPath {
             guard request.head.method == "GET" || request.head.method == "HEAD" else {
@@ -247,16 +246,18 @@ public final class GraphQLOverHTTP: Sendable {
     /// compared in place, as the value's copies, lowered and trimmed, cost
     /// two allocations a request.
     static func mediaRange(of contentType: String, is expected: StaticString) -> Bool {
-        var utf8 = Substring(contentType).utf8
-        if let parameters = utf8.firstIndex(of: UInt8(ascii: ";")) { utf8 = utf8[..<parameters] }
-        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else {
-            return expected.utf8CodeUnitCount == 0
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+            let type = bytes.prefix { $0 != UInt8(ascii: ";") }
+            guard let first = type.firstIndex(where: { !isSpace($0) }), let last = type.lastIndex(where: { !isSpace($0) }) else {
+                return expected.utf8CodeUnitCount == 0
+            }
+            let range = type[first...last]
+            guard range.count == expected.utf8CodeUnitCount else { return false }
+            let wanted = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
+            return zip(range, wanted).allSatisfy { byte, want in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == want }
         }
-        let range = utf8[first...last]
-        guard range.count == expected.utf8CodeUnitCount else { return false }
-        let wanted = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
-        return zip(range, wanted).allSatisfy { byte, want in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == want }
     }
 
     /// Runs one operation: its status (nil for a mutation over GET, which

@@ -509,7 +509,7 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
                     "trace_id": trace.map { .string($0.traceID.hex) },
                     "span_id": trace.map { .string($0.spanID.hex) },
                     "method": head.map { .string($0.method) },
-                    "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
+                    "path": head.map { .string(String($0.path)) },
                     "operation_type": operation?.type.map { .string($0) },
                     "operation": operation?.name.map { .string($0) },
                     "status": .int(response.status),
@@ -527,7 +527,7 @@ final class HTTPConnection: TurnEndObserver, @unchecked Sendable {
                 [
                     "request_id": .string(id),
                     "trace_id": trace.map { .string($0.traceID.hex) },
-                    "path": head.map { .string(String($0.target.prefix { $0 != "?" })) },
+                    "path": head.map { .string(String($0.path)) },
                     "operation_type": operation?.type.map { .string($0) },
                     "operation": operation?.name.map { .string($0) },
                     "duration_ms": .double(latency.seconds * 1000),

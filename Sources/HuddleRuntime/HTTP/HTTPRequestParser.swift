@@ -475,6 +475,17 @@ public struct HTTPRequestHead: Sendable, Equatable {
         headers.first { $0.name == name }?.value
     }
 
+    /// The target without its query string. Cut at the byte: going by
+    /// characters, as `prefix(while:)` on the String does, cost more than
+    /// the rest of routing a request.
+    public var path: Substring { Self.path(of: target) }
+
+    /// `target` without its query string.
+    public static func path(of target: String) -> Substring {
+        guard let query = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
+        return target[..<query]
+    }
+
     /// The comma-separated tokens of every `name` field, lower-cased.
     public func tokens(_ name: String) -> [String] {
         headers.filter { $0.name == name }

@@ -30,7 +30,7 @@ extension HuddleTracer {
             traceID: rootID)
         var attributes: SpanAttributes = [
             "http.request.method": .string(method),
-            "url.path": .string(String(head.target.prefix { $0 != "?" })),
+            "url.path": .string(String(head.path)),
             "url.scheme": "http",
             "network.protocol.version": .string(head.version == .http11 ? "1.1" : "1.0"),
             "huddle.request_id": .string(id),
