@@ -99,6 +99,15 @@ extension Bench {
                 }
                 Measurement.report(name: "\(label) graphql-over-http", bytes: body.count, nanoseconds: answered)
             }
+            // What the GraphQL clients send (Apollo Client's Accept header, for one).
+            var accepting = parsed
+            accepting.head.headers.append(HTTPHeader(name: "accept", value: "application/graphql-response+json,application/json;q=0.9"))
+            if stage == nil || stage == "graphql-over-http-accept" {
+                let answered = await Measurement.medianAsync(rounds: timing.rounds, roundSeconds: timing.roundSeconds) {
+                    _ = await transport.respond(to: accepting)
+                }
+                Measurement.report(name: "\(label) graphql-over-http-accept", bytes: body.count, nanoseconds: answered)
+            }
             let logger = Logger(level: .info, sink: { _ in })
             time("log-line") {
                 logger.log(

@@ -106,15 +106,4 @@ enum EventStreamResults {
             if ended { await writer.write(complete) }
         }
     }
-
-    /// Whether the client asks for an event stream (not with `q=0`).
-    static func isAccepted(accept: String?) -> Bool {
-        guard let accept else { return false }
-        return accept.split(separator: ",").contains { range in
-            let parameters = range.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
-            guard parameters.first == "text/event-stream" else { return false }
-            let quality = parameters.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return quality > 0
-        }
-    }
 }

@@ -98,17 +98,18 @@ public final class GraphQLOverHTTP: Sendable {
                     ("Access-Control-Max-Age", "600"),
                 ])
         }
-        let eventStream = isStreamPath || EventStreamResults.isAccepted(accept: request.head.header("accept"))
+        let accepted = AcceptedTypes(accept: request.head.header("accept"))
+        let eventStream = isStreamPath || accepted.eventStream
         let mediaType: ResponseMediaType
         if eventStream {
             mediaType = .json
-        } else if let negotiated = ResponseMediaType.negotiate(accept: request.head.header("accept")) {
+        } else if let negotiated = accepted.response {
             mediaType = negotiated
         } else {
             return plain(406, "Accept must allow application/graphql-response+json or application/json", headers: cors)
         }
         var response: HTTPResponse
-        switch await answer(request, mediaType: mediaType, eventStream: eventStream) {
+        switch await answer(request, mediaType: mediaType, eventStream: eventStream, acceptsMultipart: accepted.multipart) {
         case .success(let answered): response = answered
         case .failure(let failure) where eventStream && failure.status != 405 && failure.status != 503:
             // The protocol's way: a request error is a `next` event an EventSource can read.
@@ -130,15 +131,12 @@ public final class GraphQLOverHTTP: Sendable {
         return response
     }
 
-    private func answer(_ request: HTTPRequest, mediaType: ResponseMediaType, eventStream: Bool) async -> Result<
-        HTTPResponse, GraphQLOverHTTPFailure
-    > {
+    private func answer(_ request: HTTPRequest, mediaType: ResponseMediaType, eventStream: Bool, acceptsMultipart: Bool) async
+        -> Result<HTTPResponse, GraphQLOverHTTPFailure>
+    {
         let reader = JSONReader()
         let delivery: Delivery =
-            eventStream
-            ? .eventStream
-            : configuration.operations.incrementalDelivery
-                && ResponseMediaType.acceptsMultipart(accept: request.head.header("accept")) ? .multipart : .whole
+            eventStream ? .eventStream : configuration.operations.incrementalDelivery && acceptsMultipart ? .multipart : .whole
         switch request.head.method {
         case "GET", "HEAD":
             // An EventSource cannot set a header; a GET runs no mutation, so
