@@ -113,9 +113,8 @@ package enum HabitBuddies: App {
 /// Habit Buddies' batching loaders of one operation.
 final class HabitBuddiesLoaders: RequestLoaders {
     private enum Slot: Int, CaseIterable {
-        case habits, progress, milestones, profiles, userHabits, userHabitsInFull, buddies, buddiesWithHabits, buddiesWithHabitsByName,
-            meetings, checklists,
-            meetingScores, completionRates, calendars, catalogue, pairScores, nextMeetings
+        case habits, progress, milestones, profiles, userHabits, userHabitsInFull, buddies, buddiesWithHabits, buddiesWithHabitsNamesOnly,
+            meetings, checklists, meetingScores, completionRates, calendars, catalogue, pairScores, nextMeetings
     }
     private let slots = LoaderSlots<Slot>()
     private let database: PostgresPool
@@ -212,8 +211,8 @@ final class HabitBuddiesLoaders: RequestLoaders {
         }
     }
     /// The same, the buddies read with their names only (`buddies(for:)` picks it).
-    var buddiesWithHabitsByName: DataLoader<Int64, [BuddyRecord]> {
-        slots.loader(.buddiesWithHabitsByName) {
+    var buddiesWithHabitsNamesOnly: DataLoader<Int64, [BuddyRecord]> {
+        slots.loader(.buddiesWithHabitsNamesOnly) {
             Self.buddies(
                 database, viewerID: viewerID, shared: shared, namesOnly: true,
                 habits: (userHabits: userHabits, progress: progress, buddies: buddies))

@@ -200,7 +200,7 @@ import Testing
 
     /// A key first loaded while its level's batch runs (from inside the
     /// batch function, here) waits for a batch of its own; a key loaded
-    /// again while its batch runs waits for that batch, not a new one.
+    /// again while its batch runs is answered by that batch, not batched again.
     @Test func keysLoadedWhileABatchRunsWaitForTheNextBatch() async throws {
         let lateLoads = Mutex<[Resolved]>([])
         let batches = Mutex<[[Int]]>([])

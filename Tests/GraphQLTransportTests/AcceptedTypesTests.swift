@@ -42,8 +42,9 @@ import Testing
     @Test func answersAsTheSplittingReadingsOnGeneratedHeaders() {
         let pieces = [
             "application/json", "APPLICATION/graphql-response+JSON", "application/*", "*/*", "multipart/mixed", "text/event-stream",
-            "text/html", "q=0", "q=1", "Q=0.5", "q = 0.25", "q=", "=q=0", "q==1", "q=abc", "q=1e0", "q=INF", "q=-1", "charset=utf-8",
-            "charset=\"UTF-8\"", "charset=latin1", "charset", "deferSpec=20220824", ",", ";", "=", " ", "\t", "",
+            "Application/JSON", "Multipart/Mixed", "TEXT/Event-Stream", "text/html", "q=0", "q=1", "Q=0.5", "q = 0.25", "q=", "=q=0",
+            "q==1", "q=abc", "q=1e0", "q=INF", "q=-1", "charset=utf-8", "CHARSET=UTF-8", "charset=\"UTF-8\"", "charset=latin1",
+            "charset", "deferSpec=20220824", ",", ";", "=", " ", "\t", "",
         ]
         var generator = SplitMix64(seed: 36)
         var compared = 0

@@ -27,6 +27,18 @@ struct ProgressTests {
         #expect(gaps.currentStreak == 2 && gaps.longestStreak == 4 && gaps.checkInCount == 8)
     }
 
+    /// The check-ins of a range ending today: days before it and after
+    /// today are not counted, nor anything in a range of no days.
+    @Test func checkInsOfTheLastDays() {
+        let days: [Int64] = [10, 70, 71, 75, 99, 100, 101]
+        #expect(HabitProgress.checkIns(in: days, lastDays: 30, through: 100) == 4)
+        #expect(HabitProgress.checkIns(in: days, lastDays: 1, through: 100) == 1)
+        #expect(HabitProgress.checkIns(in: days, lastDays: 30, through: 98) == 3)
+        #expect(HabitProgress.checkIns(in: days, lastDays: 0, through: 100) == 0)
+        #expect(HabitProgress.checkIns(in: [], lastDays: 30, through: 100) == 0)
+        #expect(HabitProgress.checkIns(in: [101, 102], lastDays: 30, through: 100) == 0)
+    }
+
     /// A habit's last check-in, a day counted from 1970, is written as the calendar's date.
     @Test func theLastCheckInIsTheCalendarsDate() {
         var calendar = Calendar(identifier: .gregorian)
@@ -90,7 +102,7 @@ struct ProgressTests {
                     #expect(habit["lastCheckIn"].string == (try expected.decode(String?.self, at: 3)), "\(habit)")
                     let rate = try await server.sql(
                         """
-                        SELECT coalesce(count(c.day)::float8 / nullif(t.today - greatest(t.today - 29, h.started_on) + 1, 0), 0)
+                        SELECT coalesce(count(c.day)::float8 / nullif(greatest(0, t.today - greatest(t.today - 29, h.started_on) + 1), 0), 0)
                         FROM habits h CROSS JOIN LATERAL (SELECT (now() AT TIME ZONE 'Asia/Tokyo')::date AS today) t
                         LEFT JOIN habit_check_ins c ON c.habit_id = h.id AND c.day BETWEEN greatest(t.today - 29, h.started_on) AND t.today
                         WHERE h.id = $1 GROUP BY h.id, t.today
@@ -167,16 +179,22 @@ struct ProgressTests {
                 // The buddies are read by name when that is all their user is
                 // asked; asked more (their avatar), with the whole row: the
                 // same statements either way, and the same buddies.
-                for userFields in ["id username firstName lastName", "username avatar"] {
+                // Aliases of `user` are read together: by name only when all of them ask for names alone.
+                let names = "id username firstName lastName"
+                var read: [[[JSON]]] = []
+                for (user, key) in [
+                    ("user { \(names) }", "user"), ("user { \(names) avatar }", "user"), ("a: user { \(names) } user { avatar }", "a"),
+                ] {
                     let before = try await server.statementCount()
                     let answer = try await server.graphql(
-                        "{ habitDashboard { buddies { user { \(userFields) } habits { name currentStreak } } } }", token: users[0].token)
+                        "{ habitDashboard { buddies { \(user) habits { name currentStreak } } } }", token: users[0].token)
                     let statements = try await server.statementCount() - before
                     #expect(statements == 1, "\(statements) statements: \(answer)")
-                    #expect(
-                        answer["data"]["habitDashboard"]["buddies"].array.map { $0["user"]["username"] }
-                            == board["buddies"].array.map { $0["user"]["username"] }, "\(answer)")
+                    let buddies = answer["data"]["habitDashboard"]["buddies"].array
+                    #expect(buddies.map { $0[key]["username"] } == board["buddies"].array.map { $0["user"]["username"] }, "\(answer)")
+                    read.append(buddies.map { buddy in names.split(separator: " ").map { buddy[key][String($0)] } })
                 }
+                #expect(read.allSatisfy { $0 == read[0] }, "\(read)")
             }
         }
     }

@@ -92,6 +92,26 @@ import Testing
         #expect(request.body == Array("hi".utf8))
     }
 
+    /// After a request to switch protocols the parser stops, and the bytes
+    /// that came after it are handed over whole, however the reads split
+    /// them (in one read, or across the head's end).
+    @Test func keepsTheBytesAfterAnUpgradeForTheNextProtocol() {
+        let handshake = "GET /graphql HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"
+        let after: [UInt8] = [0x81, 0x85, 1, 2, 3, 4, 5, 6]
+        let whole = Array(handshake.utf8) + after
+        for split in [whole.count, handshake.utf8.count - 3, handshake.utf8.count + 2] {
+            var parser = HTTPRequestParser()
+            var events = parser.feed(whole[..<split])
+            events += parser.feed(whole[split...])
+            guard case .request(let request)? = events.first, events.count == 1 else {
+                Issue.record("expected the upgrade request alone, got \(events) (split at \(split))")
+                continue
+            }
+            #expect(request.head.asksToUpgrade)
+            #expect(parser.takeBytesAfterUpgrade() == after, "split at \(split)")
+        }
+    }
+
     @Test func ignoresEmptyLinesBeforeARequest() throws {
         #expect(try requests("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n").count == 1)
     }

@@ -6,17 +6,21 @@ extension HabitBuddiesLoaders {
     /// The buddies loader that answers what `info` selects: the one that
     /// also reads the buddies' habits and progress when the selection asks
     /// for them, so that a list of buddies with their habits (the
-    /// dashboard) costs one statement, not two; and the one that reads the
-    /// buddies' names alone when that is all their `user` is asked for (the
-    /// rule `Buddy.user` picks its loader by: `Loaders.users(for:)`).
+    /// dashboard) costs one statement, not two. Of those, the one that reads
+    /// the buddies' names alone when that is all any alias of their `user`
+    /// asks (the rule `Buddy.user` picks its loader by:
+    /// `Loaders.users(for:)`). It primes only the names loader: a part of
+    /// the same operation that asks for a buddy's whole row reads it, and
+    /// two aliases of the list asking for different fields of `user` cost a
+    /// statement each.
     func buddies(for info: ResolveInfo) -> DataLoader<Int64, [BuddyRecord]> {
         guard info.selectedFieldNames.contains("habits") else { return buddies }
-        return UserRecord.namesAnswer(info.selectedFieldNames(under: "user")) ? buddiesWithHabitsByName : buddiesWithHabits
+        return UserRecord.namesAnswer(info.selectedFieldNames(under: "user")) ? buddiesWithHabitsNamesOnly : buddiesWithHabits
     }
 
     /// Users' buddies, oldest pair first, each buddy's user primed into the
     /// shared loaders (with `namesOnly`, read with `UserRecord.nameColumns`
-    /// into the names-only loader). With `habits`, the statement also reads each buddy's
+    /// into the names loader alone). With `habits`, the statement also reads each buddy's
     /// active and paused habits with their progress (a LEFT JOIN: a row a
     /// habit, one for a buddy without) and primes those loaders; only the
     /// viewer's own buddies' habits, which are theirs to see.
