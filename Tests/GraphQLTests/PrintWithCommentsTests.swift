@@ -1,5 +1,6 @@
 import Foundation
 import GraphQL
+import TestSupport
 import Testing
 
 /// `huddle format` keeps every comment: the canonical print with the
@@ -159,18 +160,5 @@ import Testing
             Printer.print(try parse(formatted, options: .trusted)) == Printer.print(try parse(original, options: .trusted)), "\(formatted)")
         #expect(commentsOf(formatted) == comments, "\(formatted)")
         #expect(try Self.format(formatted) == formatted, "not stable: \(formatted)")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing case can be had again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

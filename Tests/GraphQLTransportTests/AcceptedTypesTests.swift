@@ -1,4 +1,5 @@
 import HuddleRuntime
+import TestSupport
 import Testing
 
 @testable import GraphQLTransport
@@ -46,7 +47,7 @@ import Testing
             "q==1", "q=abc", "q=1e0", "q=INF", "q=-1", "charset=utf-8", "CHARSET=UTF-8", "charset=\"UTF-8\"", "charset=latin1",
             "charset", "deferSpec=20220824", ",", ";", "=", " ", "\t", "",
         ]
-        var generator = SplitMix64(seed: 36)
+        var generator = SeededGenerator(seed: 36)
         var compared = 0
         for _ in 0..<20_000 {
             var header = ""
@@ -67,19 +68,6 @@ import Testing
             compared += 1
         }
         #expect(compared == 20_000)
-    }
-
-    /// A fixed sequence, so that a failure names a header that fails again.
-    struct SplitMix64 {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     // MARK: The readings `AcceptedTypes` replaced, as they were
