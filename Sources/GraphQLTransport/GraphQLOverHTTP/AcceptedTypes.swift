@@ -29,7 +29,7 @@ struct AcceptedTypes: Equatable {
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
-        if bytes.allSatisfy(Self.isSpace) { response = .json }
+        if bytes.allSatisfy(Slice.isSpace) { response = .json }
         var best: (type: ResponseMediaType, quality: Double)?
         func consider(_ type: ResponseMediaType, _ quality: Double) {
             guard quality > 0 else { return }
@@ -47,7 +47,7 @@ struct AcceptedTypes: Equatable {
             var leadingQuality: Double?
             var charsetAcceptable = true
             Self.forEachPiece(of: range, separatedBy: UInt8(ascii: ";")) { piece in
-                let parameter = Self.trimmed(piece)
+                let parameter = piece.trimmingSpaces()
                 guard mediaType != nil else {
                     mediaType = parameter
                     return
@@ -58,20 +58,22 @@ struct AcceptedTypes: Equatable {
                     leadingQuality = Self.number(parameter.dropFirst(2)) ?? 1
                 }
                 guard let (name, value) = Self.pair(parameter) else { return }
-                if Self.equals(name, "q") { quality = Self.number(value) ?? 0 }
-                if Self.equals(name, "charset") { charsetAcceptable = Self.equals(value, "utf-8") || Self.equals(value, "\"utf-8\"") }
+                if name.equalsIgnoringASCIICase("q") { quality = Self.number(value) ?? 0 }
+                if name.equalsIgnoringASCIICase("charset") {
+                    charsetAcceptable = value.equalsIgnoringASCIICase("utf-8") || value.equalsIgnoringASCIICase("\"utf-8\"")
+                }
             }
             guard let mediaType else { return }
-            if Self.equals(mediaType, "multipart/mixed"), leadingQuality ?? 1 > 0 { multipart = true }
-            if Self.equals(mediaType, "text/event-stream"), leadingQuality ?? 1 > 0 { eventStream = true }
+            if mediaType.equalsIgnoringASCIICase("multipart/mixed"), leadingQuality ?? 1 > 0 { multipart = true }
+            if mediaType.equalsIgnoringASCIICase("text/event-stream"), leadingQuality ?? 1 > 0 { eventStream = true }
             guard charsetAcceptable else { return }
-            if Self.equals(mediaType, "application/graphql-response+json") {
+            if mediaType.equalsIgnoringASCIICase("application/graphql-response+json") {
                 consider(.graphQLResponseJSON, quality)
-            } else if Self.equals(mediaType, "application/json") || Self.equals(mediaType, "application/*")
-                || Self.equals(mediaType, "*/*")
+            } else if mediaType.equalsIgnoringASCIICase("application/json") || mediaType.equalsIgnoringASCIICase("application/*")
+                || mediaType.equalsIgnoringASCIICase("*/*")
             {
                 consider(.json, quality)
-            } else if Self.equals(mediaType, "multipart/mixed") {
+            } else if mediaType.equalsIgnoringASCIICase("multipart/mixed") {
                 // A client reading incremental results takes a result that
                 // is not incremental as JSON.
                 consider(.json, quality / 2)
@@ -79,8 +81,6 @@ struct AcceptedTypes: Equatable {
         }
         if response == nil { response = best?.type }
     }
-
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// Calls `body` with each piece of `bytes` between separators, empty
     /// pieces left out (as `split` leaves them out).
@@ -96,13 +96,6 @@ struct AcceptedTypes: Equatable {
         if start < bytes.endIndex { body(bytes[start..<bytes.endIndex]) }
     }
 
-    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
-            return bytes[bytes.startIndex..<bytes.startIndex]
-        }
-        return bytes[first...last]
-    }
-
     /// `name=value`, each trimmed: split at the first `=` after any leading
     /// ones, nil when either side is empty (as splitting it once would give
     /// one piece).
@@ -111,14 +104,7 @@ struct AcceptedTypes: Equatable {
     ) -> (Slice<UnsafeBufferPointer<UInt8>>, Slice<UnsafeBufferPointer<UInt8>>)? {
         let rest = parameter.drop { $0 == UInt8(ascii: "=") }
         guard let equals = rest.firstIndex(of: UInt8(ascii: "=")), equals + 1 < rest.endIndex else { return nil }
-        return (trimmed(rest[rest.startIndex..<equals]), trimmed(rest[(equals + 1)...]))
-    }
-
-    /// Whether `bytes` are `expected` (lower case), in any ASCII case.
-    private static func equals(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ expected: StaticString) -> Bool {
-        guard bytes.count == expected.utf8CodeUnitCount else { return false }
-        let wanted = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
-        return zip(bytes, wanted).allSatisfy { byte, want in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == want }
+        return (rest[rest.startIndex..<equals].trimmingSpaces(), rest[(equals + 1)...].trimmingSpaces())
     }
 
     /// A q-value's number, as `Double` reads its text lowered.

@@ -246,15 +246,7 @@ public final class GraphQLOverHTTP: Sendable {
     static func mediaRange(of contentType: String, is expected: StaticString) -> Bool {
         var contentType = contentType
         return contentType.withUTF8 { bytes in
-            let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-            let type = bytes.prefix { $0 != UInt8(ascii: ";") }
-            guard let first = type.firstIndex(where: { !isSpace($0) }), let last = type.lastIndex(where: { !isSpace($0) }) else {
-                return expected.utf8CodeUnitCount == 0
-            }
-            let range = type[first...last]
-            guard range.count == expected.utf8CodeUnitCount else { return false }
-            let wanted = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
-            return zip(range, wanted).allSatisfy { byte, want in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == want }
+            bytes[...].prefix { $0 != UInt8(ascii: ";") }.trimmingSpaces().equalsIgnoringASCIICase(expected)
         }
     }
 
