@@ -62,12 +62,12 @@ extension HabitBuddiesLoaders {
                 let owner = try row.decode(Int64.self, at: 2)
                 let pair = try row.decode(Int64.self, at: 0)
                 if last?.owner != owner || last?.pair != pair {
-                    let user = try namesOnly ? UserRecord(namesFrom: row, offset: 3) : UserRecord(row: row, offset: 3)
-                    if namesOnly { shared.userNames.prime(user.id, user) } else { shared.prime(user) }
+                    try shared.primeUser(from: row, offset: 3, namesOnly: namesOnly)
+                    let userID = try row.decode(Int64.self, at: 3)
                     found[owner, default: []].append(
-                        BuddyRecord(pairID: pair, viewerID: owner, userID: user.id, since: try row.decode(at: 1)))
+                        BuddyRecord(pairID: pair, viewerID: owner, userID: userID, since: try row.decode(at: 1)))
                     // A buddy without habits has none, not unknown ones.
-                    if habits != nil, owner == viewerID { buddyHabits[user.id] = buddyHabits[user.id] ?? [] }
+                    if habits != nil, owner == viewerID { buddyHabits[userID] = buddyHabits[userID] ?? [] }
                     last = (owner, pair)
                 }
                 guard let habits, owner == viewerID, try row.decode(Int64?.self, at: pairColumns) != nil else { continue }
